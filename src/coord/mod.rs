@@ -1,0 +1,4 @@
+//! Coordination logic: ElasticJob's sharding semantics, free of I/O.
+
+pub mod params;
+pub mod strategy;

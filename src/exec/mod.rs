@@ -1,0 +1,3 @@
+//! What one execution of a sharding item receives.
+
+pub mod context;

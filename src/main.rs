@@ -1,0 +1,3 @@
+//! The `ejctl` binary. See the library crate for everything it does.
+
+fn main() {}

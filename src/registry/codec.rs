@@ -1,0 +1,903 @@
+//! Every node value format of ElasticJob 3.x, encoded and decoded in one place (reference §1.2, §1.3).
+//!
+//! * `config`: the YAML `JobConfigurationPOJO` ([`JobConfig`]). Written the way SnakeYAML's
+//!   `dumpAsMap` writes it: keys in alphabetical order, nulls and empty collections omitted,
+//!   booleans and ints always present, strings quoted only where YAML 1.1 would read them as
+//!   something else. Read tolerantly: unknown keys, both executor-pool key names, `''` type
+//!   strings and tagged entries (`jobExtraConfigurations`) are accepted, and a read-modify-write
+//!   writes back verbatim every entry it did not model.
+//! * `instances/{id}`: the instance YAML ([`InstanceInfo`]).
+//! * `servers/{ip}`: `ENABLED` / `DISABLED` ([`ServerStatus`]).
+//! * marker nodes (`running`, `misfire`, `disabled`, trigger nodes, ...): empty data ([`EMPTY`]).
+//!
+//! Nothing here does I/O; the runtime, the admin commands and `ejctl dump` share these decoders,
+//! so the admin view cannot disagree with what workers see.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_yaml_ng::Value;
+
+use super::path::INSTANCE_ID_SEPARATOR;
+
+/// The data of marker nodes.
+pub const EMPTY: &[u8] = b"";
+
+/// A value that could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}: {reason}")]
+pub struct CodecError {
+    /// What was being decoded.
+    pub what: String,
+    /// Why it failed.
+    pub reason: String,
+}
+
+impl CodecError {
+    fn new(what: impl Into<String>, reason: impl Into<String>) -> CodecError {
+        CodecError { what: what.into(), reason: reason.into() }
+    }
+}
+
+/// The two key names ElasticJob used for the executor pool type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExecutorPoolKey {
+    /// `jobExecutorThreadPoolSizeProviderType` (3.0.5 and later).
+    #[default]
+    ThreadPoolSizeProvider,
+    /// `jobExecutorServiceHandlerType` (3.0.0 to 3.0.4).
+    ServiceHandler,
+}
+
+impl ExecutorPoolKey {
+    /// The YAML key.
+    pub fn key(self) -> &'static str {
+        match self {
+            ExecutorPoolKey::ThreadPoolSizeProvider => "jobExecutorThreadPoolSizeProviderType",
+            ExecutorPoolKey::ServiceHandler => "jobExecutorServiceHandlerType",
+        }
+    }
+}
+
+/// The job configuration stored at `/{job}/config`: ElasticJob's `JobConfigurationPOJO`.
+///
+/// Field defaults ([`Default`]) are the POJO defaults, i.e. what a missing key means when read;
+/// they differ from what a Java application writes for unset builder fields (`monitorExecution`
+/// and `misfire` true, `reconcileIntervalMinutes` 10), which is why those three keys are always
+/// written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobConfig {
+    /// `jobName`.
+    pub job_name: String,
+    /// `cron`: a Quartz cron expression; `None` for a one-off job.
+    pub cron: Option<String>,
+    /// `timeZone`: `GMT+8` style; ejctl also accepts IANA names.
+    pub time_zone: Option<String>,
+    /// `shardingTotalCount`.
+    pub sharding_total_count: i32,
+    /// `shardingItemParameters`: `0=a,1=b`.
+    pub sharding_item_parameters: Option<String>,
+    /// `jobParameter`.
+    pub job_parameter: Option<String>,
+    /// `monitorExecution`: write `running` nodes.
+    pub monitor_execution: bool,
+    /// `failover`.
+    pub failover: bool,
+    /// `misfire`.
+    pub misfire: bool,
+    /// `maxTimeDiffSeconds`: -1 disables the clock check.
+    pub max_time_diff_seconds: i32,
+    /// `reconcileIntervalMinutes`: 0 disables reconcile.
+    pub reconcile_interval_minutes: i32,
+    /// `jobShardingStrategyType`.
+    pub job_sharding_strategy_type: Option<String>,
+    /// The executor pool type (`CPU`, `SINGLE_THREAD`).
+    pub job_executor_pool_type: Option<String>,
+    /// Which key name [`JobConfig::job_executor_pool_type`] is written under.
+    pub executor_pool_key: ExecutorPoolKey,
+    /// `jobErrorHandlerType`.
+    pub job_error_handler_type: Option<String>,
+    /// `jobListenerTypes`.
+    pub job_listener_types: Vec<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `props`: executor and handler properties; ejctl's own options live under `ejctl.`.
+    pub props: BTreeMap<String, String>,
+    /// `disabled`: instances start with their server `DISABLED`.
+    pub disabled: bool,
+    /// `overwrite`: the local configuration replaces the registry's at start-up.
+    pub overwrite: bool,
+    /// `label`.
+    pub label: Option<String>,
+    /// `staticSharding`.
+    pub static_sharding: bool,
+    /// Entries this type does not model (`jobExtraConfigurations`, keys of other versions),
+    /// kept verbatim as `(key, YAML text)` and written back unchanged.
+    pub preserved: Vec<(String, String)>,
+}
+
+impl Default for JobConfig {
+    fn default() -> JobConfig {
+        JobConfig {
+            job_name: String::new(),
+            cron: None,
+            time_zone: None,
+            sharding_total_count: 0,
+            sharding_item_parameters: None,
+            job_parameter: None,
+            monitor_execution: false,
+            failover: false,
+            misfire: false,
+            max_time_diff_seconds: -1,
+            reconcile_interval_minutes: 0,
+            job_sharding_strategy_type: None,
+            job_executor_pool_type: None,
+            executor_pool_key: ExecutorPoolKey::default(),
+            job_error_handler_type: None,
+            job_listener_types: Vec::new(),
+            description: None,
+            props: BTreeMap::new(),
+            disabled: false,
+            overwrite: false,
+            label: None,
+            static_sharding: false,
+            preserved: Vec::new(),
+        }
+    }
+}
+
+/// Keys [`JobConfig`] models; anything else is preserved verbatim.
+const MODELLED_KEYS: &[&str] = &[
+    "cron",
+    "description",
+    "disabled",
+    "failover",
+    "jobErrorHandlerType",
+    "jobExecutorServiceHandlerType",
+    "jobExecutorThreadPoolSizeProviderType",
+    "jobListenerTypes",
+    "jobName",
+    "jobParameter",
+    "jobShardingStrategyType",
+    "label",
+    "maxTimeDiffSeconds",
+    "misfire",
+    "monitorExecution",
+    "overwrite",
+    "props",
+    "reconcileIntervalMinutes",
+    "shardingItemParameters",
+    "shardingTotalCount",
+    "staticSharding",
+    "timeZone",
+];
+
+impl JobConfig {
+    /// A configuration with the defaults a Java application's builder writes: `monitorExecution`
+    /// and `misfire` on, reconcile every 10 minutes, no clock check.
+    pub fn new(job_name: &str, sharding_total_count: i32) -> JobConfig {
+        JobConfig {
+            job_name: job_name.to_string(),
+            sharding_total_count,
+            monitor_execution: true,
+            misfire: true,
+            reconcile_interval_minutes: 10,
+            ..JobConfig::default()
+        }
+    }
+
+    /// The cron expression, with an empty string read as "no cron" (a one-off job).
+    pub fn cron_expr(&self) -> Option<&str> {
+        self.cron.as_deref().map(str::trim).filter(|c| !c.is_empty())
+    }
+
+    /// Decodes the YAML stored at `config`.
+    ///
+    /// # Errors
+    /// When the text is not YAML, not a mapping, or a modelled key has a value of the wrong type.
+    pub fn from_yaml(text: &str) -> Result<JobConfig, CodecError> {
+        let what = "job configuration";
+        let value: Value =
+            serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(what, format!("not valid YAML: {e}")))?;
+        let map = match value {
+            Value::Mapping(map) => map,
+            Value::Null => return Err(CodecError::new(what, "empty document")),
+            _ => return Err(CodecError::new(what, "not a YAML mapping")),
+        };
+        let field = Fields { what, map: &map };
+        let mut cfg = JobConfig {
+            job_name: field.string("jobName")?.unwrap_or_default(),
+            cron: field.string("cron")?,
+            time_zone: field.string("timeZone")?,
+            sharding_total_count: field.int("shardingTotalCount")?.unwrap_or(0),
+            sharding_item_parameters: field.string("shardingItemParameters")?,
+            job_parameter: field.string("jobParameter")?,
+            monitor_execution: field.boolean("monitorExecution")?.unwrap_or(false),
+            failover: field.boolean("failover")?.unwrap_or(false),
+            misfire: field.boolean("misfire")?.unwrap_or(false),
+            max_time_diff_seconds: field.int("maxTimeDiffSeconds")?.unwrap_or(-1),
+            reconcile_interval_minutes: field.int("reconcileIntervalMinutes")?.unwrap_or(0),
+            job_sharding_strategy_type: field.type_name("jobShardingStrategyType")?,
+            job_executor_pool_type: None,
+            executor_pool_key: ExecutorPoolKey::default(),
+            job_error_handler_type: field.type_name("jobErrorHandlerType")?,
+            job_listener_types: field.string_list("jobListenerTypes")?,
+            description: field.string("description")?,
+            props: field.string_map("props")?,
+            disabled: field.boolean("disabled")?.unwrap_or(false),
+            overwrite: field.boolean("overwrite")?.unwrap_or(false),
+            label: field.string("label")?,
+            static_sharding: field.boolean("staticSharding")?.unwrap_or(false),
+            preserved: Vec::new(),
+        };
+        for key in [ExecutorPoolKey::ThreadPoolSizeProvider, ExecutorPoolKey::ServiceHandler] {
+            if map.contains_key(key.key()) {
+                cfg.executor_pool_key = key;
+                cfg.job_executor_pool_type = field.type_name(key.key())?;
+                break;
+            }
+        }
+        let unmodelled: BTreeSet<String> =
+            map.keys().filter_map(Value::as_str).filter(|k| !MODELLED_KEYS.contains(k)).map(str::to_string).collect();
+        if !unmodelled.is_empty() {
+            cfg.preserved = preserve_entries(text, &map, &unmodelled);
+        }
+        Ok(cfg)
+    }
+
+    /// Encodes the configuration as ElasticJob writes it.
+    pub fn to_yaml(&self) -> String {
+        let mut entries: Vec<(String, String)> = Vec::new();
+        // Strings are quoted as needed; Java primitives (booleans, ints) are always plain.
+        let mut put = |key: &str, rendered: Option<String>| {
+            if let Some(v) = rendered {
+                entries.push((key.to_string(), format!("{key}: {v}\n")));
+            }
+        };
+        let string = |v: &Option<String>| v.as_deref().map(yaml_scalar);
+        put("cron", string(&self.cron));
+        put("description", string(&self.description));
+        put("disabled", Some(self.disabled.to_string()));
+        put("failover", Some(self.failover.to_string()));
+        put("jobErrorHandlerType", string(&self.job_error_handler_type));
+        put(self.executor_pool_key.key(), string(&self.job_executor_pool_type));
+        put("jobName", Some(yaml_scalar(&self.job_name)));
+        put("jobParameter", string(&self.job_parameter));
+        put("jobShardingStrategyType", string(&self.job_sharding_strategy_type));
+        put("label", string(&self.label));
+        put("maxTimeDiffSeconds", Some(self.max_time_diff_seconds.to_string()));
+        put("misfire", Some(self.misfire.to_string()));
+        put("monitorExecution", Some(self.monitor_execution.to_string()));
+        put("overwrite", Some(self.overwrite.to_string()));
+        put("reconcileIntervalMinutes", Some(self.reconcile_interval_minutes.to_string()));
+        put("shardingItemParameters", string(&self.sharding_item_parameters));
+        put("shardingTotalCount", Some(self.sharding_total_count.to_string()));
+        put("staticSharding", Some(self.static_sharding.to_string()));
+        put("timeZone", string(&self.time_zone));
+        if !self.job_listener_types.is_empty() {
+            let mut block = String::from("jobListenerTypes:\n");
+            for t in &self.job_listener_types {
+                block.push_str(&format!("- {}\n", yaml_scalar(t)));
+            }
+            entries.push(("jobListenerTypes".into(), block));
+        }
+        if !self.props.is_empty() {
+            let mut block = String::from("props:\n");
+            for (k, v) in &self.props {
+                block.push_str(&format!("  {}: {}\n", yaml_scalar(k), yaml_scalar(v)));
+            }
+            entries.push(("props".into(), block));
+        }
+        for (key, block) in &self.preserved {
+            entries.push((key.clone(), block.clone()));
+        }
+        entries.sort_by(|a, b| super::path::java_compare(&a.0, &b.0));
+        entries.into_iter().map(|(_, block)| block).collect()
+    }
+}
+
+/// Reads typed values out of a YAML mapping, naming the key in every error.
+struct Fields<'a> {
+    what: &'a str,
+    map: &'a serde_yaml_ng::Mapping,
+}
+
+impl Fields<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::Tagged(t)) => Some(&t.value),
+            Some(v) => Some(v),
+        }
+    }
+
+    fn err(&self, key: &str, expected: &str, got: &Value) -> CodecError {
+        CodecError::new(self.what, format!("'{key}' must be {expected}, got {}", describe(got)))
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, CodecError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => scalar_string(v).map(Some).ok_or_else(|| self.err(key, "a string", v)),
+        }
+    }
+
+    /// A type name (strategy, handler, pool): `''` means "not set" (older consoles wrote it).
+    fn type_name(&self, key: &str) -> Result<Option<String>, CodecError> {
+        Ok(self.string(key)?.filter(|s| !s.trim().is_empty()))
+    }
+
+    fn int(&self, key: &str) -> Result<Option<i32>, CodecError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => {
+                let n = match v {
+                    Value::Number(n) => n.as_i64(),
+                    Value::String(s) => s.trim().parse::<i64>().ok(),
+                    _ => None,
+                };
+                n.and_then(|n| i32::try_from(n).ok()).map(Some).ok_or_else(|| self.err(key, "a 32-bit integer", v))
+            }
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<Option<bool>, CodecError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => Ok(Some(true)),
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => Ok(Some(false)),
+            Some(v) => Err(self.err(key, "true or false", v)),
+        }
+    }
+
+    fn string_list(&self, key: &str) -> Result<Vec<String>, CodecError> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Sequence(seq)) => {
+                seq.iter().map(|v| scalar_string(v).ok_or_else(|| self.err(key, "a list of strings", v))).collect()
+            }
+            Some(v) => Err(self.err(key, "a list of strings", v)),
+        }
+    }
+
+    fn string_map(&self, key: &str) -> Result<BTreeMap<String, String>, CodecError> {
+        match self.get(key) {
+            None => Ok(BTreeMap::new()),
+            Some(Value::Mapping(m)) => {
+                let mut out = BTreeMap::new();
+                for (k, v) in m {
+                    let k = scalar_string(k).ok_or_else(|| self.err(key, "a map of strings", k))?;
+                    // A null property value is dropped, as java.util.Properties cannot hold it.
+                    if matches!(v, Value::Null) {
+                        continue;
+                    }
+                    let v = scalar_string(v).ok_or_else(|| self.err(key, "a map of strings", v))?;
+                    out.insert(k, v);
+                }
+                Ok(out)
+            }
+            Some(v) => Err(self.err(key, "a map of strings", v)),
+        }
+    }
+}
+
+fn scalar_string(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Tagged(t) => scalar_string(&t.value),
+        _ => None,
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("'{s}'"),
+        Value::Sequence(_) => "a list".into(),
+        Value::Mapping(_) => "a map".into(),
+        Value::Tagged(t) => format!("a value tagged {}", t.tag),
+    }
+}
+
+/// Keeps the YAML text of unmodelled top-level entries, so tags and formatting survive.
+///
+/// ElasticJob writes block-style YAML with top-level keys at column 0, so each entry is the key
+/// line plus the indented (or `- `) lines below it. For a document in another style (flow style,
+/// hand-written), the entry is re-serialised from the parsed value instead, which keeps its data
+/// but not its YAML tags.
+fn preserve_entries(text: &str, map: &serde_yaml_ng::Mapping, keys: &BTreeSet<String>) -> Vec<(String, String)> {
+    let blocks = top_level_blocks(text);
+    let mut out = Vec::new();
+    for key in keys {
+        let raw = blocks.as_ref().and_then(|b| b.iter().find(|(k, _)| k == key));
+        match raw {
+            Some((k, block)) => out.push((k.clone(), block.clone())),
+            None => {
+                let mut single = serde_yaml_ng::Mapping::new();
+                if let Some(v) = map.get(key.as_str()) {
+                    single.insert(Value::String(key.clone()), v.clone());
+                }
+                if let Ok(block) = serde_yaml_ng::to_string(&single) {
+                    out.push((key.clone(), block));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn top_level_blocks(text: &str) -> Option<Vec<(String, String)>> {
+    let mut blocks: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let first = line.chars().next();
+        match first {
+            None => continue,
+            Some(' ' | '-' | '\t') if !line.starts_with("---") => {
+                let (_, block) = blocks.last_mut()?;
+                block.push_str(line);
+                block.push('\n');
+            }
+            Some('#') => {}
+            Some(_) if line.starts_with("---") || line.starts_with("...") => {}
+            Some(_) => {
+                let (key, _) = line.split_once(':')?;
+                let key = key.trim().trim_matches(|c| c == '\'' || c == '"');
+                if key.starts_with(['{', '[', '?']) {
+                    return None;
+                }
+                blocks.push((key.to_string(), format!("{line}\n")));
+            }
+        }
+    }
+    Some(blocks)
+}
+
+/// Quotes a string the way SnakeYAML would: plain where YAML 1.1 reads it back as the same
+/// string, single-quoted otherwise, double-quoted when it holds line breaks or control characters.
+fn yaml_scalar(s: &str) -> String {
+    if s.chars().any(|c| c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}') {
+        return double_quoted(s);
+    }
+    if plain_allowed(s) && !IMPLICIT.iter().any(|re| re.is_match(s)) {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+fn double_quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if (c as u32) < 0x100 && c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04X}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// SnakeYAML's `Emitter.analyzeScalar` rules for a plain scalar in block context.
+fn plain_allowed(s: &str) -> bool {
+    if s.is_empty() || s.starts_with("---") || s.starts_with("...") {
+        return false;
+    }
+    if s.starts_with(' ') || s.ends_with(' ') {
+        return false;
+    }
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let followed_by_space = chars.get(i + 1).is_none_or(|n| *n == ' ');
+        let preceded_by_space = i > 0 && chars[i - 1] == ' ';
+        if i == 0 {
+            if "#,[]{}&*!|>'\"%@`".contains(c) {
+                return false;
+            }
+            if (c == '?' || c == ':' || c == '-') && followed_by_space {
+                return false;
+            }
+        } else {
+            if c == ':' && followed_by_space {
+                return false;
+            }
+            if c == '#' && preceded_by_space {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// SnakeYAML's implicit resolvers (YAML 1.1): a plain scalar matching one of these would be read
+/// back as a bool, int, float, null, timestamp, merge key or value key.
+static IMPLICIT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$",
+        r"^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9_]+(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        r"^(?:~|null|Null|NULL| )$",
+        r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*Z|[-+][0-9][0-9]?(?::[0-9][0-9])?)?)$",
+        r"^(?:<<)$",
+        r"^(?:=)$",
+    ]
+    .iter()
+    .filter_map(|re| Regex::new(re).ok())
+    .collect()
+});
+
+/// An instance id, `{ip}@-@{pid}` (reference §1.3).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstanceId(String);
+
+impl InstanceId {
+    /// The id of `ip` and `pid`.
+    pub fn new(ip: &str, pid: u32) -> InstanceId {
+        InstanceId(format!("{ip}{INSTANCE_ID_SEPARATOR}{pid}"))
+    }
+
+    /// Wraps an id read from the registry.
+    pub fn from_raw(id: impl Into<String>) -> InstanceId {
+        InstanceId(id.into())
+    }
+
+    /// The id as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The server IP part (everything before `@-@`; the whole id if there is no separator).
+    pub fn ip(&self) -> &str {
+        instance_ip(&self.0)
+    }
+}
+
+impl fmt::Display for InstanceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The IP part of an instance id: exact, never a prefix test (ElasticJob's `startsWith(ip)` bug).
+pub fn instance_ip(id: &str) -> &str {
+    id.split_once(INSTANCE_ID_SEPARATOR).map_or(id, |(ip, _)| ip)
+}
+
+/// The instance YAML stored at `instances/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceInfo {
+    /// `jobInstanceId`.
+    pub job_instance_id: String,
+    /// `labels` (omitted when absent).
+    pub labels: Option<String>,
+    /// `serverIp`.
+    pub server_ip: String,
+}
+
+impl InstanceInfo {
+    /// The instance YAML for an id.
+    pub fn new(id: &InstanceId) -> InstanceInfo {
+        InstanceInfo { job_instance_id: id.as_str().to_string(), labels: None, server_ip: id.ip().to_string() }
+    }
+
+    /// Encodes as ElasticJob does: `jobInstanceId`, `labels` if set, `serverIp`.
+    pub fn to_yaml(&self) -> String {
+        let mut out = format!("jobInstanceId: {}\n", yaml_scalar(&self.job_instance_id));
+        if let Some(labels) = &self.labels {
+            out.push_str(&format!("labels: {}\n", yaml_scalar(labels)));
+        }
+        out.push_str(&format!("serverIp: {}\n", yaml_scalar(&self.server_ip)));
+        out
+    }
+
+    /// Decodes instance YAML; unknown keys are ignored. A missing `serverIp` falls back to the IP
+    /// part of the id, a missing id to `fallback_id` (the node name).
+    ///
+    /// # Errors
+    /// When the text is not a YAML mapping.
+    pub fn from_yaml(text: &str, fallback_id: &str) -> Result<InstanceInfo, CodecError> {
+        let what = format!("instance {fallback_id}");
+        let value: Value =
+            serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(&what, format!("not valid YAML: {e}")))?;
+        let map = match value {
+            Value::Mapping(map) => map,
+            Value::Null => serde_yaml_ng::Mapping::new(),
+            _ => return Err(CodecError::new(&what, "not a YAML mapping")),
+        };
+        let fields = Fields { what: &what, map: &map };
+        let id = fields.string("jobInstanceId")?.unwrap_or_else(|| fallback_id.to_string());
+        let server_ip = fields.string("serverIp")?.unwrap_or_else(|| instance_ip(&id).to_string());
+        Ok(InstanceInfo { labels: fields.string("labels")?, job_instance_id: id, server_ip })
+    }
+}
+
+/// The value of `servers/{ip}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerStatus {
+    /// `ENABLED`.
+    Enabled,
+    /// `DISABLED`.
+    Disabled,
+    /// Anything else. ElasticJob 3.x treats it as disabled (after retrying for a second); a 2.x
+    /// cluster wrote `""` for enabled.
+    Other(String),
+}
+
+impl ServerStatus {
+    /// Decodes the node data.
+    pub fn decode(data: &[u8]) -> ServerStatus {
+        match data {
+            b"ENABLED" => ServerStatus::Enabled,
+            b"DISABLED" => ServerStatus::Disabled,
+            other => ServerStatus::Other(String::from_utf8_lossy(other).into_owned()),
+        }
+    }
+
+    /// Encodes the node data.
+    pub fn encode(&self) -> &[u8] {
+        match self {
+            ServerStatus::Enabled => b"ENABLED",
+            ServerStatus::Disabled => b"DISABLED",
+            ServerStatus::Other(s) => s.as_bytes(),
+        }
+    }
+
+    /// The status for a flag.
+    pub fn from_enabled(enabled: bool) -> ServerStatus {
+        if enabled { ServerStatus::Enabled } else { ServerStatus::Disabled }
+    }
+
+    /// True only for `ENABLED`, as in ElasticJob 3.x.
+    pub fn is_enabled(&self) -> bool {
+        *self == ServerStatus::Enabled
+    }
+}
+
+impl fmt::Display for ServerStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.encode()))
+    }
+}
+
+/// Decodes node data that holds a UTF-8 string (an instance id in `sharding/{i}/instance`,
+/// `running`, `failover`, the leader node).
+pub fn decode_text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reference §1.2: a fully set POJO (`JobConfigurationPOJOTest`).
+    const FULL_YAML: &str = "cron: 0/1 * * * * ?
+description: Job description
+disabled: false
+failover: false
+jobErrorHandlerType: IGNORE
+jobExecutorThreadPoolSizeProviderType: CPU
+jobName: test_job
+jobParameter: param
+jobShardingStrategyType: AVG_ALLOCATION
+maxTimeDiffSeconds: -1
+misfire: false
+monitorExecution: false
+overwrite: false
+props:
+  key: value
+reconcileIntervalMinutes: 0
+shardingItemParameters: 0=A,1=B,2=C
+shardingTotalCount: 3
+staticSharding: false
+";
+
+    const MINIMAL_YAML: &str = "cron: 0/1 * * * * ?
+disabled: false
+failover: false
+jobName: test_job
+maxTimeDiffSeconds: -1
+misfire: false
+monitorExecution: false
+overwrite: false
+reconcileIntervalMinutes: 0
+shardingTotalCount: 3
+staticSharding: false
+";
+
+    fn full_config() -> JobConfig {
+        JobConfig {
+            job_name: "test_job".into(),
+            cron: Some("0/1 * * * * ?".into()),
+            sharding_total_count: 3,
+            sharding_item_parameters: Some("0=A,1=B,2=C".into()),
+            job_parameter: Some("param".into()),
+            max_time_diff_seconds: -1,
+            job_sharding_strategy_type: Some("AVG_ALLOCATION".into()),
+            job_executor_pool_type: Some("CPU".into()),
+            job_error_handler_type: Some("IGNORE".into()),
+            description: Some("Job description".into()),
+            props: BTreeMap::from([("key".to_string(), "value".to_string())]),
+            ..JobConfig::default()
+        }
+    }
+
+    #[test]
+    fn full_pojo_marshals_exactly() {
+        assert_eq!(full_config().to_yaml(), FULL_YAML);
+    }
+
+    #[test]
+    fn minimal_pojo_marshals_exactly() {
+        let cfg = JobConfig {
+            job_name: "test_job".into(),
+            cron: Some("0/1 * * * * ?".into()),
+            sharding_total_count: 3,
+            ..JobConfig::default()
+        };
+        assert_eq!(cfg.to_yaml(), MINIMAL_YAML);
+    }
+
+    #[test]
+    fn full_pojo_unmarshals() {
+        assert_eq!(JobConfig::from_yaml(FULL_YAML).unwrap(), full_config());
+        assert_eq!(JobConfig::from_yaml(FULL_YAML).unwrap().to_yaml(), FULL_YAML);
+    }
+
+    #[test]
+    fn missing_keys_take_pojo_defaults() {
+        let cfg = JobConfig::from_yaml("jobName: j\nshardingTotalCount: 2\n").unwrap();
+        assert!(!cfg.monitor_execution);
+        assert!(!cfg.misfire);
+        assert_eq!(cfg.reconcile_interval_minutes, 0);
+        assert_eq!(cfg.max_time_diff_seconds, -1);
+        // ...and the three keys whose defaults differ are always written back.
+        let out = cfg.to_yaml();
+        assert!(out.contains("monitorExecution: false\n"), "{out}");
+        assert!(out.contains("misfire: false\n"), "{out}");
+        assert!(out.contains("reconcileIntervalMinutes: 0\n"), "{out}");
+    }
+
+    #[test]
+    fn dataflow_fixture_round_trips() {
+        // LifecycleYamlConstants: `description: ''` and a quoted 'true' property.
+        let yaml = "cron: 0/1 * * * * ?\ndescription: ''\ndisabled: false\nfailover: false\njobName: test_job\n\
+maxTimeDiffSeconds: -1\nmisfire: false\nmonitorExecution: true\noverwrite: false\nprops:\n  streaming.process: 'true'\n\
+reconcileIntervalMinutes: 10\nshardingTotalCount: 3\nstaticSharding: false\n";
+        let cfg = JobConfig::from_yaml(yaml).unwrap();
+        assert_eq!(cfg.description.as_deref(), Some(""));
+        assert_eq!(cfg.props["streaming.process"], "true");
+        assert_eq!(cfg.to_yaml(), yaml);
+    }
+
+    #[test]
+    fn unknown_keys_and_tagged_entries_survive_a_rewrite() {
+        let yaml = "cron: 0/5 * * * * ?\njobExtraConfigurations:\n\
+- !!org.apache.shardingsphere.elasticjob.tracing.yaml.YamlTracingConfiguration\n  tracingStorageConfiguration: !!org.apache.shardingsphere.elasticjob.tracing.rdb.yaml.YamlDataSourceConfiguration\n    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n  type: RDB\n\
+jobName: j\nshardingTotalCount: 2\nzFutureKey:\n  nested: 1\n";
+        let mut cfg = JobConfig::from_yaml(yaml).unwrap();
+        cfg.sharding_total_count = 4;
+        let out = cfg.to_yaml();
+        assert!(out.contains("shardingTotalCount: 4\n"));
+        assert!(
+            out.contains("jobExtraConfigurations:\n- !!org.apache.shardingsphere.elasticjob.tracing.yaml.YamlTracingConfiguration\n"),
+            "{out}"
+        );
+        assert!(out.contains("    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n  type: RDB\n"), "{out}");
+        assert!(out.ends_with("zFutureKey:\n  nested: 1\n"), "{out}");
+        // Alphabetical placement: jobExtraConfigurations sorts before jobName.
+        assert!(out.find("jobExtraConfigurations").unwrap() < out.find("jobName").unwrap());
+    }
+
+    #[test]
+    fn both_executor_key_names_are_read_and_kept() {
+        let old =
+            JobConfig::from_yaml("jobName: j\nshardingTotalCount: 1\njobExecutorServiceHandlerType: SINGLE_THREAD\n")
+                .unwrap();
+        assert_eq!(old.job_executor_pool_type.as_deref(), Some("SINGLE_THREAD"));
+        assert_eq!(old.executor_pool_key, ExecutorPoolKey::ServiceHandler);
+        assert!(old.to_yaml().contains("jobExecutorServiceHandlerType: SINGLE_THREAD\n"));
+        let new =
+            JobConfig::from_yaml("jobName: j\nshardingTotalCount: 1\njobExecutorThreadPoolSizeProviderType: CPU\n")
+                .unwrap();
+        assert_eq!(new.executor_pool_key, ExecutorPoolKey::ThreadPoolSizeProvider);
+    }
+
+    #[test]
+    fn empty_type_strings_mean_default() {
+        let cfg = JobConfig::from_yaml("jobName: j\nshardingTotalCount: 1\njobShardingStrategyType: ''\n").unwrap();
+        assert_eq!(cfg.job_sharding_strategy_type, None);
+    }
+
+    #[test]
+    fn wrong_types_name_the_key() {
+        let err = JobConfig::from_yaml("jobName: j\nshardingTotalCount: lots\n").unwrap_err();
+        assert_eq!(err.to_string(), "job configuration: 'shardingTotalCount' must be a 32-bit integer, got 'lots'");
+        let err = JobConfig::from_yaml("jobName: j\nfailover: maybe\n").unwrap_err();
+        assert!(err.to_string().contains("'failover' must be true or false"), "{err}");
+        assert!(JobConfig::from_yaml("- a\n").is_err());
+        assert!(JobConfig::from_yaml("a: [").is_err());
+    }
+
+    #[test]
+    fn strings_are_quoted_like_snakeyaml() {
+        for (s, want) in [
+            ("0/5 * * * * ?", "0/5 * * * * ?"),
+            ("*/5 * * * * ?", "'*/5 * * * * ?'"),
+            ("true", "'true'"),
+            ("yes", "'yes'"),
+            ("Off", "'Off'"),
+            ("123", "'123'"),
+            ("-1", "'-1'"),
+            ("1.5", "'1.5'"),
+            ("0x1F", "'0x1F'"),
+            ("1:30", "'1:30'"),
+            ("2026-01-02", "'2026-01-02'"),
+            ("null", "'null'"),
+            ("~", "'~'"),
+            ("", "''"),
+            ("=", "'='"),
+            ("<<", "'<<'"),
+            ("a: b", "'a: b'"),
+            ("a #b", "'a #b'"),
+            ("- x", "'- x'"),
+            ("it's", "it's"),
+            ("'q'", "'''q'''"),
+            ("#x", "'#x'"),
+            ("127.0.0.1", "127.0.0.1"),
+            ("127.0.0.1@-@42", "127.0.0.1@-@42"),
+            ("GMT+8", "GMT+8"),
+            ("0=A,1=B,2=C", "0=A,1=B,2=C"),
+            ("北京", "北京"),
+            ("a\nb", "\"a\\nb\""),
+            (" lead", "' lead'"),
+        ] {
+            assert_eq!(yaml_scalar(s), want, "{s:?}");
+            // Whatever we write reads back as the same string.
+            let back: Value = serde_yaml_ng::from_str(&format!("k: {want}")).unwrap();
+            assert_eq!(back.get("k").and_then(scalar_string).as_deref(), Some(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn instance_yaml_vectors() {
+        // InstanceServiceTest.
+        let id = InstanceId::new("127.0.0.1", 0);
+        assert_eq!(id.as_str(), "127.0.0.1@-@0");
+        let info = InstanceInfo::new(&id);
+        assert_eq!(info.to_yaml(), "jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.1\n");
+        let labelled = InstanceInfo { labels: Some("labels".into()), ..info.clone() };
+        assert_eq!(labelled.to_yaml(), "jobInstanceId: 127.0.0.1@-@0\nlabels: labels\nserverIp: 127.0.0.1\n");
+        assert_eq!(InstanceInfo::from_yaml(&labelled.to_yaml(), "x").unwrap(), labelled);
+        let tolerant = InstanceInfo::from_yaml("jobInstanceId: 10.0.0.1@-@5\nfuture: x\n", "n").unwrap();
+        assert_eq!(tolerant.server_ip, "10.0.0.1");
+    }
+
+    #[test]
+    fn instance_ip_is_exact() {
+        assert_eq!(instance_ip("10.0.0.12@-@5"), "10.0.0.12");
+        assert_ne!(instance_ip("10.0.0.12@-@5"), "10.0.0.1");
+        assert_eq!(instance_ip("weird"), "weird");
+    }
+
+    #[test]
+    fn server_status() {
+        assert_eq!(ServerStatus::decode(b"ENABLED"), ServerStatus::Enabled);
+        assert_eq!(ServerStatus::decode(b"DISABLED"), ServerStatus::Disabled);
+        assert!(!ServerStatus::decode(b"").is_enabled());
+        assert_eq!(ServerStatus::Disabled.encode(), b"DISABLED");
+    }
+}

@@ -1,0 +1,560 @@
+//! The embedded backend of [`Registry`](super::Registry): ZooKeeper's data model in memory.
+//!
+//! An [`EmbeddedStore`] is one tree shared by every handle opened on it in this process. Each
+//! handle ([`Registry::embedded`](super::Registry::embedded)) is a session with the semantics the
+//! coordination code relies on: ephemeral nodes that vanish when their session ends, sequential
+//! names from the parent's child version (as ZooKeeper does), versions and zxids, all-or-nothing
+//! transactions, persistent recursive watches delivered in order, Curator-format latches, and an
+//! expiry that can be forced ([`Registry::expire_session`](super::Registry::expire_session)).
+//!
+//! [`EmbeddedStore::disconnect`] and [`EmbeddedStore::reconnect`] simulate the server going away
+//! and coming back within the session timeout: requests wait, watch events in between are lost and
+//! watches yield [`WatchEvent::Resync`] afterwards, exactly what a consumer must cope with on
+//! ZooKeeper. The store is for one process only: nothing here is shared across processes.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, WatchEvent, path};
+
+/// The nominal session timeout of an embedded session (used by code that derives deadlines from
+/// it; embedded sessions only end when closed or expired on purpose).
+pub const SESSION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An in-memory registry tree shared by the handles opened on it.
+#[derive(Clone, Default)]
+pub struct EmbeddedStore {
+    state: Arc<Mutex<State>>,
+}
+
+#[derive(Default)]
+struct State {
+    nodes: BTreeMap<String, ENode>,
+    zxid: i64,
+    next_session: i64,
+    sessions: HashMap<i64, u64>,
+    watches: Vec<EWatch>,
+    delete_waiters: Vec<(String, oneshot::Sender<()>)>,
+    offline: bool,
+    clients: HashMap<u64, ClientLink>,
+}
+
+struct ClientLink {
+    status: watch::Sender<SessionStatus>,
+    /// Events are dropped for this client while set (a simulated disconnect or expiry).
+    deaf: bool,
+}
+
+#[derive(Clone)]
+struct ENode {
+    data: Vec<u8>,
+    stat: Stat,
+}
+
+struct EWatch {
+    client: u64,
+    root: String,
+    tx: mpsc::UnboundedSender<WatchEvent>,
+}
+
+static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
+
+fn now_millis() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl EmbeddedStore {
+    /// An empty store.
+    pub fn new() -> EmbeddedStore {
+        EmbeddedStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave the tree half-changed: every mutation is
+        // applied through `transact`, which rolls back on error before returning.
+        match self.state.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Simulates the server going away: every handle sees [`LinkState::Disconnected`], requests
+    /// wait, watch events are lost.
+    pub fn disconnect(&self) {
+        let mut st = self.lock();
+        st.offline = true;
+        for link in st.clients.values_mut() {
+            link.deaf = true;
+            link.status.send_modify(|s| s.state = LinkState::Disconnected);
+        }
+    }
+
+    /// Ends a simulated outage within the session timeout: sessions survive, handles reconnect and
+    /// every watch yields [`WatchEvent::Resync`].
+    pub fn reconnect(&self) {
+        let mut st = self.lock();
+        st.offline = false;
+        let clients: Vec<u64> = st.clients.keys().copied().collect();
+        for client in clients {
+            st.resume_client(client);
+        }
+    }
+
+    /// The number of nodes (the root included).
+    pub fn node_count(&self) -> usize {
+        self.lock().nodes.len()
+    }
+}
+
+impl State {
+    fn ensure_root(&mut self) {
+        if !self.nodes.contains_key("/") {
+            self.nodes.insert("/".into(), ENode { data: Vec::new(), stat: Stat::default() });
+        }
+    }
+
+    fn resume_client(&mut self, client: u64) {
+        if let Some(link) = self.clients.get_mut(&client) {
+            link.deaf = false;
+            link.status.send_modify(|s| s.state = LinkState::Connected);
+        }
+        self.watches.retain(|w| w.client != client || w.tx.send(WatchEvent::Resync).is_ok());
+    }
+
+    fn children(&self, parent: &str) -> Vec<String> {
+        let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
+        self.nodes
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .filter_map(|(k, _)| {
+                let rest = &k[prefix.len()..];
+                (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
+            })
+            .collect()
+    }
+
+    /// Applies `ops` atomically for `session`; on success delivers the events.
+    fn transact(&mut self, ops: &[Op], session: i64) -> Result<Vec<String>> {
+        self.ensure_root();
+        self.zxid += 1;
+        let zxid = self.zxid;
+        let mut undo: Vec<(String, Option<ENode>)> = Vec::new();
+        let mut events = Vec::new();
+        let mut created = Vec::new();
+        for (index, op) in ops.iter().enumerate() {
+            if let Err(e) = self.apply(op, session, zxid, &mut undo, &mut events, &mut created) {
+                for (p, old) in undo.into_iter().rev() {
+                    match old {
+                        Some(n) => self.nodes.insert(p, n),
+                        None => self.nodes.remove(&p),
+                    };
+                }
+                self.zxid -= 1;
+                return Err(if ops.len() == 1 { e } else { RegistryError::Transaction { index, source: Box::new(e) } });
+            }
+        }
+        self.deliver(events);
+        Ok(created)
+    }
+
+    fn apply(
+        &mut self,
+        op: &Op,
+        session: i64,
+        zxid: i64,
+        undo: &mut Vec<(String, Option<ENode>)>,
+        events: &mut Vec<WatchEvent>,
+        created: &mut Vec<String>,
+    ) -> Result<()> {
+        let p = op.path();
+        if !valid_path(p) {
+            return Err(RegistryError::Other { path: p.to_string(), message: "invalid path".into() });
+        }
+        let check_version = |node: &ENode, version: Option<i32>| match version {
+            Some(v) if v != -1 && v != node.stat.version => Err(RegistryError::BadVersion(p.to_string())),
+            _ => Ok(()),
+        };
+        match op {
+            Op::Check { version, .. } => {
+                let node = self.nodes.get(p).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
+                check_version(node, *version)
+            }
+            Op::Create { data, mode, .. } => {
+                if p == "/" {
+                    return Err(RegistryError::NodeExists(p.to_string()));
+                }
+                let parent_path = path::parent(p).to_string();
+                let parent = self.nodes.get(&parent_path).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
+                if parent.stat.ephemeral_owner != 0 {
+                    return Err(RegistryError::NoChildrenForEphemerals(p.to_string()));
+                }
+                let actual =
+                    if mode.is_sequential() { format!("{p}{:010}", parent.stat.cversion) } else { p.to_string() };
+                if self.nodes.contains_key(&actual) {
+                    return Err(RegistryError::NodeExists(actual));
+                }
+                undo.push((parent_path.clone(), Some(parent.clone())));
+                undo.push((actual.clone(), None));
+                let now = now_millis();
+                let stat = Stat {
+                    czxid: zxid,
+                    mzxid: zxid,
+                    ctime: now,
+                    mtime: now,
+                    version: 0,
+                    cversion: 0,
+                    ephemeral_owner: if mode.is_ephemeral() { session } else { 0 },
+                    num_children: 0,
+                    data_length: i32::try_from(data.len()).unwrap_or(i32::MAX),
+                };
+                self.nodes.insert(actual.clone(), ENode { data: data.clone(), stat });
+                if let Some(parent) = self.nodes.get_mut(&parent_path) {
+                    parent.stat.cversion += 1;
+                    parent.stat.num_children += 1;
+                }
+                events.push(WatchEvent::Created(actual.clone()));
+                created.push(actual);
+                Ok(())
+            }
+            Op::Set { data, version, .. } => {
+                let node = self.nodes.get(p).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
+                check_version(node, *version)?;
+                undo.push((p.to_string(), Some(node.clone())));
+                if let Some(node) = self.nodes.get_mut(p) {
+                    node.data.clone_from(data);
+                    node.stat.version += 1;
+                    node.stat.mzxid = zxid;
+                    node.stat.mtime = now_millis();
+                    node.stat.data_length = i32::try_from(data.len()).unwrap_or(i32::MAX);
+                }
+                events.push(WatchEvent::Changed(p.to_string()));
+                Ok(())
+            }
+            Op::Delete { version, .. } => {
+                if p == "/" {
+                    return Err(RegistryError::Other { path: p.into(), message: "cannot delete the root".into() });
+                }
+                let node = self.nodes.get(p).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
+                check_version(node, *version)?;
+                if node.stat.num_children > 0 {
+                    return Err(RegistryError::NotEmpty(p.to_string()));
+                }
+                let parent_path = path::parent(p).to_string();
+                undo.push((p.to_string(), Some(node.clone())));
+                if let Some(parent) = self.nodes.get(&parent_path) {
+                    undo.push((parent_path.clone(), Some(parent.clone())));
+                }
+                self.nodes.remove(p);
+                if let Some(parent) = self.nodes.get_mut(&parent_path) {
+                    parent.stat.cversion += 1;
+                    parent.stat.num_children -= 1;
+                }
+                events.push(WatchEvent::Deleted(p.to_string()));
+                Ok(())
+            }
+        }
+    }
+
+    fn deliver(&mut self, events: Vec<WatchEvent>) {
+        for event in events {
+            let (WatchEvent::Created(p) | WatchEvent::Changed(p) | WatchEvent::Deleted(p)) = &event else {
+                continue;
+            };
+            if let WatchEvent::Deleted(p) = &event {
+                let waiters = std::mem::take(&mut self.delete_waiters);
+                for (path, tx) in waiters {
+                    if path == *p {
+                        let _ = tx.send(());
+                    } else {
+                        self.delete_waiters.push((path, tx));
+                    }
+                }
+            }
+            let clients = &self.clients;
+            self.watches.retain(|w| {
+                let deaf = clients.get(&w.client).is_none_or(|c| c.deaf);
+                let under =
+                    w.root == "/" || *p == w.root || p.strip_prefix(&w.root).is_some_and(|r| r.starts_with('/'));
+                deaf || !under || w.tx.send(event.clone()).is_ok()
+            });
+        }
+    }
+
+    fn close_session(&mut self, session: i64) {
+        self.sessions.remove(&session);
+        let owned: Vec<String> =
+            self.nodes.iter().filter(|(_, n)| n.stat.ephemeral_owner == session).map(|(p, _)| p.clone()).collect();
+        if owned.is_empty() {
+            return;
+        }
+        let ops: Vec<Op> = owned.into_iter().map(|path| Op::Delete { path, version: None }).collect();
+        // Ephemeral nodes have no children, so deleting them cannot fail.
+        if let Err(e) = self.transact(&ops, session) {
+            tracing::error!(error = %e, "embedded registry could not remove ephemeral nodes");
+        }
+    }
+
+    fn open_session(&mut self, client: u64) -> i64 {
+        self.next_session += 1;
+        let id = 0x1000 + self.next_session;
+        self.sessions.insert(id, client);
+        id
+    }
+}
+
+fn valid_path(p: &str) -> bool {
+    p == "/" || (p.starts_with('/') && !p.ends_with('/') && !p.contains("//") && !p.contains('\0'))
+}
+
+/// One handle's session on an [`EmbeddedStore`].
+pub(crate) struct EmbeddedBackend {
+    store: EmbeddedStore,
+    client: u64,
+    status: watch::Receiver<SessionStatus>,
+}
+
+impl Drop for EmbeddedBackend {
+    fn drop(&mut self) {
+        let mut st = self.store.lock();
+        let session = self.status.borrow().session_id;
+        st.close_session(session);
+        st.clients.remove(&self.client);
+        let client = self.client;
+        st.watches.retain(|w| w.client != client);
+    }
+}
+
+impl EmbeddedBackend {
+    pub(crate) fn open(store: &EmbeddedStore) -> Arc<EmbeddedBackend> {
+        let client = NEXT_CLIENT.fetch_add(1, Ordering::Relaxed);
+        let mut st = store.lock();
+        st.ensure_root();
+        let session_id = st.open_session(client);
+        let state = if st.offline { LinkState::Disconnected } else { LinkState::Connected };
+        let (tx, rx) = watch::channel(SessionStatus { epoch: 1, session_id, state });
+        let deaf = st.offline;
+        st.clients.insert(client, ClientLink { status: tx, deaf });
+        drop(st);
+        Arc::new(EmbeddedBackend { store: store.clone(), client, status: rx })
+    }
+
+    pub(crate) fn session(&self) -> watch::Receiver<SessionStatus> {
+        self.status.clone()
+    }
+
+    fn session_id(&self) -> i64 {
+        self.status.borrow().session_id
+    }
+
+    /// Waits while the simulated server is away, as ZooKeeper requests queue while disconnected.
+    async fn connected(&self) -> Result<MutexGuard<'_, State>> {
+        let mut status = self.status.clone();
+        loop {
+            {
+                let st = self.store.lock();
+                if !st.offline {
+                    return Ok(st);
+                }
+            }
+            status.changed().await.map_err(|_| RegistryError::Closed)?;
+        }
+    }
+
+    pub(crate) async fn expire_session(&self) -> Result<()> {
+        let mut st = self.store.lock();
+        let old = self.session_id();
+        if let Some(link) = st.clients.get_mut(&self.client) {
+            link.deaf = true;
+            link.status.send_modify(|s| s.state = LinkState::Expired);
+        }
+        st.close_session(old);
+        let new = st.open_session(self.client);
+        if let Some(link) = st.clients.get_mut(&self.client) {
+            link.status.send_modify(|s| {
+                s.epoch += 1;
+                s.session_id = new;
+            });
+        }
+        if !st.offline {
+            st.resume_client(self.client);
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn get(&self, p: &str) -> Result<Option<NodeData>> {
+        let st = self.connected().await?;
+        Ok(st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat }))
+    }
+
+    pub(crate) async fn get_many(&self, paths: &[String]) -> Result<Vec<Option<NodeData>>> {
+        let st = self.connected().await?;
+        Ok(paths.iter().map(|p| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).collect())
+    }
+
+    pub(crate) async fn children(&self, p: &str) -> Result<Option<Vec<String>>> {
+        let st = self.connected().await?;
+        Ok(st.nodes.contains_key(p).then(|| st.children(p)))
+    }
+
+    pub(crate) async fn children_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<String>>>> {
+        let st = self.connected().await?;
+        Ok(paths.iter().map(|p| st.nodes.contains_key(p).then(|| st.children(p))).collect())
+    }
+
+    pub(crate) async fn exists(&self, p: &str) -> Result<Option<Stat>> {
+        let st = self.connected().await?;
+        Ok(st.nodes.get(p).map(|n| n.stat))
+    }
+
+    pub(crate) async fn create(&self, p: &str, data: &[u8], mode: Mode) -> Result<String> {
+        let session = self.session_id();
+        let mut st = self.connected().await?;
+        let created = st.transact(&[Op::Create { path: p.to_string(), data: data.to_vec(), mode }], session)?;
+        Ok(created.into_iter().next().unwrap_or_else(|| p.to_string()))
+    }
+
+    pub(crate) async fn set(&self, p: &str, data: &[u8], version: Option<i32>) -> Result<Stat> {
+        let session = self.session_id();
+        let mut st = self.connected().await?;
+        st.transact(&[Op::Set { path: p.to_string(), data: data.to_vec(), version }], session)?;
+        st.nodes.get(p).map(|n| n.stat).ok_or_else(|| RegistryError::NoNode(p.to_string()))
+    }
+
+    pub(crate) async fn delete(&self, p: &str, version: Option<i32>) -> Result<()> {
+        let session = self.session_id();
+        let mut st = self.connected().await?;
+        st.transact(&[Op::Delete { path: p.to_string(), version }], session).map(drop)
+    }
+
+    pub(crate) async fn transaction(&self, ops: &[Op]) -> Result<()> {
+        let session = self.session_id();
+        let mut st = self.connected().await?;
+        match st.transact(ops, session) {
+            // A single-op transaction reports its error as a transaction error, like ZooKeeper.
+            Err(e) if ops.len() == 1 && !matches!(e, RegistryError::Transaction { .. }) => {
+                Err(RegistryError::Transaction { index: 0, source: Box::new(e) })
+            }
+            other => other.map(drop),
+        }
+    }
+
+    pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.store.lock().watches.push(EWatch { client: self.client, root: root.to_string(), tx });
+        EmbeddedWatch { rx }
+    }
+
+    pub(crate) async fn latch(&self, dir: &str) -> Result<EmbeddedLatch> {
+        let prefix = format!("{dir}/_c_{}-{}", uuid::Uuid::new_v4(), path::LATCH_NODE_NAME);
+        let session = self.session_id();
+        let node = {
+            let mut st = self.connected().await?;
+            let mut missing = Vec::new();
+            let mut parent = dir;
+            while parent != "/" && !st.nodes.contains_key(parent) {
+                missing.push(parent.to_string());
+                parent = path::parent(parent);
+            }
+            let mut ops: Vec<Op> = missing
+                .into_iter()
+                .rev()
+                .map(|p| Op::Create { path: p, data: Vec::new(), mode: Mode::Persistent })
+                .collect();
+            ops.push(Op::Create { path: prefix, data: Vec::new(), mode: Mode::EphemeralSequential });
+            st.transact(&ops, session)?.pop().ok_or_else(|| RegistryError::Corrupt("latch node not created".into()))?
+        };
+        let latch = EmbeddedLatch { store: self.store.clone(), path: node };
+        let own = path::name(&latch.path).to_string();
+        loop {
+            let wait = {
+                let mut st = self.connected().await?;
+                let mut contenders: Vec<String> = st
+                    .children(dir)
+                    .into_iter()
+                    .filter(|n| n.contains(path::LATCH_NODE_NAME) && sequence(n).is_some())
+                    .collect();
+                contenders.sort_by_key(|n| sequence(n));
+                let Some(pos) = contenders.iter().position(|n| *n == own) else {
+                    return Err(RegistryError::SessionExpired);
+                };
+                if pos == 0 {
+                    return Ok(latch);
+                }
+                let (tx, rx) = oneshot::channel();
+                st.delete_waiters.push((path::child(dir, &contenders[pos - 1]), tx));
+                rx
+            };
+            // A closed sender means the store dropped the waiter; re-check either way.
+            let _ = wait.await;
+        }
+    }
+}
+
+/// The 10-digit sequence suffix of a sequential node name.
+fn sequence(name: &str) -> Option<u64> {
+    let digits = name.get(name.len().checked_sub(10)?..)?;
+    digits.bytes().all(|b| b.is_ascii_digit()).then(|| digits.parse().ok()).flatten()
+}
+
+/// A subtree watch on the embedded registry.
+pub(crate) struct EmbeddedWatch {
+    rx: mpsc::UnboundedReceiver<WatchEvent>,
+}
+
+impl EmbeddedWatch {
+    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
+        self.rx.recv().await
+    }
+}
+
+/// A held latch on the embedded registry; deletes its node when dropped.
+pub(crate) struct EmbeddedLatch {
+    store: EmbeddedStore,
+    path: String,
+}
+
+impl EmbeddedLatch {
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+impl Drop for EmbeddedLatch {
+    fn drop(&mut self) {
+        let mut st = self.store.lock();
+        let owner = st.nodes.get(&self.path).map(|n| n.stat.ephemeral_owner);
+        if let Some(owner) = owner {
+            let _ = st.transact(&[Op::Delete { path: self.path.clone(), version: None }], owner);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_suffix() {
+        assert_eq!(sequence("_c_x-latch-0000000012"), Some(12));
+        assert_eq!(sequence("latch-12"), None);
+    }
+
+    #[test]
+    fn children_are_direct_only() {
+        let store = EmbeddedStore::new();
+        let mut st = store.lock();
+        for p in ["/a", "/a/b", "/a/b/c", "/a/d", "/ab"] {
+            st.transact(&[Op::Create { path: p.into(), data: vec![], mode: Mode::Persistent }], 1).unwrap();
+        }
+        let mut kids = st.children("/a");
+        kids.sort();
+        assert_eq!(kids, ["b", "d"]);
+        let mut top = st.children("/");
+        top.sort();
+        assert_eq!(top, ["a", "ab"]);
+    }
+}

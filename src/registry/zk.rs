@@ -1,0 +1,619 @@
+//! The ZooKeeper backend of [`Registry`](super::Registry), on the `zookeeper-client` crate.
+//!
+//! * **Connecting**: the connect string is validated up front; connection attempts fail eagerly
+//!   per attempt and are retried with backoff until the connection timeout; the namespace node is
+//!   created (persistent, with the session's ACL) when asked and the client is chrooted to it; a
+//!   first read of the namespace proves the credentials.
+//! * **ACLs**: with a digest every node is created creator-only (`CREATOR_ALL_ACL`, as
+//!   ElasticJob's ACL provider does), otherwise open.
+//! * **Session supervision**: a task follows the client's state. Disconnected and reconnected are
+//!   published as they happen. A terminal state (expired, closed, auth failed) is published as
+//!   [`LinkState::Expired`]; the task then builds a new client (retrying with backoff), swaps it
+//!   in and bumps the session epoch, which tells owners to re-create their ephemeral nodes.
+//!   `zookeeper-client` declares a session expired on its own after about 1.4 × the session
+//!   timeout without a successful reconnect, so a partitioned process learns of the expiry even
+//!   when it cannot hear from the server.
+//! * **Watches**: `zookeeper-client` 0.11 does not re-register persistent watches after a
+//!   reconnect (`resend_watches` sends only the one-shot lists). [`ZkWatch`] therefore re-adds its
+//!   watch on every `SyncConnected` that follows a `Disconnected`, and on the new client after an
+//!   expiry, swapping the new watcher in before dropping the old one so no `RemoveWatches` is
+//!   sent, and yields [`WatchEvent::Resync`]: events during a disconnect are lost anyway
+//!   (ZOOKEEPER-4698), so the consumer must re-read.
+//! * **Requests** carry a deadline (the request timeout) so that no caller waits forever on a
+//!   registry that is gone; the error is [`RegistryError::Timeout`].
+
+use std::future::Future;
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+use zookeeper_client as zkc;
+
+use super::{
+    LinkState, Mode, NodeData, Op, READ_BATCH, RegistryError, Result, SessionStatus, Stat, WatchEvent, join_batches,
+    path,
+};
+
+/// How to reach a ZooKeeper registry.
+#[derive(Debug, Clone)]
+pub struct ZkOptions {
+    /// The connect string, `host1:2181,host2:2181`.
+    pub servers: String,
+    /// The namespace (chroot), without the leading `/`.
+    pub namespace: String,
+    /// `user:password` for digest authentication.
+    pub digest: Option<String>,
+    /// The session timeout asked for (the server clamps it to 2–20 × its tick time).
+    pub session_timeout: Duration,
+    /// How long connecting may take, across retries.
+    pub connection_timeout: Duration,
+    /// How long one request may take before it fails with [`RegistryError::Timeout`].
+    pub request_timeout: Duration,
+    /// Create the namespace node when it is missing (workers); admin commands leave it alone.
+    pub create_namespace: bool,
+}
+
+impl ZkOptions {
+    /// Options with ElasticJob's defaults: 60 s session (clamped by the server), 15 s connection
+    /// timeout, requests bounded by the session timeout.
+    pub fn new(servers: &str, namespace: &str) -> ZkOptions {
+        ZkOptions {
+            servers: servers.to_string(),
+            namespace: namespace.to_string(),
+            digest: None,
+            session_timeout: Duration::from_secs(60),
+            connection_timeout: Duration::from_secs(15),
+            request_timeout: Duration::from_secs(60),
+            create_namespace: false,
+        }
+    }
+}
+
+/// Checks a connect string: comma-separated `host[:port]` entries (port 2181 when omitted), no
+/// chroot suffix (the namespace is the chroot). Returns the normalised string.
+///
+/// # Errors
+/// [`RegistryError::InvalidConnectString`] naming what is wrong.
+pub fn parse_connect_string(servers: &str) -> Result<String> {
+    let invalid = |reason: String| RegistryError::InvalidConnectString { servers: servers.to_string(), reason };
+    let trimmed = servers.trim();
+    if trimmed.is_empty() {
+        return Err(invalid("it is empty".into()));
+    }
+    if let Some(i) = trimmed.find('/') {
+        return Err(invalid(format!("it has a path '{}'; give the namespace with --namespace instead", &trimmed[i..])));
+    }
+    let mut hosts = Vec::new();
+    for entry in trimmed.split(',') {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            return Err(invalid("it has an empty host entry".into()));
+        }
+        let (host, port) = match entry.rsplit_once(':') {
+            Some((h, p)) if !h.contains(':') || h.starts_with('[') => (h, Some(p)),
+            _ => (entry, None),
+        };
+        let host_ok = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || "-._[]:".contains(c));
+        if !host_ok {
+            return Err(invalid(format!("'{host}' is not a host name or address")));
+        }
+        let port = match port {
+            None => 2181,
+            Some(p) => match p.parse::<u16>() {
+                Ok(p) if p > 0 => p,
+                _ => return Err(invalid(format!("'{p}' is not a port number"))),
+            },
+        };
+        hosts.push(format!("{host}:{port}"));
+    }
+    Ok(hosts.join(","))
+}
+
+/// The ZooKeeper backend: the current client (replaced after an expiry) and its supervisor.
+pub(crate) struct ZkBackend {
+    options: ZkOptions,
+    servers: String,
+    client: RwLock<zkc::Client>,
+    status: watch::Sender<SessionStatus>,
+    supervisor: std::sync::Mutex<Option<JoinHandle<()>>>,
+    renew: mpsc::UnboundedSender<oneshot::Sender<()>>,
+}
+
+impl Drop for ZkBackend {
+    fn drop(&mut self) {
+        if let Ok(mut guard) = self.supervisor.lock()
+            && let Some(task) = guard.take()
+        {
+            task.abort();
+        }
+    }
+}
+
+impl ZkBackend {
+    pub(crate) async fn connect(options: ZkOptions) -> Result<Arc<ZkBackend>> {
+        path::validate_namespace(&options.namespace)
+            .map_err(|reason| RegistryError::InvalidConnectString { servers: options.servers.clone(), reason })?;
+        let servers = parse_connect_string(&options.servers)?;
+        let client = establish(&options, &servers).await?;
+        let status = SessionStatus { epoch: 1, session_id: client.session_id().0, state: LinkState::Connected };
+        let states = client.state_watcher();
+        let (renew, renewals) = mpsc::unbounded_channel();
+        let backend = Arc::new(ZkBackend {
+            options,
+            servers,
+            client: RwLock::new(client),
+            status: watch::Sender::new(status),
+            supervisor: std::sync::Mutex::new(None),
+            renew,
+        });
+        let task = tokio::spawn(supervise(Arc::downgrade(&backend), states, renewals));
+        if let Ok(mut guard) = backend.supervisor.lock() {
+            *guard = Some(task);
+        }
+        Ok(backend)
+    }
+
+    pub(crate) fn describe(&self) -> String {
+        format!("zookeeper {}/{}", self.servers, self.options.namespace)
+    }
+
+    pub(crate) fn session(&self) -> watch::Receiver<SessionStatus> {
+        self.status.subscribe()
+    }
+
+    pub(crate) fn session_timeout(&self) -> Duration {
+        self.client().session_timeout()
+    }
+
+    fn client(&self) -> zkc::Client {
+        match self.client.read() {
+            Ok(c) => c.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    fn acls(&self) -> zkc::Acls<'static> {
+        acls(&self.options)
+    }
+
+    /// Runs one request with the request deadline.
+    async fn call<T>(&self, fut: impl Future<Output = Result<T>>) -> Result<T> {
+        match tokio::time::timeout(self.options.request_timeout, fut).await {
+            Ok(r) => r,
+            Err(_) => Err(RegistryError::Timeout(self.options.request_timeout)),
+        }
+    }
+
+    /// Ends the current session the way an expiry does: the supervisor builds a new session,
+    /// swaps it in and drops the old client, which closes the old session on the server (its
+    /// ephemeral nodes vanish at once). Closing it from a second connection instead races with
+    /// this client's own reconnect (the server moves the session between the two).
+    pub(crate) async fn expire_session(&self) -> Result<()> {
+        let (done, renewed) = oneshot::channel();
+        self.renew.send(done).map_err(|_| RegistryError::Closed)?;
+        renewed.await.map_err(|_| RegistryError::Closed)
+    }
+
+    pub(crate) async fn get(&self, p: &str) -> Result<Option<NodeData>> {
+        let client = self.client();
+        self.call(async {
+            match client.get_data(p).await {
+                Ok((data, stat)) => Ok(Some(NodeData { data, stat: Stat::from(&stat) })),
+                Err(zkc::Error::NoNode) => Ok(None),
+                Err(e) => Err(RegistryError::from_zk(e, p)),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn get_many(&self, paths: &[String]) -> Result<Vec<Option<NodeData>>> {
+        let client = self.client();
+        self.call(join_batches(paths.chunks(READ_BATCH).map(|chunk| {
+            let mut reader = client.new_multi_reader();
+            let added = chunk.iter().try_for_each(|p| reader.add_get_data(p));
+            let commit = reader.commit();
+            async move {
+                added.map_err(|e| RegistryError::from_zk(e, &chunk[0]))?;
+                let results = commit.await.map_err(|e| RegistryError::from_zk(e, &chunk[0]))?;
+                chunk
+                    .iter()
+                    .zip(results)
+                    .map(|(p, r)| match r {
+                        zkc::MultiReadResult::Data { data, stat } => {
+                            Ok(Some(NodeData { data, stat: Stat::from(&stat) }))
+                        }
+                        zkc::MultiReadResult::Error { err: zkc::Error::NoNode } => Ok(None),
+                        zkc::MultiReadResult::Error { err } => Err(RegistryError::from_zk(err, p)),
+                        _ => Err(RegistryError::Corrupt(format!("unexpected reply reading {p}"))),
+                    })
+                    .collect()
+            }
+        })))
+        .await
+    }
+
+    pub(crate) async fn children(&self, p: &str) -> Result<Option<Vec<String>>> {
+        let client = self.client();
+        self.call(async {
+            match client.list_children(p).await {
+                Ok(children) => Ok(Some(children)),
+                Err(zkc::Error::NoNode) => Ok(None),
+                Err(e) => Err(RegistryError::from_zk(e, p)),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn children_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<String>>>> {
+        let client = self.client();
+        self.call(join_batches(paths.chunks(READ_BATCH).map(|chunk| {
+            let mut reader = client.new_multi_reader();
+            let added = chunk.iter().try_for_each(|p| reader.add_get_children(p));
+            let commit = reader.commit();
+            async move {
+                added.map_err(|e| RegistryError::from_zk(e, &chunk[0]))?;
+                let results = commit.await.map_err(|e| RegistryError::from_zk(e, &chunk[0]))?;
+                chunk
+                    .iter()
+                    .zip(results)
+                    .map(|(p, r)| match r {
+                        zkc::MultiReadResult::Children { children } => Ok(Some(children)),
+                        zkc::MultiReadResult::Error { err: zkc::Error::NoNode } => Ok(None),
+                        zkc::MultiReadResult::Error { err } => Err(RegistryError::from_zk(err, p)),
+                        _ => Err(RegistryError::Corrupt(format!("unexpected reply listing {p}"))),
+                    })
+                    .collect()
+            }
+        })))
+        .await
+    }
+
+    pub(crate) async fn exists(&self, p: &str) -> Result<Option<Stat>> {
+        let client = self.client();
+        self.call(async {
+            client.check_stat(p).await.map(|s| s.as_ref().map(Stat::from)).map_err(|e| RegistryError::from_zk(e, p))
+        })
+        .await
+    }
+
+    pub(crate) async fn create(&self, p: &str, data: &[u8], mode: Mode) -> Result<String> {
+        let client = self.client();
+        let acls = self.acls();
+        let options = zk_mode(mode).with_acls(acls);
+        self.call(async {
+            match client.create(p, data, &options).await {
+                Ok((_stat, seq)) if mode.is_sequential() => Ok(format!("{p}{seq}")),
+                Ok(_) => Ok(p.to_string()),
+                Err(e) => Err(RegistryError::from_zk(e, p)),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn set(&self, p: &str, data: &[u8], version: Option<i32>) -> Result<Stat> {
+        let client = self.client();
+        self.call(async {
+            client.set_data(p, data, version).await.map(|s| Stat::from(&s)).map_err(|e| RegistryError::from_zk(e, p))
+        })
+        .await
+    }
+
+    pub(crate) async fn delete(&self, p: &str, version: Option<i32>) -> Result<()> {
+        let client = self.client();
+        self.call(async { client.delete(p, version).await.map_err(|e| RegistryError::from_zk(e, p)) }).await
+    }
+
+    pub(crate) async fn transaction(&self, ops: &[Op]) -> Result<()> {
+        let client = self.client();
+        let acls = self.acls();
+        let mut writer = client.new_multi_writer();
+        for op in ops {
+            let added = match op {
+                Op::Check { path, version } => writer.add_check_version(path, version.unwrap_or(-1)),
+                Op::Create { path, data, mode } => writer.add_create(path, data, &zk_mode(*mode).with_acls(acls)),
+                Op::Set { path, data, version } => writer.add_set_data(path, data, *version),
+                Op::Delete { path, version } => writer.add_delete(path, *version),
+            };
+            added.map_err(|e| RegistryError::from_zk(e, op.path()))?;
+        }
+        let commit = writer.commit();
+        self.call(async {
+            match commit.await {
+                Ok(_) => Ok(()),
+                Err(zkc::MultiWriteError::RequestFailed { source }) => Err(RegistryError::from_zk(source, "/")),
+                Err(zkc::MultiWriteError::OperationFailed { index, source }) => {
+                    let path = ops.get(index).map_or("/", Op::path);
+                    Err(RegistryError::Transaction { index, source: Box::new(RegistryError::from_zk(source, path)) })
+                }
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn latch(&self, dir: &str) -> Result<zkc::OwnedLockClient> {
+        let client = self.client();
+        let acls = self.acls();
+        let prefix =
+            zkc::LockPrefix::new_curator(dir, path::LATCH_NODE_NAME).map_err(|e| RegistryError::from_zk(e, dir))?;
+        let options = zkc::LockOptions::new(acls)
+            .with_ancestor_options(zkc::CreateMode::Container.with_acls(acls))
+            .map_err(|e| RegistryError::from_zk(e, dir))?;
+        let lock = client.lock(prefix, b"", options).await.map_err(|e| RegistryError::from_zk(e, dir))?;
+        Ok(lock.into_owned())
+    }
+}
+
+fn acls(options: &ZkOptions) -> zkc::Acls<'static> {
+    if options.digest.is_some() { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
+}
+
+fn zk_mode(mode: Mode) -> zkc::CreateMode {
+    match mode {
+        Mode::Persistent => zkc::CreateMode::Persistent,
+        Mode::Ephemeral => zkc::CreateMode::Ephemeral,
+        Mode::PersistentSequential => zkc::CreateMode::PersistentSequential,
+        Mode::EphemeralSequential => zkc::CreateMode::EphemeralSequential,
+    }
+}
+
+/// Connects (retrying until the connection timeout), makes sure the namespace exists, chroots to
+/// it and proves the credentials with a first read.
+async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
+    let deadline = Instant::now() + options.connection_timeout;
+    let mut connector = zkc::Client::connector()
+        .with_session_timeout(options.session_timeout)
+        .with_connection_timeout(options.connection_timeout.min(Duration::from_secs(5)))
+        .with_fail_eagerly();
+    if let Some(digest) = &options.digest {
+        connector = connector.with_auth("digest", digest.as_bytes());
+    }
+    let unreachable = |reason: String| RegistryError::Unreachable { servers: servers.to_string(), reason };
+    let mut delay = Duration::from_millis(50);
+    let client = loop {
+        let last = match tokio::time::timeout_at(deadline, connector.clone().connect(servers)).await {
+            Ok(Ok(client)) => break client,
+            Ok(Err(e)) => e,
+            Err(_) => {
+                return Err(unreachable(format!("no server answered within {:?}", options.connection_timeout)));
+            }
+        };
+        if Instant::now() + delay >= deadline {
+            return Err(unreachable(format!("{last} (gave up after {:?})", options.connection_timeout)));
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(1));
+    };
+    let ns = format!("/{}", options.namespace);
+    let exists = client.check_stat(&ns).await.map_err(|e| RegistryError::from_zk(e, &ns))?.is_some();
+    if !exists {
+        if !options.create_namespace {
+            return Err(RegistryError::NoNode(format!("namespace {ns}")));
+        }
+        client
+            .mkdir(&ns, &zkc::CreateMode::Persistent.with_acls(acls(options)))
+            .await
+            .map_err(|e| RegistryError::from_zk(e, &ns))?;
+    }
+    let client = client.chroot(ns.clone()).map_err(|_| RegistryError::InvalidConnectString {
+        servers: servers.to_string(),
+        reason: format!("bad namespace {ns}"),
+    })?;
+    match client.list_children("/").await {
+        Ok(_) => Ok(client),
+        Err(zkc::Error::NoAuth) => Err(RegistryError::NoAuth(ns)),
+        Err(e) => Err(RegistryError::from_zk(e, &ns)),
+    }
+}
+
+/// Follows the client's state; on a terminal state, or when asked, builds a new client.
+async fn supervise(
+    backend: Weak<ZkBackend>,
+    mut states: zkc::StateWatcher,
+    mut renewals: mpsc::UnboundedReceiver<oneshot::Sender<()>>,
+) {
+    loop {
+        let requested = tokio::select! {
+            // A requested renewal wins over the state change it causes on the old client.
+            biased;
+            request = renewals.recv() => match request {
+                Some(done) => Some(done),
+                None => return,
+            },
+            state = states.changed() => {
+                let Some(b) = backend.upgrade() else { return };
+                match state {
+                    zkc::SessionState::Disconnected => {
+                        b.publish(LinkState::Disconnected, None);
+                        continue;
+                    }
+                    zkc::SessionState::SyncConnected | zkc::SessionState::ConnectedReadOnly => {
+                        b.publish(LinkState::Connected, None);
+                        continue;
+                    }
+                    zkc::SessionState::Expired | zkc::SessionState::Closed | zkc::SessionState::AuthFailed => {
+                        tracing::warn!(registry = %b.describe(), state = ?state, "registry session ended, establishing a new one");
+                        None
+                    }
+                }
+            }
+        };
+        let Some(new_states) = renew(&backend).await else {
+            return;
+        };
+        states = new_states;
+        if let Some(done) = requested {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// Publishes the expiry, builds a new session (retrying with backoff), swaps it in and starts a
+/// new epoch. Returns the new client's state watcher; `None` when the backend is gone.
+async fn renew(backend: &Weak<ZkBackend>) -> Option<zkc::StateWatcher> {
+    backend.upgrade()?.publish(LinkState::Expired, None);
+    let mut delay = Duration::from_millis(100);
+    loop {
+        let b = backend.upgrade()?;
+        match establish(&b.options, &b.servers).await {
+            Ok(client) => {
+                let states = client.state_watcher();
+                let id = client.session_id().0;
+                let old = match b.client.write() {
+                    Ok(mut guard) => std::mem::replace(&mut *guard, client),
+                    Err(poisoned) => std::mem::replace(&mut *poisoned.into_inner(), client),
+                };
+                // Dropping the last clone of the old client closes its session, if it is alive.
+                drop(old);
+                b.publish(LinkState::Connected, Some(id));
+                tracing::info!(registry = %b.describe(), session = format_args!("{id:#x}"), "new registry session");
+                return Some(states);
+            }
+            Err(e) => {
+                tracing::warn!(registry = %b.describe(), error = %e, "cannot establish a new registry session yet")
+            }
+        }
+        drop(b);
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(5));
+    }
+}
+
+impl ZkBackend {
+    /// Publishes a link state; `new_session` starts a new epoch.
+    fn publish(&self, state: LinkState, new_session: Option<i64>) {
+        self.status.send_modify(|s| {
+            s.state = state;
+            if let Some(id) = new_session {
+                s.epoch += 1;
+                s.session_id = id;
+            }
+        });
+    }
+}
+
+/// A persistent recursive watch that re-registers itself (see the module docs).
+pub(crate) struct ZkWatch {
+    backend: Weak<ZkBackend>,
+    path: String,
+    watcher: Option<zkc::PersistentWatcher>,
+    epoch: u64,
+    disconnected: bool,
+}
+
+impl ZkWatch {
+    pub(crate) async fn start(backend: &Arc<ZkBackend>, p: &str) -> Result<ZkWatch> {
+        let epoch = backend.status.borrow().epoch;
+        let client = backend.client();
+        let watcher = backend
+            .call(async {
+                client.watch(p, zkc::AddWatchMode::PersistentRecursive).await.map_err(|e| RegistryError::from_zk(e, p))
+            })
+            .await?;
+        Ok(ZkWatch {
+            backend: Arc::downgrade(backend),
+            path: p.to_string(),
+            watcher: Some(watcher),
+            epoch,
+            disconnected: false,
+        })
+    }
+
+    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
+        loop {
+            let Some(watcher) = self.watcher.as_mut() else {
+                self.rewatch_new_session().await?;
+                return Some(WatchEvent::Resync);
+            };
+            let event = watcher.changed().await;
+            match event.event_type {
+                zkc::EventType::NodeCreated => return Some(WatchEvent::Created(event.path)),
+                zkc::EventType::NodeDataChanged => return Some(WatchEvent::Changed(event.path)),
+                zkc::EventType::NodeDeleted => return Some(WatchEvent::Deleted(event.path)),
+                zkc::EventType::NodeChildrenChanged => {}
+                zkc::EventType::Session => match event.session_state {
+                    zkc::SessionState::Disconnected => self.disconnected = true,
+                    zkc::SessionState::SyncConnected | zkc::SessionState::ConnectedReadOnly if self.disconnected => {
+                        self.disconnected = false;
+                        if self.rewatch_same_session().await {
+                            return Some(WatchEvent::Resync);
+                        }
+                    }
+                    zkc::SessionState::Expired | zkc::SessionState::Closed | zkc::SessionState::AuthFailed => {
+                        // The watcher must not be polled after a terminal state.
+                        self.watcher = None;
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    /// Re-adds the watch on the same session after a reconnect. Returns false when the session
+    /// turned out to be gone (the next loop round handles that).
+    async fn rewatch_same_session(&mut self) -> bool {
+        let Some(backend) = self.backend.upgrade() else {
+            self.watcher = None;
+            return false;
+        };
+        let client = backend.client();
+        match client.watch(&self.path, zkc::AddWatchMode::PersistentRecursive).await {
+            Ok(new) => {
+                // Swap first, then drop the old watcher: the path keeps a watcher throughout.
+                let _old = self.watcher.replace(new);
+                true
+            }
+            Err(e) => {
+                tracing::debug!(path = %self.path, error = %e, "re-adding watch after reconnect failed");
+                if e == zkc::Error::SessionExpired || e == zkc::Error::ClientClosed {
+                    self.watcher = None;
+                }
+                false
+            }
+        }
+    }
+
+    /// Waits for the supervisor's new session and registers the watch on it.
+    async fn rewatch_new_session(&mut self) -> Option<()> {
+        let mut delay = Duration::from_millis(50);
+        loop {
+            let backend = self.backend.upgrade()?;
+            let mut status = backend.session();
+            drop(backend);
+            let epoch = self.epoch;
+            let ready = status.wait_for(|s| s.epoch > epoch && s.state == LinkState::Connected).await.ok()?.epoch;
+            let backend = self.backend.upgrade()?;
+            let client = backend.client();
+            match client.watch(&self.path, zkc::AddWatchMode::PersistentRecursive).await {
+                Ok(w) => {
+                    self.watcher = Some(w);
+                    self.epoch = ready;
+                    self.disconnected = false;
+                    return Some(());
+                }
+                Err(e) => {
+                    tracing::debug!(path = %self.path, error = %e, "registering watch on the new session failed");
+                    drop(backend);
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connect_strings() {
+        assert_eq!(parse_connect_string("127.0.0.1:2181").unwrap(), "127.0.0.1:2181");
+        assert_eq!(parse_connect_string("a, b:2182").unwrap(), "a:2181,b:2182");
+        for bad in ["", "not a host", "h:abc", "h:0", "h:99999", "h:2181/chroot", "a,,b", "h:"] {
+            let err = parse_connect_string(bad).unwrap_err();
+            assert!(matches!(err, RegistryError::InvalidConnectString { .. }), "{bad}: {err}");
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! When jobs fire: Quartz cron expressions evaluated in a job's time zone.
+
+pub mod cron;

@@ -1,0 +1,383 @@
+//! The registry behaviour suite: every scenario runs against a real ZooKeeper and against the
+//! embedded registry (`on_both_registries!`), plus the ZooKeeper-only hard parts: a restart within
+//! the session timeout, a real session expiry, and an ensemble losing the member a client uses.
+
+use std::time::Duration;
+
+use ejctl::registry::cache::{CacheEvent, TreeCache};
+use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError, WatchEvent};
+
+use crate::on_both_registries;
+use crate::support::{Fixture, ZkEnsemble, ZkServer, unique_ns, within, zk_options};
+
+on_both_registries!(
+    crud_and_typed_errors,
+    ephemeral_node_vanishes_when_its_session_ends,
+    sequential_names_count_up,
+    transaction_is_all_or_nothing,
+    latch_is_granted_in_order,
+    watch_events_arrive_in_order,
+    watch_resyncs_after_an_outage,
+    cache_follows_changes_and_resyncs_after_a_new_session,
+    owner_reregisters_ephemerals_after_session_expiry,
+    read_subtree_reads_every_node,
+    put_ephemeral_never_churns_its_own_node,
+);
+
+async fn crud_and_typed_errors(f: Fixture) {
+    let r = f.registry().await;
+    assert_eq!(r.get("/a").await.unwrap(), None);
+    assert_eq!(r.create("/a/b/c", b"x", Mode::Persistent).await.unwrap(), "/a/b/c");
+    assert_eq!(r.get("/a/b/c").await.unwrap().unwrap().data, b"x");
+    assert_eq!(r.create("/a/b/c", b"y", Mode::Persistent).await, Err(RegistryError::NodeExists("/a/b/c".into())));
+    let stat = r.set("/a/b/c", b"y", Some(0)).await.unwrap();
+    assert_eq!(stat.version, 1);
+    assert_eq!(r.set("/a/b/c", b"z", Some(0)).await, Err(RegistryError::BadVersion("/a/b/c".into())));
+    assert_eq!(r.set("/nope", b"z", None).await, Err(RegistryError::NoNode("/nope".into())));
+    assert_eq!(r.delete("/a/b", None).await, Err(RegistryError::NotEmpty("/a/b".into())));
+    assert!(!r.create_if_absent("/a/b/c", b"").await.unwrap());
+    assert!(r.create_if_absent("/a/d", b"").await.unwrap());
+    r.put("/a/d", b"v").await.unwrap();
+    r.put("/a/e/f", b"w").await.unwrap();
+    assert_eq!(r.get("/a/e/f").await.unwrap().unwrap().text(), "w");
+    let mut kids = r.children("/a").await.unwrap().unwrap();
+    kids.sort();
+    assert_eq!(kids, ["b", "d", "e"]);
+    assert_eq!(r.children("/zz").await.unwrap(), None);
+    assert!(r.delete_recursive("/a").await.unwrap());
+    assert!(!r.delete_recursive("/a").await.unwrap());
+    assert_eq!(r.exists("/a").await.unwrap(), None);
+    assert!(!r.delete_if_exists("/a").await.unwrap());
+}
+
+async fn ephemeral_node_vanishes_when_its_session_ends(f: Fixture) {
+    let a = f.registry().await;
+    let b = f.registry().await;
+    a.create("/e/node", b"", Mode::Ephemeral).await.unwrap();
+    let stat = b.exists("/e/node").await.unwrap().expect("visible to the other session");
+    assert_eq!(stat.ephemeral_owner, a.session_id());
+    assert_eq!(
+        a.create("/e/node/child", b"", Mode::Persistent).await,
+        Err(RegistryError::NoChildrenForEphemerals("/e/node/child".into()))
+    );
+    let mut watch = b.watch_subtree("/e").await.unwrap();
+    drop(a);
+    let ev = within(20, "the ephemeral node's deletion", watch.next()).await;
+    assert_eq!(ev, Some(WatchEvent::Deleted("/e/node".into())));
+    assert_eq!(b.exists("/e/node").await.unwrap(), None);
+}
+
+async fn sequential_names_count_up(f: Fixture) {
+    let r = f.registry().await;
+    let first = r.create("/s/n-", b"", Mode::PersistentSequential).await.unwrap();
+    let second = r.create("/s/n-", b"", Mode::EphemeralSequential).await.unwrap();
+    assert_eq!(first, "/s/n-0000000000");
+    assert_eq!(second, "/s/n-0000000001");
+}
+
+async fn transaction_is_all_or_nothing(f: Fixture) {
+    let r = f.registry().await;
+    r.create("/t/existing", b"", Mode::Persistent).await.unwrap();
+    let bad = [
+        Op::Check { path: "/t".into(), version: None },
+        Op::Create { path: "/t/a".into(), data: b"1".to_vec(), mode: Mode::Persistent },
+        Op::Set { path: "/t/existing".into(), data: b"changed".to_vec(), version: None },
+        Op::Create { path: "/t/existing".into(), data: vec![], mode: Mode::Persistent },
+    ];
+    match r.transaction(&bad).await {
+        Err(RegistryError::Transaction { index: 3, source }) => {
+            assert_eq!(*source, RegistryError::NodeExists("/t/existing".into()));
+        }
+        other => panic!("expected the fourth operation to fail, got {other:?}"),
+    }
+    assert_eq!(r.exists("/t/a").await.unwrap(), None, "nothing was applied");
+    assert_eq!(r.get("/t/existing").await.unwrap().unwrap().data, b"");
+    let good = [
+        Op::Check { path: "/t".into(), version: None },
+        Op::Create { path: "/t/a".into(), data: b"1".to_vec(), mode: Mode::Persistent },
+        Op::Create { path: "/t/a/b".into(), data: b"2".to_vec(), mode: Mode::Persistent },
+        Op::Delete { path: "/t/existing".into(), version: Some(0) },
+    ];
+    r.transaction(&good).await.unwrap();
+    assert_eq!(r.get("/t/a/b").await.unwrap().unwrap().data, b"2");
+    assert_eq!(r.exists("/t/existing").await.unwrap(), None);
+}
+
+async fn latch_is_granted_in_order(f: Fixture) {
+    let dir = "/job/leader/election/latch";
+    let a = f.registry().await;
+    let b = f.registry().await;
+    let c = f.registry().await;
+    let held_a = a.latch(dir).await.unwrap();
+    let name = held_a.path().rsplit('/').next().unwrap().to_string();
+    assert!(name.starts_with("_c_") && name.len() == "_c_".len() + 36 + "-latch-".len() + 10, "{name}");
+    assert!(name.contains("-latch-"), "{name}");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let spawn = |r: Registry, who: &'static str| {
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            let guard = r.latch(dir).await.unwrap();
+            tx.send((who, guard)).unwrap();
+        })
+    };
+    let count = |n: usize| {
+        let a = a.clone();
+        async move {
+            while a.children(dir).await.unwrap().unwrap_or_default().len() < n {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    };
+    let _tb = spawn(b.clone(), "b");
+    within(10, "b to queue", count(2)).await;
+    let _tc = spawn(c.clone(), "c");
+    within(10, "c to queue", count(3)).await;
+    assert!(rx.try_recv().is_err(), "nobody else holds the latch while a does");
+    drop(held_a);
+    let (who, held_b) = within(10, "the next holder", rx.recv()).await.unwrap();
+    assert_eq!(who, "b");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(rx.try_recv().is_err(), "c waits while b holds the latch");
+    drop(held_b);
+    let (who, _held_c) = within(10, "the last holder", rx.recv()).await.unwrap();
+    assert_eq!(who, "c");
+}
+
+async fn watch_events_arrive_in_order(f: Fixture) {
+    let r = f.registry().await;
+    let mut w = r.watch_subtree("/w").await.unwrap();
+    r.create("/w", b"", Mode::Persistent).await.unwrap();
+    r.create("/w/a", b"1", Mode::Persistent).await.unwrap();
+    r.set("/w/a", b"2", None).await.unwrap();
+    r.create("/w/a/b", b"", Mode::Persistent).await.unwrap();
+    r.delete("/w/a/b", None).await.unwrap();
+    r.delete("/w/a", None).await.unwrap();
+    r.create("/other", b"", Mode::Persistent).await.unwrap();
+    r.create("/w2", b"", Mode::Persistent).await.unwrap();
+    r.set("/w", b"last", None).await.unwrap();
+    let mut got = Vec::new();
+    for _ in 0..7 {
+        got.push(within(10, "watch events", w.next()).await.unwrap());
+    }
+    use WatchEvent::*;
+    assert_eq!(
+        got,
+        [
+            Created("/w".into()),
+            Created("/w/a".into()),
+            Changed("/w/a".into()),
+            Created("/w/a/b".into()),
+            Deleted("/w/a/b".into()),
+            Deleted("/w/a".into()),
+            Changed("/w".into()),
+        ]
+    );
+}
+
+async fn watch_resyncs_after_an_outage(mut f: Fixture) {
+    let r = f.registry().await;
+    r.create("/r", b"", Mode::Persistent).await.unwrap();
+    let epoch = r.session().borrow().epoch;
+    let mut w = r.watch_subtree("/r").await.unwrap();
+    f.outage().await;
+    assert_eq!(within(30, "a resync", w.next()).await, Some(WatchEvent::Resync));
+    assert_eq!(r.session().borrow().epoch, epoch, "the session survived the outage");
+    // The watch still delivers events after the outage: the crate alone would have lost it.
+    r.create("/r/after", b"", Mode::Persistent).await.unwrap();
+    assert_eq!(within(10, "an event after the outage", w.next()).await, Some(WatchEvent::Created("/r/after".into())));
+}
+
+fn lazy_running(p: &str) -> bool {
+    p.ends_with("/running")
+}
+
+async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
+    let r = f.registry().await;
+    let other = f.registry().await;
+    r.create("/job/config", b"v1", Mode::Persistent).await.unwrap();
+    let mut cache = TreeCache::start(r.clone(), "/job", lazy_running).await.unwrap();
+    assert_eq!(cache.view().data("/job/config"), Some(&b"v1"[..]));
+    other.set("/job/config", b"v2", None).await.unwrap();
+    assert_eq!(within(10, "a change", cache.recv()).await, Some(CacheEvent::Changed("/job/config".into())));
+    assert_eq!(cache.view().data("/job/config"), Some(&b"v2"[..]));
+    other.create("/job/sharding/0/running", b"owner", Mode::Persistent).await.unwrap();
+    within(10, "the running node", cache.wait_until(|v| v.exists("/job/sharding/0/running"))).await;
+    assert_eq!(cache.view().node("/job/sharding/0/running").unwrap().data, None, "lazy nodes are not read");
+    assert_eq!(cache.view().children("/job/sharding"), ["0"]);
+
+    // The cache's session expires; changes made meanwhile reach it through the resync.
+    r.expire_session().await.unwrap();
+    other.set("/job/config", b"v3", None).await.unwrap();
+    other.create("/job/servers/10.0.0.1", b"ENABLED", Mode::Persistent).await.unwrap();
+    let mut saw_resync = false;
+    within(30, "the cache to resync", async {
+        while let Some(ev) = cache.recv().await {
+            if ev == CacheEvent::Resynced {
+                saw_resync = true;
+            }
+            let v = cache.view();
+            if saw_resync && v.data("/job/config") == Some(&b"v3"[..]) && v.exists("/job/servers/10.0.0.1") {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(saw_resync);
+    assert!(r.session().borrow().epoch >= 2, "a new session was built");
+    other.delete("/job/servers/10.0.0.1", None).await.unwrap();
+    within(10, "events on the new session", cache.wait_until(|v| !v.exists("/job/servers/10.0.0.1"))).await;
+}
+
+async fn owner_reregisters_ephemerals_after_session_expiry(f: Fixture) {
+    let owner = f.registry().await;
+    let observer = f.registry().await;
+    owner.put_ephemeral("/job/instances/10.0.0.9@-@1", b"me").await.unwrap();
+    let old_session = owner.session_id();
+    // The owner's loop: re-create its ephemeral node whenever a new session starts.
+    let task = {
+        let owner = owner.clone();
+        let mut status = owner.session();
+        let mut epoch = status.borrow().epoch;
+        tokio::spawn(async move {
+            while status.changed().await.is_ok() {
+                let s = *status.borrow();
+                if s.epoch != epoch && s.state == LinkState::Connected {
+                    epoch = s.epoch;
+                    owner.put_ephemeral("/job/instances/10.0.0.9@-@1", b"me").await.unwrap();
+                }
+            }
+        })
+    };
+    owner.expire_session().await.unwrap();
+    within(30, "the instance node to come back under a new session", async {
+        loop {
+            if let Some(stat) = observer.exists("/job/instances/10.0.0.9@-@1").await.unwrap()
+                && stat.ephemeral_owner != old_session
+                && stat.ephemeral_owner != 0
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert_eq!(
+        observer.exists("/job/instances/10.0.0.9@-@1").await.unwrap().unwrap().ephemeral_owner,
+        owner.session_id()
+    );
+    task.abort();
+}
+
+async fn read_subtree_reads_every_node(f: Fixture) {
+    let r = f.registry().await;
+    let mut ops = vec![Op::Create { path: "/big".into(), data: b"root".to_vec(), mode: Mode::Persistent }];
+    for i in 0..40 {
+        ops.push(Op::Create { path: format!("/big/{i}"), data: format!("v{i}").into_bytes(), mode: Mode::Persistent });
+        for j in 0..5 {
+            ops.push(Op::Create { path: format!("/big/{i}/{j}"), data: vec![], mode: Mode::Persistent });
+        }
+    }
+    r.transaction(&ops).await.unwrap();
+    let nodes = r.read_subtree("/big", &|_| {}).await.unwrap().unwrap();
+    assert_eq!(nodes.len(), 1 + 40 + 200);
+    assert_eq!(nodes[0].path, "/big");
+    let n7 = nodes.iter().find(|n| n.path == "/big/7").unwrap();
+    assert_eq!(n7.node.data, b"v7");
+    assert_eq!(n7.node.stat.num_children, 5);
+    assert_eq!(r.read_subtree("/missing", &|_| {}).await.unwrap(), None);
+}
+
+async fn put_ephemeral_never_churns_its_own_node(f: Fixture) {
+    let a = f.registry().await;
+    let b = f.registry().await;
+    a.put_ephemeral("/p/e", b"1").await.unwrap();
+    let first = a.exists("/p/e").await.unwrap().unwrap();
+    a.put_ephemeral("/p/e", b"1").await.unwrap();
+    a.put_ephemeral("/p/e", b"2").await.unwrap();
+    let again = a.get("/p/e").await.unwrap().unwrap();
+    assert_eq!(again.stat.czxid, first.czxid, "the node was not re-created");
+    assert_eq!(again.data, b"2");
+    // Another session's node at the path is replaced.
+    b.put_ephemeral("/p/e", b"b").await.unwrap();
+    let taken = b.get("/p/e").await.unwrap().unwrap();
+    assert_eq!(taken.stat.ephemeral_owner, b.session_id());
+}
+
+/// A watched cache keeps delivering events after ZooKeeper restarts within the session timeout,
+/// and the session (with its ephemeral nodes) survives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cache_keeps_delivering_after_zookeeper_restart() {
+    let mut server = ZkServer::start();
+    let ns = unique_ns("restart");
+    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    r.put_ephemeral("/job/instances/1.1.1.1@-@1", b"").await.unwrap();
+    r.create("/job/config", b"a", Mode::Persistent).await.unwrap();
+    let mut cache = TreeCache::start(r.clone(), "/job", |_| false).await.unwrap();
+    let session = r.session_id();
+    for round in 0..2 {
+        tokio::task::block_in_place(|| server.restart());
+        within(30, "the reconnect", r.session().wait_for(|s| s.state == LinkState::Connected)).await.unwrap();
+        let value = format!("after-restart-{round}");
+        r.set("/job/config", value.as_bytes(), None).await.unwrap();
+        within(
+            10,
+            "the change after the restart",
+            cache.wait_until(|v| v.text("/job/config").as_deref() == Some(&value)),
+        )
+        .await;
+    }
+    assert_eq!(r.session_id(), session, "same session");
+    assert!(r.exists("/job/instances/1.1.1.1@-@1").await.unwrap().is_some(), "the ephemeral survived");
+    let mut resyncs = 0;
+    while let Some(ev) = cache.try_recv() {
+        resyncs += usize::from(ev == CacheEvent::Resynced);
+    }
+    assert!(resyncs >= 1, "the cache re-read after reconnecting");
+}
+
+/// A real expiry: the server is gone longer than the session timeout, the client declares the
+/// session expired, builds a new one when the server is back, and the owner re-registers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_session_expiry_builds_a_new_session() {
+    let mut server = ZkServer::start();
+    let ns = unique_ns("expiry");
+    let mut opts = zk_options(&server.connect_string(), &ns);
+    opts.session_timeout = Duration::from_secs(2);
+    let r = Registry::connect(opts).await.unwrap();
+    r.put_ephemeral("/job/instances/2.2.2.2@-@2", b"").await.unwrap();
+    let old = r.session_id();
+    let mut status = r.session();
+    tokio::task::block_in_place(|| server.member().kill());
+    within(30, "the local expiry", status.wait_for(|s| s.state == LinkState::Expired)).await.unwrap();
+    tokio::task::block_in_place(|| server.start_again());
+    within(60, "a new session", status.wait_for(|s| s.epoch == 2 && s.state == LinkState::Connected)).await.unwrap();
+    assert_ne!(r.session_id(), old);
+    r.put_ephemeral("/job/instances/2.2.2.2@-@2", b"").await.unwrap();
+    let stat = r.exists("/job/instances/2.2.2.2@-@2").await.unwrap().unwrap();
+    assert_eq!(stat.ephemeral_owner, r.session_id());
+}
+
+/// The ensemble keeps serving a client whose member is killed: same session, watches intact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ensemble_survives_losing_the_connected_member() {
+    let mut ensemble = ZkEnsemble::start();
+    let ns = unique_ns("ensemble");
+    let r = Registry::connect(zk_options(&ensemble.connect_string(), &ns)).await.unwrap();
+    r.put_ephemeral("/job/instances/3.3.3.3@-@3", b"").await.unwrap();
+    let mut cache = TreeCache::start(r.clone(), "/job", |_| false).await.unwrap();
+    let session = r.session_id();
+    let member =
+        tokio::task::block_in_place(|| ensemble.member_with_session(session)).expect("a member holds the session");
+    tokio::task::block_in_place(|| ensemble.members[member].kill());
+    r.put("/job/config", b"written after the kill").await.unwrap();
+    within(20, "the cache to see the write", cache.wait_until(|v| v.exists("/job/config"))).await;
+    assert_eq!(r.session_id(), session);
+    assert!(r.exists("/job/instances/3.3.3.3@-@3").await.unwrap().is_some());
+    // A later change still arrives as an event (the watch was re-registered on the new member).
+    let other = Registry::connect(zk_options(&ensemble.connect_string(), &ns)).await.unwrap();
+    other.set("/job/config", b"changed", None).await.unwrap();
+    within(20, "an event from the new member", cache.wait_until(|v| v.data("/job/config") == Some(&b"changed"[..])))
+        .await;
+    tokio::task::block_in_place(|| ensemble.start_member(member));
+    let _ = cache.try_recv();
+}

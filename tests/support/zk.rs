@@ -1,0 +1,299 @@
+//! Real ZooKeeper servers for tests: a standalone server or a 3-member ensemble from the Debian
+//! `zookeeper` package, each on free loopback ports with a temporary data directory. Members can
+//! be stopped, killed, frozen and restarted; everything is killed on drop, even when a test panics.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ZK_JAR: &str = "/usr/share/java/zookeeper.jar";
+const SLF4J_JAR: &str = "/usr/share/java/slf4j-simple.jar";
+
+/// Panics with installation instructions when Java or the ZooKeeper package is missing.
+fn require_zookeeper() {
+    let java = Command::new("java").arg("-version").stdout(Stdio::null()).stderr(Stdio::null()).status();
+    if java.map(|s| !s.success()).unwrap_or(true) || !Path::new(ZK_JAR).exists() {
+        panic!(
+            "these tests need a real ZooKeeper: Java and the Debian `zookeeper` package are missing.\n\
+             Install them with `sudo apt-get install -y --no-install-recommends zookeeper`, \
+             or run the README's test command (`./ci.sh`), which installs them."
+        );
+    }
+}
+
+/// A free TCP port on 127.0.0.1.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Sends a four-letter word and returns the reply ("" when the server does not answer).
+pub fn four_letter(port: u16, word: &str) -> String {
+    let Ok(mut s) = TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(500)) else {
+        return String::new();
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    if s.write_all(word.as_bytes()).is_err() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    out
+}
+
+/// One ZooKeeper process: its config, data directory and (when running) child process.
+pub struct Member {
+    pub client_port: u16,
+    dir: PathBuf,
+    cfg: PathBuf,
+    main_class: &'static str,
+    child: Option<Child>,
+}
+
+impl Member {
+    fn spawn(&mut self) {
+        let log = std::fs::File::create(self.dir.join("server.log")).unwrap();
+        let child = Command::new("java")
+            .args(["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"])
+            .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+            .arg("-Dzookeeper.jmx.log4j.disable=true")
+            .arg("-cp")
+            .arg(format!("{ZK_JAR}:{SLF4J_JAR}"))
+            .arg(self.main_class)
+            .arg(&self.cfg)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("start java");
+        self.child = Some(child);
+    }
+
+    fn serving(&self) -> bool {
+        let srvr = four_letter(self.client_port, "srvr");
+        srvr.contains("Mode:")
+    }
+
+    /// The server's `mntr` counters.
+    pub fn mntr(&self) -> std::collections::HashMap<String, String> {
+        four_letter(self.client_port, "mntr")
+            .lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+            .collect()
+    }
+
+    /// `leader`, `follower` or `standalone` (empty when not serving).
+    pub fn mode(&self) -> String {
+        four_letter(self.client_port, "srvr")
+            .lines()
+            .find_map(|l| l.strip_prefix("Mode: "))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    }
+
+    /// The hexadecimal session ids connected to this member (`cons`).
+    pub fn session_ids(&self) -> Vec<i64> {
+        four_letter(self.client_port, "cons")
+            .split("sid=0x")
+            .skip(1)
+            .filter_map(|s| {
+                let hex: String = s.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+                i64::from_str_radix(&hex, 16).ok()
+            })
+            .collect()
+    }
+
+    /// SIGKILL: the process dies at once (data survives, the log is synced per transaction).
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// SIGTERM and wait for the exit.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            signal(child.id(), "TERM");
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// SIGSTOP / SIGCONT: freeze the server without closing its sockets.
+    pub fn freeze(&self, frozen: bool) {
+        if let Some(child) = &self.child {
+            signal(child.id(), if frozen { "STOP" } else { "CONT" });
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.child.is_some()
+    }
+}
+
+fn signal(pid: u32, sig: &str) {
+    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn wait_until(what: &str, timeout: Duration, mut ok: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !ok() {
+        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// A standalone ZooKeeper server.
+pub struct ZkServer {
+    member: Member,
+    _dir: tempfile::TempDir,
+}
+
+impl ZkServer {
+    /// Starts a server (tick time 1 s, so sessions may be 2–20 s) and waits until it serves.
+    pub fn start() -> ZkServer {
+        require_zookeeper();
+        let dir = tempfile::Builder::new().prefix("ejctl-zk-").tempdir().unwrap();
+        let port = free_port();
+        let data = dir.path().join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let cfg = dir.path().join("zoo.cfg");
+        std::fs::write(
+            &cfg,
+            format!(
+                "tickTime=1000\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
+                 admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
+                data.display()
+            ),
+        )
+        .unwrap();
+        let mut member = Member {
+            client_port: port,
+            dir: dir.path().to_path_buf(),
+            cfg,
+            main_class: "org.apache.zookeeper.server.ZooKeeperServerMain",
+            child: None,
+        };
+        member.spawn();
+        let server = ZkServer { member, _dir: dir };
+        server.wait_serving();
+        server
+    }
+
+    fn wait_serving(&self) {
+        wait_until("zookeeper to serve", Duration::from_secs(30), || self.member.serving());
+    }
+
+    /// `127.0.0.1:PORT`.
+    pub fn connect_string(&self) -> String {
+        format!("127.0.0.1:{}", self.member.client_port)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.member.client_port
+    }
+
+    /// The server process.
+    pub fn member(&mut self) -> &mut Member {
+        &mut self.member
+    }
+
+    /// The `mntr` counters.
+    pub fn mntr(&self) -> std::collections::HashMap<String, String> {
+        self.member.mntr()
+    }
+
+    /// Stops the server (SIGTERM) and starts it again on the same port and data.
+    pub fn restart(&mut self) {
+        self.member.stop();
+        self.start_again();
+    }
+
+    /// Starts a stopped or killed server again.
+    pub fn start_again(&mut self) {
+        self.member.spawn();
+        self.wait_serving();
+    }
+}
+
+/// A 3-member ensemble on loopback.
+pub struct ZkEnsemble {
+    pub members: Vec<Member>,
+    _dir: tempfile::TempDir,
+}
+
+impl ZkEnsemble {
+    /// Starts three members and waits until they serve.
+    pub fn start() -> ZkEnsemble {
+        require_zookeeper();
+        let dir = tempfile::Builder::new().prefix("ejctl-zkens-").tempdir().unwrap();
+        let ports: Vec<[u16; 3]> = (0..3).map(|_| [free_port(), free_port(), free_port()]).collect();
+        let servers: String =
+            ports.iter().enumerate().map(|(i, p)| format!("server.{}=127.0.0.1:{}:{}\n", i + 1, p[1], p[2])).collect();
+        let mut members = Vec::new();
+        for (i, p) in ports.iter().enumerate() {
+            let mdir = dir.path().join(format!("n{}", i + 1));
+            let data = mdir.join("data");
+            std::fs::create_dir_all(&data).unwrap();
+            std::fs::write(data.join("myid"), format!("{}\n", i + 1)).unwrap();
+            let cfg = mdir.join("zoo.cfg");
+            std::fs::write(
+                &cfg,
+                format!(
+                    "tickTime=1000\ninitLimit=10\nsyncLimit=5\ndataDir={}\nclientPort={}\nclientPortAddress=127.0.0.1\n\
+                     admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n{servers}",
+                    data.display(),
+                    p[0]
+                ),
+            )
+            .unwrap();
+            members.push(Member {
+                client_port: p[0],
+                dir: mdir,
+                cfg,
+                main_class: "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                child: None,
+            });
+        }
+        for m in &mut members {
+            m.spawn();
+        }
+        let ensemble = ZkEnsemble { members, _dir: dir };
+        wait_until("the ensemble to serve", Duration::from_secs(60), || ensemble.members.iter().all(Member::serving));
+        ensemble
+    }
+
+    /// All three members.
+    pub fn connect_string(&self) -> String {
+        self.members.iter().map(|m| format!("127.0.0.1:{}", m.client_port)).collect::<Vec<_>>().join(",")
+    }
+
+    /// Starts a stopped member again and waits until it serves.
+    pub fn start_member(&mut self, i: usize) {
+        self.members[i].spawn();
+        let m = &self.members[i];
+        wait_until("the member to rejoin", Duration::from_secs(60), || m.serving());
+    }
+
+    /// The index of the member holding `session`.
+    pub fn member_with_session(&self, session: i64) -> Option<usize> {
+        self.members.iter().position(|m| m.is_running() && m.session_ids().contains(&session))
+    }
+}

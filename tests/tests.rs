@@ -1,0 +1,11 @@
+//! The integration tests, compiled into one binary. Tests that need ZooKeeper start a real server
+//! (Debian's `zookeeper` package) through `support::zk`; they fail, never skip, when it is missing.
+
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+/// Registry behaviour on ZooKeeper and the embedded registry, plus ZooKeeper restarts, expiry and
+/// ensemble failover.
+mod registry;
