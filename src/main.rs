@@ -1,3 +1,53 @@
-//! The `ejctl` binary. See the library crate for everything it does.
+//! The `ejctl` binary: parses the command line, sets up logging and the async runtime, runs the
+//! command and turns its outcome into an exit code. Errors are printed here, once, as one line
+//! (`ejctl: error: ...` with the cause chain); a broken stdout pipe is not an error.
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+use ejctl::cli::{self, Cli};
+use ejctl::exit;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(&cli.global);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+    let outcome = match runtime {
+        Ok(rt) => rt.block_on(cli::run(cli)),
+        Err(e) => Err(anyhow::Error::new(e).context("cannot start the async runtime")),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code.code()),
+        Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let code = exit::classify(&err);
+            report(&err);
+            ExitCode::from(code.code())
+        }
+    }
+}
+
+/// Prints an error chain on one line (no backtrace, whatever `RUST_BACKTRACE` says).
+fn report(err: &anyhow::Error) {
+    // The one place errors reach the user.
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("ejctl: error: {err:#}");
+    }
+}
+
+/// Logs go to stderr: warnings by default, more with `-v`, only errors with `-q`; `RUST_LOG`
+/// overrides both.
+fn init_logging(global: &cli::GlobalArgs) {
+    let level = match (global.quiet, global.verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ejctl={level},zookeeper_client=error")));
+    let _ =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+}

@@ -9,3 +9,9 @@ mod support;
 /// Registry behaviour on ZooKeeper and the embedded registry, plus ZooKeeper restarts, expiry and
 /// ensemble failover.
 mod registry;
+
+/// `ejctl dump`, and the registry errors every admin command shares.
+mod cli_dump;
+
+/// The committed completions and man pages match the command line.
+mod generated;

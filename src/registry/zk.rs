@@ -14,7 +14,7 @@
 //!   timeout without a successful reconnect, so a partitioned process learns of the expiry even
 //!   when it cannot hear from the server.
 //! * **Watches**: `zookeeper-client` 0.11 does not re-register persistent watches after a
-//!   reconnect (`resend_watches` sends only the one-shot lists). [`ZkWatch`] therefore re-adds its
+//!   reconnect (`resend_watches` sends only the one-shot lists). `ZkWatch` therefore re-adds its
 //!   watch on every `SyncConnected` that follows a `Disconnected`, and on the new client after an
 //!   expiry, swapping the new watcher in before dropping the old one so no `RemoveWatches` is
 //!   sent, and yields [`WatchEvent::Resync`]: events during a disconnect are lost anyway

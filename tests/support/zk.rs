@@ -18,7 +18,7 @@ fn require_zookeeper() {
         panic!(
             "these tests need a real ZooKeeper: Java and the Debian `zookeeper` package are missing.\n\
              Install them with `sudo apt-get install -y --no-install-recommends zookeeper`, \
-             or run the README's test command (`./ci.sh`), which installs them."
+             or run the README test command (`.ci/test`), which installs them."
         );
     }
 }

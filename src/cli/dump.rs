@@ -1,0 +1,382 @@
+//! `ejctl dump [JOB]`: the registry tree (the namespace, or one job) with node values.
+//!
+//! The tree is read with pipelined multi-read requests ([`Registry::read_subtree`]), so a large
+//! namespace costs a few round trips per level, not one per node. Formats:
+//!
+//! * `table` (default): an indented tree for people; multi-line values (the config YAML) are
+//!   printed under their node.
+//! * `plain`: ElasticJob's dump lines (reference §5): `path | value`, children in reverse
+//!   lexicographic order, pre-order, without the job root line — the same text a Java worker's
+//!   dump port prints, so the two can be diffed.
+//! * `json` / `yaml`: `{"namespace", "job", "nodes": [{"path", "value", "ephemeral", "version",
+//!   "mtime"}]}`, parents before children.
+//!
+//! `--addr HOST:PORT` asks a worker's dump port instead (`dump@{job}` line protocol) and prints
+//! its answer. `--mask-ips` replaces every IPv4 address with `ip1`, `ip2`, ... in order of first
+//! appearance, consistently across the whole output, as ElasticJob's `SensitiveInfoUtils` does.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use regex::Regex;
+use serde::Serialize;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::GlobalArgs;
+use super::output::{Format, Output};
+use crate::exit::{CliError, Exit};
+use crate::registry::path::{self, JobPaths};
+use crate::registry::{Registry, TreeNode};
+
+/// Arguments of `ejctl dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// Dump only this job.
+    pub job: Option<String>,
+    /// Ask a worker's dump port (`dump@JOB` protocol) instead of reading the registry.
+    #[arg(long, value_name = "HOST:PORT", requires = "job")]
+    pub addr: Option<String>,
+    /// Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob's dump does).
+    #[arg(long)]
+    pub mask_ips: bool,
+}
+
+/// Runs `ejctl dump`.
+///
+/// # Errors
+/// Registry errors, an unknown job (exit 3), an unreachable dump port.
+pub async fn exec(global: &GlobalArgs, args: DumpArgs, out: &mut Output) -> Result<Exit> {
+    if let Some(job) = &args.job {
+        path::validate_job_name(job).map_err(CliError::usage)?;
+    }
+    let mut masker = IpMasker::new(args.mask_ips);
+    if let (Some(addr), Some(job)) = (&args.addr, &args.job) {
+        return dump_port(global, addr, job, &mut masker, out).await;
+    }
+    let registry = super::connect(global).await?;
+    let namespace = global.namespace.clone().unwrap_or_default();
+    let root =
+        args.job.as_ref().map_or_else(|| path::NAMESPACE_ROOT.to_string(), |j| JobPaths::new(j).root().to_string());
+    let nodes = read_tree(global, &registry, &root).await?.ok_or_else(|| {
+        CliError::not_found(format!("job '{}' not found in namespace '{namespace}'", args.job.as_deref().unwrap_or("")))
+    })?;
+    let tree = Tree::new(nodes);
+    let text = match out.format {
+        Format::Plain => tree.elasticjob_lines(&root, args.job.is_some(), &mut masker),
+        Format::Table => tree.render(&root, &namespace, &mut masker),
+        Format::Json | Format::Yaml => {
+            let doc = tree.document(&namespace, args.job.as_deref(), &mut masker);
+            out.document(&doc)?;
+            return Ok(Exit::Ok);
+        }
+    };
+    out.text(&text)?;
+    Ok(Exit::Ok)
+}
+
+async fn read_tree(global: &GlobalArgs, registry: &Registry, root: &str) -> Result<Option<Vec<TreeNode>>> {
+    let bar = if global.show_progress() {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} reading {pos} nodes ({per_sec})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let progress = |n: usize| bar.set_position(n as u64);
+    let nodes = registry.read_subtree(root, &progress).await.with_context(|| format!("cannot read {root}"))?;
+    bar.finish_and_clear();
+    Ok(nodes)
+}
+
+/// Reads a worker's dump port: sends `dump@{job}\n`, reads until the worker closes.
+async fn dump_port(
+    global: &GlobalArgs,
+    addr: &str,
+    job: &str,
+    masker: &mut IpMasker,
+    out: &mut Output,
+) -> Result<Exit> {
+    if job.contains('@') {
+        return Err(
+            CliError::usage(format!("job '{job}' contains '@' and cannot be dumped through a dump port")).into()
+        );
+    }
+    let deadline = global.connect_timeout.max(Duration::from_secs(1));
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.write_all(format!("dump@{job}\n").as_bytes()).await?;
+        let mut reply = Vec::new();
+        stream.read_to_end(&mut reply).await?;
+        Ok::<_, std::io::Error>(reply)
+    };
+    let reply = tokio::time::timeout(deadline * 6, exchange)
+        .await
+        .map_err(|_| anyhow::anyhow!("the dump port at {addr} did not answer within {:?}", deadline * 6))?
+        .with_context(|| format!("cannot read the dump port at {addr}"))?;
+    let text = masker.mask(&String::from_utf8_lossy(&reply));
+    if out.format.is_document() {
+        #[derive(Serialize)]
+        struct PortDump<'a> {
+            job: &'a str,
+            addr: &'a str,
+            text: String,
+        }
+        out.document(&PortDump { job, addr, text })?;
+    } else {
+        out.text(&text)?;
+    }
+    Ok(Exit::Ok)
+}
+
+/// The nodes of a dump, indexed by parent.
+struct Tree {
+    nodes: HashMap<String, TreeNode>,
+    children: HashMap<String, Vec<String>>,
+}
+
+/// One node of the JSON / YAML document.
+#[derive(Serialize)]
+struct DocNode {
+    path: String,
+    value: String,
+    ephemeral: bool,
+    version: i32,
+    mtime: String,
+}
+
+#[derive(Serialize)]
+struct Doc {
+    namespace: String,
+    job: Option<String>,
+    nodes: Vec<DocNode>,
+}
+
+impl Tree {
+    fn new(list: Vec<TreeNode>) -> Tree {
+        let mut children: HashMap<String, Vec<String>> = HashMap::new();
+        let mut nodes = HashMap::with_capacity(list.len());
+        for n in list {
+            if n.path != "/" {
+                children.entry(path::parent(&n.path).to_string()).or_default().push(path::name(&n.path).to_string());
+            }
+            nodes.insert(n.path.clone(), n);
+        }
+        Tree { nodes, children }
+    }
+
+    fn value(&self, p: &str) -> String {
+        self.nodes.get(p).map(|n| n.node.text()).unwrap_or_default()
+    }
+
+    /// Child names in natural order (numeric names by number).
+    fn sorted_children(&self, p: &str) -> Vec<String> {
+        let mut names = self.children.get(p).cloned().unwrap_or_default();
+        names.sort_by(|a, b| match (path::parse_item(a), path::parse_item(b)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.cmp(b),
+        });
+        names
+    }
+
+    /// ElasticJob's dump format: pre-order, reverse lexicographic children, `path | value`.
+    fn elasticjob_lines(&self, root: &str, skip_root: bool, masker: &mut IpMasker) -> String {
+        let mut out = String::new();
+        let mut stack = vec![root.to_string()];
+        while let Some(p) = stack.pop() {
+            if !(p == "/" || (skip_root && p == root)) {
+                let _ = writeln!(out, "{} | {}", masker.mask(&p), masker.mask(&self.value(&p)));
+            }
+            let mut names = self.children.get(&p).cloned().unwrap_or_default();
+            path::sort_reverse_java(&mut names);
+            // Pushed in reverse so the first (largest) child is visited first.
+            for name in names.iter().rev() {
+                stack.push(path::child(&p, name));
+            }
+        }
+        out
+    }
+
+    /// The indented tree.
+    fn render(&self, root: &str, namespace: &str, masker: &mut IpMasker) -> String {
+        let mut out = String::new();
+        if root == "/" {
+            let _ = writeln!(out, "/{}", masker.mask(namespace));
+        } else {
+            let value = self.value(root);
+            let _ = writeln!(out, "{}{}", masker.mask(root), inline_value(&masker.mask(&value)));
+        }
+        self.render_children(root, "", masker, &mut out);
+        out
+    }
+
+    fn render_children(&self, p: &str, prefix: &str, masker: &mut IpMasker, out: &mut String) {
+        let names = self.sorted_children(p);
+        let last = names.len().saturating_sub(1);
+        for (i, name) in names.iter().enumerate() {
+            let child = path::child(p, name);
+            let (branch, cont) = if i == last { ("└── ", "    ") } else { ("├── ", "│   ") };
+            let value = masker.mask(&self.value(&child));
+            let name = masker.mask(name);
+            let inner = format!("{prefix}{cont}");
+            if value.contains('\n') {
+                let _ = writeln!(out, "{prefix}{branch}{name}");
+                let bar = if self.children.contains_key(&child) { "│" } else { " " };
+                for line in value.trim_end_matches('\n').lines() {
+                    let _ = writeln!(out, "{inner}{bar}   {line}");
+                }
+            } else {
+                let _ = writeln!(out, "{prefix}{branch}{name}{}", inline_value(&value));
+            }
+            self.render_children(&child, &inner, masker, out);
+        }
+    }
+
+    fn document(&self, namespace: &str, job: Option<&str>, masker: &mut IpMasker) -> Doc {
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        let root = job.map_or_else(|| "/".to_string(), |j| JobPaths::new(j).root().to_string());
+        let mut stack = vec![root];
+        while let Some(p) = stack.pop() {
+            if let Some(n) = self.nodes.get(&p)
+                && p != "/"
+            {
+                nodes.push(DocNode {
+                    path: masker.mask(&p),
+                    value: masker.mask(&n.node.text()),
+                    ephemeral: n.node.stat.ephemeral_owner != 0,
+                    version: n.node.stat.version,
+                    mtime: chrono::DateTime::from_timestamp_millis(n.node.stat.mtime)
+                        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+                        .unwrap_or_default(),
+                });
+            }
+            for name in self.sorted_children(&p).iter().rev() {
+                stack.push(path::child(&p, name));
+            }
+        }
+        Doc { namespace: masker.mask(namespace), job: job.map(|j| masker.mask(j)), nodes }
+    }
+}
+
+fn inline_value(value: &str) -> String {
+    if value.is_empty() { String::new() } else { format!(" = {value}") }
+}
+
+/// ElasticJob's `SensitiveInfoUtils.IP_REGEX`.
+static IPV4: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"((25[0-5]|2[0-4]\d|((1\d{2})|([1-9]?\d)))\.){3}(25[0-5]|2[0-4]\d|((1\d{2})|([1-9]?\d)))").ok()
+});
+
+/// Replaces IPv4 addresses with `ip1`, `ip2`, ... in order of first appearance; the same address
+/// always gets the same name. A disabled masker returns its input.
+pub struct IpMasker {
+    enabled: bool,
+    names: BTreeMap<String, String>,
+}
+
+impl IpMasker {
+    /// A masker; `enabled = false` leaves text alone.
+    pub fn new(enabled: bool) -> IpMasker {
+        IpMasker { enabled, names: BTreeMap::new() }
+    }
+
+    /// Masks one piece of text.
+    pub fn mask(&mut self, text: &str) -> String {
+        let Some(re) = IPV4.as_ref().filter(|_| self.enabled) else {
+            return text.to_string();
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for m in re.find_iter(text) {
+            out.push_str(&text[last..m.start()]);
+            let next = self.names.len() + 1;
+            let name = self.names.entry(m.as_str().to_string()).or_insert_with(|| format!("ip{next}"));
+            out.push_str(name);
+            last = m.end();
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{NodeData, Stat};
+
+    /// Reference §5 (`SensitiveInfoUtilsTest`).
+    #[test]
+    fn masking_vectors() {
+        let input = [
+            "/simpleElasticDemoJob/servers/127.0.0.1",
+            "/simpleElasticDemoJob/servers/192.168.0.1/hostName | 192.168.0.1",
+            "/simpleElasticDemoJob/servers/192.168.0.11",
+            "/simpleElasticDemoJob/servers/192.168.0.111",
+        ];
+        let expected = [
+            "/simpleElasticDemoJob/servers/ip1",
+            "/simpleElasticDemoJob/servers/ip2/hostName | ip2",
+            "/simpleElasticDemoJob/servers/ip3",
+            "/simpleElasticDemoJob/servers/ip4",
+        ];
+        let mut masker = IpMasker::new(true);
+        let got: Vec<String> = input.iter().map(|l| masker.mask(l)).collect();
+        assert_eq!(got, expected);
+        assert_eq!(masker.mask("no address here"), "no address here");
+        assert_eq!(IpMasker::new(false).mask(input[0]), input[0]);
+    }
+
+    #[test]
+    fn masking_keeps_longer_addresses_apart() {
+        let mut masker = IpMasker::new(true);
+        assert_eq!(masker.mask("10.0.0.1 10.0.0.12 10.0.0.1@-@7"), "ip1 ip2 ip1@-@7");
+    }
+
+    fn node(path: &str, value: &str) -> TreeNode {
+        TreeNode { path: path.into(), node: NodeData { data: value.as_bytes().to_vec(), stat: Stat::default() } }
+    }
+
+    #[test]
+    fn elasticjob_lines_are_reverse_ordered_without_the_root() {
+        let tree = Tree::new(vec![
+            node("/j", "SCRIPT"),
+            node("/j/config", "cron: x\njobName: j\n"),
+            node("/j/sharding", ""),
+            node("/j/sharding/0", ""),
+            node("/j/sharding/10", ""),
+            node("/j/sharding/2", ""),
+            node("/j/sharding/2/instance", "10.0.0.1@-@5"),
+        ]);
+        let text = tree.elasticjob_lines("/j", true, &mut IpMasker::new(true));
+        assert_eq!(
+            text,
+            "/j/sharding | \n/j/sharding/2 | \n/j/sharding/2/instance | ip1@-@5\n/j/sharding/10 | \n/j/sharding/0 | \n/j/config | cron: x\njobName: j\n\n"
+        );
+    }
+
+    #[test]
+    fn tree_rendering() {
+        let tree = Tree::new(vec![
+            node("/", ""),
+            node("/j", "SCRIPT"),
+            node("/j/config", "cron: x\njobName: j\n"),
+            node("/j/sharding", ""),
+            node("/j/sharding/10", ""),
+            node("/j/sharding/2", ""),
+        ]);
+        let text = tree.render("/", "ns", &mut IpMasker::new(false));
+        assert_eq!(
+            text,
+            "/ns\n└── j = SCRIPT\n    ├── config\n    │       cron: x\n    │       jobName: j\n    └── sharding\n        ├── 2\n        └── 10\n"
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! The one place that writes command results to stdout.
+//!
+//! Every command renders through [`Output`] in the format chosen with `-o/--output`: a table (or
+//! tree) for people, one JSON or YAML document per invocation for scripts, or tab-separated
+//! `plain` rows without a header. Diagnostics, progress and prompts never come here; they go to
+//! stderr. A write to a closed pipe surfaces as `BrokenPipe`, which `main` turns into exit 0.
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::Result;
+use comfy_table::{ContentArrangement, Table};
+use serde::Serialize;
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Format {
+    /// Tables and trees for people; the layout may change between releases.
+    #[default]
+    Table,
+    /// One JSON object per invocation; field names are stable (see the README).
+    Json,
+    /// The same document as JSON, in YAML.
+    Yaml,
+    /// Tab-separated rows without a header, one record per line.
+    Plain,
+}
+
+impl Format {
+    /// True for the machine-readable document formats, which never prompt or show progress.
+    pub fn is_document(self) -> bool {
+        matches!(self, Format::Json | Format::Yaml)
+    }
+}
+
+/// The stdout writer.
+pub struct Output {
+    /// The chosen format.
+    pub format: Format,
+}
+
+impl Output {
+    /// A writer for `format`.
+    pub fn new(format: Format) -> Output {
+        Output { format }
+    }
+
+    /// True when stdout is a terminal.
+    pub fn is_terminal(&self) -> bool {
+        std::io::stdout().is_terminal()
+    }
+
+    /// Writes text as is.
+    ///
+    /// # Errors
+    /// I/O errors, including a broken pipe.
+    pub fn text(&mut self, text: &str) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Writes a document as pretty JSON or YAML, whichever the format asks for (JSON otherwise).
+    ///
+    /// # Errors
+    /// Serialisation or I/O errors.
+    pub fn document(&mut self, value: &impl Serialize) -> Result<()> {
+        let text = match self.format {
+            Format::Yaml => serde_yaml_ng::to_string(value)?,
+            _ => {
+                let mut s = serde_json::to_string_pretty(value)?;
+                s.push('\n');
+                s
+            }
+        };
+        self.text(&text)
+    }
+
+    /// Writes tab-separated rows (tabs and newlines inside fields become spaces).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn rows(&mut self, rows: &[Vec<String>]) -> Result<()> {
+        let mut text = String::new();
+        for row in rows {
+            let fields: Vec<String> = row.iter().map(|f| f.replace(['\t', '\n', '\r'], " ")).collect();
+            text.push_str(&fields.join("\t"));
+            text.push('\n');
+        }
+        self.text(&text)
+    }
+
+    /// Writes a table, fitted to the terminal width when stdout is a terminal.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn table(&mut self, mut table: Table) -> Result<()> {
+        table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+        self.text(&format!("{table}\n"))
+    }
+}
