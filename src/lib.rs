@@ -9,8 +9,11 @@
 //!   ZooKeeper and an embedded in-process implementation, the watched subtree cache and the
 //!   namespace tree reader used by `ejctl dump`.
 //! * [`coord`]: coordination logic that needs no I/O (sharding strategies, item parameters).
+//! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
+//!   election, sharding, fires, reactions to the registry, graceful and forced stops, dump port.
 //! * [`schedule`]: Quartz cron expressions and job time zones.
-//! * [`exec`]: what a job execution receives (the sharding context).
+//! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs.
+//! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
 //! * [`exit`]: process exit codes and how errors map onto them.
@@ -19,5 +22,7 @@ pub mod cli;
 pub mod coord;
 pub mod exec;
 pub mod exit;
+pub mod jobfile;
 pub mod registry;
+pub mod runtime;
 pub mod schedule;

@@ -5,13 +5,20 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use ejctl::cli::{self, Cli};
+use ejctl::cli::run::LogFormat;
+use ejctl::cli::{self, Cli, Command};
 use ejctl::exit;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(&cli.global);
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+    // The worker runs many jobs: a multi-threaded runtime; admin commands: a single thread.
+    let (worker, json_logs, runtime) = match &cli.command {
+        Command::Run(args) => {
+            (true, args.log_format == LogFormat::Json, tokio::runtime::Builder::new_multi_thread().enable_all().build())
+        }
+        _ => (false, false, tokio::runtime::Builder::new_current_thread().enable_all().build()),
+    };
+    init_logging(&cli.global, worker, json_logs);
     let outcome = match runtime {
         Ok(rt) => rt.block_on(cli::run(cli)),
         Err(e) => Err(anyhow::Error::new(e).context("cannot start the async runtime")),
@@ -36,18 +43,14 @@ fn report(err: &anyhow::Error) {
     }
 }
 
-/// Logs go to stderr: warnings by default, more with `-v`, only errors with `-q`; `RUST_LOG`
-/// overrides both.
-fn init_logging(global: &cli::GlobalArgs) {
-    let level = match (global.quiet, global.verbose) {
-        (true, _) => "error",
-        (false, 0) => "warn",
-        (false, 1) => "info",
-        (false, 2) => "debug",
-        _ => "trace",
-    };
+/// Logs go to stderr: warnings by default (information for `ejctl run`), more with `-v`, only
+/// errors with `-q`; `RUST_LOG` overrides both.
+fn init_logging(global: &cli::GlobalArgs, worker: bool, json: bool) {
+    let levels = ["warn", "info", "debug", "trace"];
+    let base = usize::from(worker);
+    let level = if global.quiet { "error" } else { levels[(base + usize::from(global.verbose)).min(3)] };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ejctl={level},zookeeper_client=error")));
-    let _ =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false);
+    let _ = if json { builder.json().try_init() } else { builder.try_init() };
 }

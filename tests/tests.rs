@@ -15,3 +15,7 @@ mod cli_dump;
 
 /// The committed completions and man pages match the command line.
 mod generated;
+
+/// The worker runtime: `ejctl run` processes on ZooKeeper and in-process workers on the embedded
+/// registry.
+mod runtime;

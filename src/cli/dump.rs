@@ -15,14 +15,12 @@
 //! its answer. `--mask-ips` replaces every IPv4 address with `ip1`, `ip2`, ... in order of first
 //! appearance, consistently across the whole output, as ElasticJob's `SensitiveInfoUtils` does.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use regex::Regex;
 use serde::Serialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -30,6 +28,7 @@ use super::GlobalArgs;
 use super::output::{Format, Output};
 use crate::exit::{CliError, Exit};
 use crate::registry::path::{self, JobPaths};
+use crate::registry::snapshot::{self, IpMasker};
 use crate::registry::{Registry, TreeNode};
 
 /// Arguments of `ejctl dump`.
@@ -194,7 +193,7 @@ impl Tree {
         let mut stack = vec![root.to_string()];
         while let Some(p) = stack.pop() {
             if !(p == "/" || (skip_root && p == root)) {
-                let _ = writeln!(out, "{} | {}", masker.mask(&p), masker.mask(&self.value(&p)));
+                let _ = writeln!(out, "{}", snapshot::dump_line(&masker.mask(&p), &masker.mask(&self.value(&p)), None));
             }
             let mut names = self.children.get(&p).cloned().unwrap_or_default();
             path::sort_reverse_java(&mut names);
@@ -271,75 +270,10 @@ fn inline_value(value: &str) -> String {
     if value.is_empty() { String::new() } else { format!(" = {value}") }
 }
 
-/// ElasticJob's `SensitiveInfoUtils.IP_REGEX`.
-static IPV4: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"((25[0-5]|2[0-4]\d|((1\d{2})|([1-9]?\d)))\.){3}(25[0-5]|2[0-4]\d|((1\d{2})|([1-9]?\d)))").ok()
-});
-
-/// Replaces IPv4 addresses with `ip1`, `ip2`, ... in order of first appearance; the same address
-/// always gets the same name. A disabled masker returns its input.
-pub struct IpMasker {
-    enabled: bool,
-    names: BTreeMap<String, String>,
-}
-
-impl IpMasker {
-    /// A masker; `enabled = false` leaves text alone.
-    pub fn new(enabled: bool) -> IpMasker {
-        IpMasker { enabled, names: BTreeMap::new() }
-    }
-
-    /// Masks one piece of text.
-    pub fn mask(&mut self, text: &str) -> String {
-        let Some(re) = IPV4.as_ref().filter(|_| self.enabled) else {
-            return text.to_string();
-        };
-        let mut out = String::with_capacity(text.len());
-        let mut last = 0;
-        for m in re.find_iter(text) {
-            out.push_str(&text[last..m.start()]);
-            let next = self.names.len() + 1;
-            let name = self.names.entry(m.as_str().to_string()).or_insert_with(|| format!("ip{next}"));
-            out.push_str(name);
-            last = m.end();
-        }
-        out.push_str(&text[last..]);
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::registry::{NodeData, Stat};
-
-    /// Reference §5 (`SensitiveInfoUtilsTest`).
-    #[test]
-    fn masking_vectors() {
-        let input = [
-            "/simpleElasticDemoJob/servers/127.0.0.1",
-            "/simpleElasticDemoJob/servers/192.168.0.1/hostName | 192.168.0.1",
-            "/simpleElasticDemoJob/servers/192.168.0.11",
-            "/simpleElasticDemoJob/servers/192.168.0.111",
-        ];
-        let expected = [
-            "/simpleElasticDemoJob/servers/ip1",
-            "/simpleElasticDemoJob/servers/ip2/hostName | ip2",
-            "/simpleElasticDemoJob/servers/ip3",
-            "/simpleElasticDemoJob/servers/ip4",
-        ];
-        let mut masker = IpMasker::new(true);
-        let got: Vec<String> = input.iter().map(|l| masker.mask(l)).collect();
-        assert_eq!(got, expected);
-        assert_eq!(masker.mask("no address here"), "no address here");
-        assert_eq!(IpMasker::new(false).mask(input[0]), input[0]);
-    }
-
-    #[test]
-    fn masking_keeps_longer_addresses_apart() {
-        let mut masker = IpMasker::new(true);
-        assert_eq!(masker.mask("10.0.0.1 10.0.0.12 10.0.0.1@-@7"), "ip1 ip2 ip1@-@7");
-    }
 
     fn node(path: &str, value: &str) -> TreeNode {
         TreeNode { path: path.into(), node: NodeData { data: value.as_bytes().to_vec(), stat: Stat::default() } }

@@ -7,9 +7,12 @@
 //! are the same everywhere. `completions/` and `man/` are generated from this definition
 //! ([`generate`]).
 
+pub mod cron;
 pub mod dump;
 pub mod generate;
 pub mod output;
+pub mod run;
+pub mod sharding;
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -80,6 +83,17 @@ pub struct GlobalArgs {
 /// Every command.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the jobs of one or more job files (the worker runtime).
+    #[command(
+        after_help = "Examples:\n  ejctl run examples/hello.toml\n  ejctl run jobs/*.toml --log-format json\n\nSIGINT/SIGTERM: stop new fires, let running items finish, leave the registry (exit 0);\na second signal kills running items (exit 130)."
+    )]
+    Run(run::RunArgs),
+    /// Sharding: preview what a strategy assigns.
+    #[command(subcommand)]
+    Sharding(sharding::ShardingCmd),
+    /// Check cron expressions.
+    #[command(subcommand)]
+    Cron(cron::CronCmd),
     /// Print the registry tree (or one job's) with node values.
     #[command(
         after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
@@ -100,6 +114,9 @@ pub enum Command {
 pub async fn run(cli: Cli) -> Result<Exit> {
     let mut out = Output::new(cli.global.output);
     match cli.command {
+        Command::Run(args) => run::exec(args).await,
+        Command::Sharding(cmd) => sharding::exec(cmd, &mut out),
+        Command::Cron(cmd) => cron::exec(cmd, &mut out),
         Command::Dump(args) => dump::exec(&cli.global, args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),
         Command::Man(args) => generate::man(args),

@@ -1,4 +1,6 @@
-//! Coordination logic: ElasticJob's sharding semantics, free of I/O.
+//! Coordination logic: ElasticJob's sharding semantics and decisions, free of I/O.
 
 pub mod params;
 pub mod strategy;
+pub mod validate;
+pub mod view;

@@ -1,3 +1,166 @@
-//! What one execution of a sharding item receives.
+//! How one sharding item is executed.
+//!
+//! * [`context`]: the [`context::ShardingContext`] every execution receives (Gson JSON for
+//!   scripts and HTTP, a struct for in-process jobs) and the task id.
+//! * [`process`]: starting supervised child processes (own process group, killed with the worker).
+//! * [`script`], [`http`], [`dataflow`]: the executors for command-line job types, configured
+//!   from the job's `props` as ElasticJob stores them.
+//! * [`inproc`]: traits for jobs implemented in Rust and registered with the runtime.
+//!
+//! [`Executor`] is built from the job type and the configuration in the registry each time the
+//! configuration changes, so an admin's change of command or URI takes effect at the next fire.
+//! [`Executor::run`] never returns an error: a failed item is an [`ItemOutcome`] with
+//! `success = false` and a message.
 
 pub mod context;
+pub mod dataflow;
+pub mod http;
+pub mod inproc;
+pub mod process;
+pub mod script;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use self::context::ShardingContext;
+use crate::registry::codec::JobConfig;
+
+/// The kind of a job, stored as the job root node's data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobType {
+    /// A command line run once per item (`SCRIPT`).
+    Script,
+    /// An HTTP request per item (`HTTP`).
+    Http,
+    /// Fetch / process commands exchanging JSON lines (`DATAFLOW`).
+    Dataflow,
+    /// A job implemented in Rust and registered with the runtime; the root data is its name.
+    InProcess(String),
+}
+
+impl JobType {
+    /// The job root node's data.
+    pub fn root_data(&self) -> &str {
+        match self {
+            JobType::Script => "SCRIPT",
+            JobType::Http => "HTTP",
+            JobType::Dataflow => "DATAFLOW",
+            JobType::InProcess(name) => name,
+        }
+    }
+}
+
+impl fmt::Display for JobType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.root_data())
+    }
+}
+
+/// The result of one item's execution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemOutcome {
+    /// True when the item succeeded.
+    pub success: bool,
+    /// A process's exit code, or 128 + signal number when a signal ended it.
+    pub exit_code: Option<i32>,
+    /// Why the item failed (or a short note on success).
+    pub message: Option<String>,
+    /// True when the run was stopped by the worker (a timeout, a kill, fencing).
+    pub killed: bool,
+}
+
+impl ItemOutcome {
+    /// A success.
+    pub fn ok() -> ItemOutcome {
+        ItemOutcome { success: true, exit_code: None, message: None, killed: false }
+    }
+
+    /// A failure with a message.
+    pub fn failed(message: impl Into<String>) -> ItemOutcome {
+        ItemOutcome { success: false, exit_code: None, message: Some(message.into()), killed: false }
+    }
+}
+
+/// What a running execution listens to.
+#[derive(Clone)]
+pub struct RunControl {
+    /// Cancelled when the run must stop now: the worker kills the item (SIGTERM, then SIGKILL
+    /// of its process group after [`RunControl::kill_grace`]).
+    pub kill: CancellationToken,
+    /// Becomes true when a streaming dataflow job should stop after its current batch (resharding
+    /// is needed, or the worker is shutting down).
+    pub stop: watch::Receiver<bool>,
+    /// How long a process may take to exit after SIGTERM before SIGKILL.
+    pub kill_grace: Duration,
+    /// The instant of the fire this run covers (a cron instant, or when a trigger arrived);
+    /// scripts get it as `EJCTL_FIRE_TIME` in milliseconds since the epoch.
+    pub fire_time: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl RunControl {
+    /// A control that never asks the run to stop (tests, one-off runs).
+    pub fn detached() -> RunControl {
+        let (_tx, stop) = watch::channel(false);
+        RunControl { kill: CancellationToken::new(), stop, kill_grace: Duration::from_secs(5), fire_time: None }
+    }
+}
+
+/// A configured executor for one job.
+#[derive(Clone)]
+pub enum Executor {
+    /// A script job.
+    Script(script::ScriptSpec),
+    /// An HTTP job.
+    Http(http::HttpSpec),
+    /// A command-line dataflow job.
+    Dataflow(dataflow::DataflowSpec),
+    /// A job implemented in Rust, and its `streaming.process` setting.
+    InProcess(Arc<dyn inproc::ErasedJob>, bool),
+}
+
+impl fmt::Debug for Executor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Executor::Script(s) => f.debug_tuple("Script").field(s).finish(),
+            Executor::Http(s) => f.debug_tuple("Http").field(s).finish(),
+            Executor::Dataflow(s) => f.debug_tuple("Dataflow").field(s).finish(),
+            Executor::InProcess(_, streaming) => f.debug_struct("InProcess").field("streaming", streaming).finish(),
+        }
+    }
+}
+
+impl Executor {
+    /// Builds the executor for a job type from the job's configuration (its `props`).
+    /// `in_process` is the implementation for [`JobType::InProcess`] jobs.
+    ///
+    /// # Errors
+    /// A message naming the missing or invalid property.
+    pub fn from_config(
+        job_type: &JobType,
+        config: &JobConfig,
+        in_process: Option<Arc<dyn inproc::ErasedJob>>,
+    ) -> Result<Executor, String> {
+        match job_type {
+            JobType::Script => script::ScriptSpec::from_props(&config.props).map(Executor::Script),
+            JobType::Http => http::HttpSpec::from_props(&config.props).map(Executor::Http),
+            JobType::Dataflow => dataflow::DataflowSpec::from_props(&config.props).map(Executor::Dataflow),
+            JobType::InProcess(name) => in_process
+                .map(|job| Executor::InProcess(job, config.props.get("streaming.process").is_some_and(|v| v == "true")))
+                .ok_or_else(|| format!("no in-process implementation is registered for job type '{name}'")),
+        }
+    }
+
+    /// Runs one item. Never fails: failures are outcomes.
+    pub async fn run(&self, ctx: &ShardingContext, control: RunControl) -> ItemOutcome {
+        match self {
+            Executor::Script(spec) => script::run(spec, ctx, control).await,
+            Executor::Http(spec) => http::run(spec, ctx, control).await,
+            Executor::Dataflow(spec) => dataflow::run(spec, ctx, control).await,
+            Executor::InProcess(job, streaming) => inproc::run(job.as_ref(), ctx, control, *streaming).await,
+        }
+    }
+}

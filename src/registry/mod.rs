@@ -25,6 +25,7 @@ pub mod codec;
 pub mod embedded;
 mod error;
 pub mod path;
+pub mod snapshot;
 pub mod zk;
 
 use std::sync::Arc;

@@ -1,0 +1,95 @@
+//! `ejctl cron next EXPR`: the next fire instants of a Quartz cron expression, so users can check
+//! an expression before putting it in a job file. Nothing is read from a registry.
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::output::{Format, Output};
+use crate::exit::{CliError, Exit};
+use crate::schedule::cron::{self, JobTimeZone};
+
+/// `ejctl cron ...`.
+#[derive(Debug, Subcommand)]
+pub enum CronCmd {
+    /// Print the next fire instants of a Quartz cron expression.
+    #[command(
+        after_help = "Examples:\n  ejctl cron next '0/5 * * * * ?'\n  ejctl cron next '0 0 2 ? * MON-FRI' --time-zone Asia/Shanghai -n 3\n  ejctl cron next '0 0 12 L * ?' --after 2024-02-01T00:00:00Z -o json"
+    )]
+    Next(NextArgs),
+}
+
+/// Arguments of `ejctl cron next`.
+#[derive(Debug, Args)]
+pub struct NextArgs {
+    /// The expression: 6 or 7 fields with seconds, Quartz dialect (quote it).
+    pub expression: String,
+    /// Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local.
+    #[arg(long, value_name = "TZ", default_value = "")]
+    pub time_zone: String,
+    /// Start after this instant (RFC 3339); default: now.
+    #[arg(long, value_name = "RFC3339")]
+    pub after: Option<String>,
+    /// How many instants to print.
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 5)]
+    pub count: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NextDoc {
+    expression: String,
+    time_zone: String,
+    after: String,
+    next: Vec<String>,
+}
+
+/// Runs `ejctl cron ...`.
+///
+/// # Errors
+/// A usage error (exit 2) for an invalid expression, time zone or instant.
+pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
+    let CronCmd::Next(args) = cmd;
+    let expr = cron::parse(&args.expression).map_err(|e| CliError::usage(e.to_string()))?;
+    let tz = cron::parse_time_zone(&args.time_zone).map_err(|e| CliError::usage(e.to_string()))?;
+    let after = match &args.after {
+        Some(s) => DateTime::parse_from_rfc3339(s)
+            .map_err(|e| CliError::usage(format!("--after '{s}' is not an RFC 3339 instant: {e}")))?
+            .with_timezone(&Utc),
+        None => Utc::now(),
+    };
+    let next: Vec<DateTime<Utc>> = expr.iter_after(after, &tz).take(args.count).collect();
+    let shown: Vec<String> = next.iter().map(|t| local(t, &tz)).collect();
+    match out.format {
+        Format::Json | Format::Yaml => out.document(&NextDoc {
+            expression: expr.as_str().to_string(),
+            time_zone: tz.to_string(),
+            after: after.to_rfc3339(),
+            next: shown,
+        })?,
+        Format::Plain | Format::Table => {
+            let mut text = shown.join("\n");
+            if next.is_empty() {
+                if out.format == Format::Table {
+                    text.push_str("(the expression never fires again)");
+                }
+            } else {
+                text.push('\n');
+            }
+            if !text.is_empty() {
+                out.text(&text)?;
+            }
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// An instant in the job's time zone, RFC 3339 with its offset.
+fn local(t: &DateTime<Utc>, tz: &JobTimeZone) -> String {
+    match tz {
+        JobTimeZone::Local => t.with_timezone(&chrono::Local).to_rfc3339(),
+        JobTimeZone::Fixed(offset) => t.with_timezone(offset).to_rfc3339(),
+        JobTimeZone::Iana(zone) => t.with_timezone(zone).to_rfc3339(),
+    }
+}

@@ -1,0 +1,328 @@
+//! Validation of a job configuration ([`JobConfig`]) before it is written to the registry.
+//!
+//! One set of checks shared by the job files of `ejctl run` and by the admin's `config set` /
+//! `config edit`, so a configuration that one path accepts the other accepts too. The checks are
+//! about the ElasticJob fields only (reference §1.2); the executor properties of a job (`props`)
+//! depend on its type and are checked by [`crate::exec::Executor::from_config`].
+//!
+//! Errors name the YAML (camelCase) key; callers with other key names (the job file's
+//! snake_case) map [`ConfigError::key`] and [`ConfigWarning::key`] back, which is why neither
+//! message repeats the key.
+
+use std::fmt;
+
+use crate::coord::params::parse_item_parameters;
+use crate::coord::strategy::Strategy;
+use crate::registry::codec::JobConfig;
+use crate::registry::path::validate_job_name;
+use crate::schedule::cron;
+
+/// The largest `shardingTotalCount` accepted.
+///
+/// ElasticJob has no upper bound, but every item costs the registry several nodes
+/// (`sharding/{item}/instance`, `running`, `misfire`, `failover`, ...) and an entry in the
+/// leader's sharding transaction, and every instance holds its item list in memory. A count
+/// above this is far beyond any real use and almost certainly a typo (an extra zero or two) that
+/// would otherwise flood the registry with nodes.
+pub const MAX_SHARDING_TOTAL_COUNT: i32 = 100_000;
+
+/// The executor pool types (`jobExecutorThreadPoolSizeProviderType`), in canonical spelling.
+pub const EXECUTOR_POOL_TYPES: [&str; 2] = ["CPU", "SINGLE_THREAD"];
+
+/// The error handler types (`jobErrorHandlerType`), in canonical spelling.
+pub const ERROR_HANDLER_TYPES: [&str; 6] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK"];
+
+/// A configuration value that cannot be accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct ConfigError {
+    /// The YAML key of the field, e.g. `shardingTotalCount`.
+    pub key: &'static str,
+    /// What is wrong, without the key.
+    pub message: String,
+}
+
+impl ConfigError {
+    fn new(key: &'static str, message: impl Into<String>) -> ConfigError {
+        ConfigError { key, message: message.into() }
+    }
+}
+
+/// A value that is accepted but deserves a word, e.g. an IANA time zone that a Java instance in
+/// the same cluster would reject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigWarning {
+    /// The YAML key of the field, e.g. `timeZone`.
+    pub key: &'static str,
+    /// The warning, meant to follow the key: `'Asia/Shanghai' is an IANA name; ...`.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.key, self.message)
+    }
+}
+
+/// Checks a job configuration; on success returns the warnings as text
+/// (`timeZone 'Asia/Shanghai' is an IANA name; ...`).
+///
+/// See [`check_config`] for the checks.
+///
+/// # Errors
+/// The first field that is not acceptable, with its YAML key.
+pub fn validate_config(cfg: &JobConfig) -> Result<Vec<String>, ConfigError> {
+    check_config(cfg).map(|warnings| warnings.iter().map(ToString::to_string).collect())
+}
+
+/// Checks a job configuration; on success returns the warnings with their keys.
+///
+/// * `jobName` is a valid node name;
+/// * `shardingTotalCount` is between 1 and [`MAX_SHARDING_TOTAL_COUNT`];
+/// * `cron`, when set and not blank, is a valid Quartz expression (absent or blank: a one-off
+///   job);
+/// * `timeZone` is empty, a `GMT` offset, or an IANA name (accepted with a warning, since a Java
+///   instance rejects it);
+/// * `jobShardingStrategyType` names a built-in strategy;
+/// * the executor pool type (under whichever of its two key names) is `CPU` or `SINGLE_THREAD`;
+/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`;
+/// * `shardingItemParameters` parses (ElasticJob's messages);
+/// * `maxTimeDiffSeconds` ≥ -1 (ElasticJob treats -1 as "no check"; any other negative value
+///   would refuse every fire);
+/// * `reconcileIntervalMinutes` ≥ 0 (0 disables reconcile).
+///
+/// Type names are matched ignoring ASCII case, as ElasticJob's SPI lookup does; an empty type
+/// name means the default, as for a missing one.
+///
+/// # Errors
+/// The first field that is not acceptable, with its YAML key.
+pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> {
+    let mut warnings = Vec::new();
+    validate_job_name(&cfg.job_name).map_err(|m| ConfigError::new("jobName", m))?;
+    if cfg.sharding_total_count < 1 {
+        return Err(ConfigError::new(
+            "shardingTotalCount",
+            format!("must be at least 1, got {}", cfg.sharding_total_count),
+        ));
+    }
+    if cfg.sharding_total_count > MAX_SHARDING_TOTAL_COUNT {
+        return Err(ConfigError::new(
+            "shardingTotalCount",
+            format!("must be at most {MAX_SHARDING_TOTAL_COUNT}, got {}", cfg.sharding_total_count),
+        ));
+    }
+    if let Some(expr) = cfg.cron_expr() {
+        cron::parse(expr).map_err(|e| ConfigError::new("cron", e.to_string()))?;
+    }
+    if let Some(zone) = cfg.time_zone.as_deref() {
+        let tz = cron::parse_time_zone(zone).map_err(|e| ConfigError::new("timeZone", e.to_string()))?;
+        if !tz.is_java_compatible() {
+            warnings.push(ConfigWarning {
+                key: "timeZone",
+                message: format!(
+                    "'{zone}' is an IANA name; a Java ElasticJob instance in the same cluster would reject it"
+                ),
+            });
+        }
+    }
+    Strategy::from_config(cfg.job_sharding_strategy_type.as_deref())
+        .map_err(|e| ConfigError::new("jobShardingStrategyType", e.to_string()))?;
+    check_type_name(cfg.executor_pool_key.key(), cfg.job_executor_pool_type.as_deref(), &EXECUTOR_POOL_TYPES)?;
+    check_type_name("jobErrorHandlerType", cfg.job_error_handler_type.as_deref(), &ERROR_HANDLER_TYPES)?;
+    if let Some(params) = cfg.sharding_item_parameters.as_deref() {
+        parse_item_parameters(params).map_err(|e| ConfigError::new("shardingItemParameters", e.to_string()))?;
+    }
+    if cfg.max_time_diff_seconds < -1 {
+        return Err(ConfigError::new(
+            "maxTimeDiffSeconds",
+            format!("must be -1 (no check) or at least 0, got {}", cfg.max_time_diff_seconds),
+        ));
+    }
+    if cfg.reconcile_interval_minutes < 0 {
+        return Err(ConfigError::new(
+            "reconcileIntervalMinutes",
+            format!("must be 0 (disabled) or more, got {}", cfg.reconcile_interval_minutes),
+        ));
+    }
+    Ok(warnings)
+}
+
+/// The canonical spelling of a type name among `valid` (matched ignoring ASCII case), or `None`.
+pub fn canonical_type_name(name: &str, valid: &[&'static str]) -> Option<&'static str> {
+    valid.iter().copied().find(|v| v.eq_ignore_ascii_case(name))
+}
+
+/// Checks an optional type name against the valid ones; empty means unset.
+fn check_type_name(key: &'static str, value: Option<&str>, valid: &[&'static str]) -> Result<(), ConfigError> {
+    match value {
+        Some(name) if !name.is_empty() && canonical_type_name(name, valid).is_none() => {
+            Err(ConfigError::new(key, format!("unknown type '{name}'; valid types: {}", valid.join(", "))))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::codec::ExecutorPoolKey;
+
+    fn cfg() -> JobConfig {
+        let mut c = JobConfig::new("job", 3);
+        c.cron = Some("0/5 * * * * ?".into());
+        c
+    }
+
+    fn err(c: &JobConfig) -> String {
+        validate_config(c).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_builder_default_config_is_valid() {
+        assert_eq!(validate_config(&cfg()), Ok(vec![]));
+        assert_eq!(validate_config(&JobConfig::new("one-off", 1)), Ok(vec![]));
+    }
+
+    #[test]
+    fn a_fully_set_config_is_valid() {
+        let mut c = cfg();
+        c.time_zone = Some("GMT+08:00".into());
+        c.sharding_item_parameters = Some("0=A,1=B,2=C".into());
+        c.job_sharding_strategy_type = Some("round_robin".into());
+        c.job_executor_pool_type = Some("single_thread".into());
+        c.job_error_handler_type = Some("Ignore".into());
+        c.max_time_diff_seconds = 0;
+        c.reconcile_interval_minutes = 0;
+        assert_eq!(validate_config(&c), Ok(vec![]));
+    }
+
+    #[test]
+    fn job_name() {
+        let mut c = cfg();
+        c.job_name = "a/b".into();
+        assert_eq!(err(&c), "jobName: job name 'a/b' must not contain '/'");
+        c.job_name = String::new();
+        assert_eq!(err(&c), "jobName: job name must not be empty");
+    }
+
+    #[test]
+    fn sharding_total_count_bounds() {
+        let mut c = cfg();
+        c.sharding_total_count = 0;
+        assert_eq!(err(&c), "shardingTotalCount: must be at least 1, got 0");
+        c.sharding_total_count = -2;
+        assert_eq!(err(&c), "shardingTotalCount: must be at least 1, got -2");
+        c.sharding_total_count = 100_000;
+        assert!(validate_config(&c).is_ok());
+        c.sharding_total_count = 100_001;
+        assert_eq!(err(&c), "shardingTotalCount: must be at most 100000, got 100001");
+    }
+
+    #[test]
+    fn cron() {
+        let mut c = cfg();
+        c.cron = Some("0 0 12 * * *".into());
+        assert_eq!(
+            err(&c),
+            "cron: invalid cron expression '0 0 12 * * *': exactly one of day-of-month and day-of-week must be '?'"
+        );
+        c.cron = Some("   ".into());
+        assert!(validate_config(&c).is_ok(), "blank is a one-off job");
+        c.cron = None;
+        assert!(validate_config(&c).is_ok());
+    }
+
+    #[test]
+    fn time_zone() {
+        let mut c = cfg();
+        for ok in ["", "GMT", "GMT+8", "GMT-05:30"] {
+            c.time_zone = Some(ok.into());
+            assert_eq!(validate_config(&c), Ok(vec![]), "{ok}");
+        }
+        c.time_zone = Some("Asia/Shanghai".into());
+        assert_eq!(
+            validate_config(&c),
+            Ok(vec![
+                "timeZone 'Asia/Shanghai' is an IANA name; a Java ElasticJob instance in the same cluster \
+                 would reject it"
+                    .to_string()
+            ])
+        );
+        assert_eq!(check_config(&c).unwrap()[0].key, "timeZone");
+        c.time_zone = Some("Mars/Olympus".into());
+        assert!(err(&c).starts_with("timeZone: invalid time zone 'Mars/Olympus': "), "{}", err(&c));
+        c.time_zone = Some("GMT+25".into());
+        assert!(err(&c).starts_with("timeZone: invalid time zone 'GMT+25': "), "{}", err(&c));
+    }
+
+    #[test]
+    fn strategy() {
+        let mut c = cfg();
+        c.job_sharding_strategy_type = Some(String::new());
+        assert!(validate_config(&c).is_ok());
+        c.job_sharding_strategy_type = Some("FANCY".into());
+        assert_eq!(
+            err(&c),
+            "jobShardingStrategyType: Cannot find sharding strategy using type 'FANCY'. \
+             Valid types: AVG_ALLOCATION, ODEVITY, ROUND_ROBIN, SINGLE_SHARDING_BALANCE"
+        );
+    }
+
+    #[test]
+    fn executor_pool_type_under_either_key() {
+        let mut c = cfg();
+        c.job_executor_pool_type = Some("cpu".into());
+        assert!(validate_config(&c).is_ok());
+        c.job_executor_pool_type = Some("HUGE".into());
+        assert_eq!(
+            err(&c),
+            "jobExecutorThreadPoolSizeProviderType: unknown type 'HUGE'; valid types: CPU, SINGLE_THREAD"
+        );
+        c.executor_pool_key = ExecutorPoolKey::ServiceHandler;
+        assert_eq!(err(&c), "jobExecutorServiceHandlerType: unknown type 'HUGE'; valid types: CPU, SINGLE_THREAD");
+    }
+
+    #[test]
+    fn error_handler_type() {
+        let mut c = cfg();
+        for ok in ERROR_HANDLER_TYPES {
+            c.job_error_handler_type = Some(ok.to_lowercase());
+            assert!(validate_config(&c).is_ok(), "{ok}");
+        }
+        c.job_error_handler_type = Some("SLACK".into());
+        assert_eq!(
+            err(&c),
+            "jobErrorHandlerType: unknown type 'SLACK'; valid types: LOG, IGNORE, THROW, EMAIL, WECHAT, DINGTALK"
+        );
+    }
+
+    #[test]
+    fn sharding_item_parameters_use_elasticjob_messages() {
+        let mut c = cfg();
+        c.sharding_item_parameters = Some("0=A,,1=B".into());
+        assert_eq!(
+            err(&c),
+            "shardingItemParameters: Sharding item parameters '0=A,,1=B' format error, should be int=xx,int=xx"
+        );
+        c.sharding_item_parameters = Some("x=A".into());
+        assert_eq!(err(&c), "shardingItemParameters: Sharding item parameters key 'x' is not an integer.");
+        c.sharding_item_parameters = Some(String::new());
+        assert!(validate_config(&c).is_ok());
+    }
+
+    #[test]
+    fn max_time_diff_and_reconcile() {
+        let mut c = cfg();
+        c.max_time_diff_seconds = -2;
+        assert_eq!(err(&c), "maxTimeDiffSeconds: must be -1 (no check) or at least 0, got -2");
+        c.max_time_diff_seconds = -1;
+        c.reconcile_interval_minutes = -1;
+        assert_eq!(err(&c), "reconcileIntervalMinutes: must be 0 (disabled) or more, got -1");
+    }
+
+    #[test]
+    fn canonical_type_names() {
+        assert_eq!(canonical_type_name("single_thread", &EXECUTOR_POOL_TYPES), Some("SINGLE_THREAD"));
+        assert_eq!(canonical_type_name("x", &EXECUTOR_POOL_TYPES), None);
+    }
+}

@@ -1,0 +1,391 @@
+//! A typed snapshot of one job's subtree, and the decisions ElasticJob's services make from it.
+//!
+//! [`JobView`] is built from the watched cache (or from a direct read) and answers the questions
+//! of reference §2–§4: who the leader is, which instances are available, which items are local,
+//! whether resharding is needed, what the sharding transaction is, and the statuses of §4.4. It
+//! does no I/O, so all of it is tested with plain unit tests.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::strategy::{self, Strategy};
+use crate::registry::cache::CacheView;
+use crate::registry::codec::{self, InstanceInfo, ServerStatus};
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
+use crate::registry::{Op, TreeNode};
+
+/// What is known about one sharding item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ItemView {
+    /// `sharding/{i}/instance`: the owner.
+    pub owner: Option<String>,
+    /// `sharding/{i}/running` exists.
+    pub running: bool,
+    /// `sharding/{i}/failover`: the instance that took the item over.
+    pub failover: Option<String>,
+    /// `sharding/{i}/failovering`: the instance executing it as a failover.
+    pub failovering: Option<String>,
+    /// `sharding/{i}/misfire` exists.
+    pub misfire: bool,
+    /// `sharding/{i}/disabled` exists.
+    pub disabled: bool,
+}
+
+/// A snapshot of a job's coordination state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JobView {
+    /// Live instances by id, with their decoded YAML where it could be read.
+    pub instances: BTreeMap<String, Option<InstanceInfo>>,
+    /// Servers by IP.
+    pub servers: BTreeMap<String, ServerStatus>,
+    /// Sharding items by number (every child of `sharding`).
+    pub items: BTreeMap<u32, ItemView>,
+    /// The leader's instance id.
+    pub leader: Option<String>,
+    /// The `sharding` node exists.
+    pub sharding_root: bool,
+    /// `leader/sharding/necessary` exists.
+    pub necessary: bool,
+    /// `leader/sharding/processing` exists.
+    pub processing: bool,
+    /// Items queued under `leader/failover/items`.
+    pub failover_queue: BTreeSet<u32>,
+    /// Instance ids with a `trigger/{id}` node.
+    pub triggers: BTreeSet<String>,
+}
+
+impl JobView {
+    /// Builds the view of `paths`' job from the cache.
+    pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
+        let mut view = JobView::default();
+        for (p, node) in cache.iter() {
+            view.absorb(paths, p, node.data.as_deref());
+        }
+        view
+    }
+
+    /// Builds the view from nodes read directly (for example by `read_subtree`).
+    pub fn from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> JobView {
+        let mut view = JobView::default();
+        for n in nodes {
+            view.absorb(paths, &n.path, Some(&n.node.data));
+        }
+        view
+    }
+
+    fn absorb(&mut self, paths: &JobPaths, p: &str, data: Option<&[u8]>) {
+        let Some((job, node)) = path::parse(p) else { return };
+        if job != paths.job() {
+            return;
+        }
+        let text = || data.map(codec::decode_text);
+        match node {
+            Node::Instance(id) => {
+                let info = data.and_then(|d| InstanceInfo::from_yaml(&codec::decode_text(d), &id).ok());
+                self.instances.insert(id, info);
+            }
+            Node::Server(ip) => {
+                self.servers.insert(ip, data.map_or(ServerStatus::Other(String::new()), ServerStatus::decode));
+            }
+            Node::Sharding => self.sharding_root = true,
+            Node::Item(i) => {
+                self.items.entry(i).or_default();
+            }
+            Node::ItemLeaf(i, leaf) => {
+                let item = self.items.entry(i).or_default();
+                match leaf {
+                    ItemLeaf::Instance => item.owner = text().filter(|s| !s.is_empty()),
+                    ItemLeaf::Running => item.running = true,
+                    ItemLeaf::Failover => item.failover = Some(text().unwrap_or_default()),
+                    ItemLeaf::Failovering => item.failovering = Some(text().unwrap_or_default()),
+                    ItemLeaf::Misfire => item.misfire = true,
+                    ItemLeaf::Disabled => item.disabled = true,
+                }
+            }
+            Node::LeaderInstance => self.leader = text(),
+            Node::ShardingNecessary => self.necessary = true,
+            Node::ShardingProcessing => self.processing = true,
+            Node::FailoverItem(i) => {
+                self.failover_queue.insert(i);
+            }
+            Node::Trigger(id) => {
+                self.triggers.insert(id);
+            }
+            _ => {}
+        }
+    }
+
+    /// The server IP of an instance: its YAML `serverIp`, else the id's IP part.
+    pub fn instance_server_ip(&self, id: &str) -> String {
+        match self.instances.get(id) {
+            Some(Some(info)) => info.server_ip.clone(),
+            _ => codec::instance_ip(id).to_string(),
+        }
+    }
+
+    /// True when the server is `ENABLED`.
+    pub fn server_enabled(&self, ip: &str) -> bool {
+        self.servers.get(ip).is_some_and(ServerStatus::is_enabled)
+    }
+
+    /// ElasticJob's `getAvailableJobInstances`: live instances whose server is enabled, in
+    /// reverse lexicographic order of their ids (the order the strategies expect).
+    pub fn available_instances(&self) -> Vec<String> {
+        let mut ids: Vec<String> =
+            self.instances.keys().filter(|id| self.server_enabled(&self.instance_server_ip(id))).cloned().collect();
+        strategy::sort_instances_like_elasticjob(&mut ids);
+        ids
+    }
+
+    /// True when `id` is live and its server enabled (`isAvailableServer`, with an exact match
+    /// instead of ElasticJob's IP prefix test).
+    pub fn is_available(&self, id: &str) -> bool {
+        self.instances.contains_key(id) && self.server_enabled(&self.instance_server_ip(id))
+    }
+
+    /// The items 0..total owned by `me`, empty when `me` is not available
+    /// (`getLocalShardingItems`).
+    pub fn local_items(&self, me: &str, total: u32) -> Vec<u32> {
+        if !self.is_available(me) {
+            return Vec::new();
+        }
+        (0..total).filter(|i| self.items.get(i).and_then(|v| v.owner.as_deref()) == Some(me)).collect()
+    }
+
+    /// True when any item 0..total is running (`hasRunningItems`).
+    pub fn any_running(&self, total: u32) -> bool {
+        (0..total).any(|i| self.items.get(&i).is_some_and(|v| v.running))
+    }
+
+    /// The current assignment of items 0..total.
+    pub fn assignment(&self, total: u32) -> BTreeMap<u32, Option<String>> {
+        (0..total).map(|i| (i, self.items.get(&i).and_then(|v| v.owner.clone()))).collect()
+    }
+
+    /// Whether the leader must reshard: the items do not match the count, an item has no owner or
+    /// an owner that is no longer available, or (for deterministic strategies) the strategy would
+    /// now assign differently, for example because an instance joined or a server was enabled.
+    /// With `static_sharding`, an existing assignment is only redone for missing items.
+    pub fn needs_resharding(&self, total: u32, strategy: Strategy, job_name: &str, static_sharding: bool) -> bool {
+        let available = self.available_instances();
+        if available.is_empty() {
+            return false;
+        }
+        let shape_wrong = self.items.len() != total as usize || (0..total).any(|i| !self.items.contains_key(&i));
+        let owners_missing = (0..total).any(|i| self.items.get(&i).and_then(|v| v.owner.as_ref()).is_none());
+        if static_sharding && !self.items.is_empty() {
+            return shape_wrong || owners_missing;
+        }
+        if shape_wrong || owners_missing {
+            return true;
+        }
+        let orphaned = (0..total).any(|i| {
+            self.items.get(&i).and_then(|v| v.owner.as_deref()).is_some_and(|o| !available.iter().any(|a| a == o))
+        });
+        if orphaned {
+            return true;
+        }
+        if strategy == Strategy::SingleShardingBalance {
+            return false;
+        }
+        let desired = strategy::assign(strategy, job_name, &available, total, 0);
+        desired.iter().any(|(id, items)| {
+            items.iter().any(|i| self.items.get(i).and_then(|v| v.owner.as_deref()) != Some(id.as_str()))
+        })
+    }
+
+    /// The sharding transaction (reference §2.4, made atomic): remove items ≥ total with
+    /// everything below them, make sure items 0..total exist, write every owner, delete
+    /// `necessary` and `processing`, all in one multi-op guarded by a check of the namespace root.
+    /// Returns the operations and the assignment they write.
+    pub fn sharding_transaction(
+        &self,
+        paths: &JobPaths,
+        assignment: &[(String, Vec<u32>)],
+        total: u32,
+        leaves: &BTreeMap<u32, Vec<ItemLeaf>>,
+    ) -> Vec<Op> {
+        let mut ops = vec![Op::Check { path: path::NAMESPACE_ROOT.to_string(), version: None }];
+        for (&item, _) in self.items.range(total..) {
+            for leaf in leaves.get(&item).into_iter().flatten() {
+                ops.push(Op::Delete { path: paths.item_leaf(item, *leaf), version: None });
+            }
+            ops.push(Op::Delete { path: paths.item(item), version: None });
+        }
+        if !self.sharding_root {
+            ops.push(Op::Create { path: paths.sharding(), data: Vec::new(), mode: crate::registry::Mode::Persistent });
+        }
+        for item in 0..total {
+            if !self.items.contains_key(&item) {
+                ops.push(Op::Create {
+                    path: paths.item(item),
+                    data: Vec::new(),
+                    mode: crate::registry::Mode::Persistent,
+                });
+            }
+        }
+        for (id, items) in assignment {
+            for &item in items {
+                let leaf = paths.item_leaf(item, ItemLeaf::Instance);
+                let exists = self.items.get(&item).is_some_and(|v| v.owner.is_some())
+                    || leaves.get(&item).is_some_and(|l| l.contains(&ItemLeaf::Instance));
+                if exists {
+                    ops.push(Op::Set { path: leaf, data: id.as_bytes().to_vec(), version: None });
+                } else {
+                    ops.push(Op::Create {
+                        path: leaf,
+                        data: id.as_bytes().to_vec(),
+                        mode: crate::registry::Mode::Persistent,
+                    });
+                }
+            }
+        }
+        if self.necessary {
+            ops.push(Op::Delete { path: paths.sharding_necessary(), version: None });
+        }
+        if self.processing {
+            ops.push(Op::Delete { path: paths.sharding_processing(), version: None });
+        }
+        ops
+    }
+}
+
+/// The leaves present under each item, from the cache (what must be deleted with an item).
+pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec<ItemLeaf>> {
+    let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
+    for (p, _) in cache.iter() {
+        if let Some((job, Node::ItemLeaf(item, leaf))) = path::parse(p)
+            && job == paths.job()
+        {
+            out.entry(item).or_default().push(leaf);
+        }
+    }
+    out
+}
+
+/// The same, from nodes read directly.
+pub fn item_leaves_from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> BTreeMap<u32, Vec<ItemLeaf>> {
+    let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
+    for n in nodes {
+        if let Some((job, Node::ItemLeaf(item, leaf))) = path::parse(&n.path)
+            && job == paths.job()
+        {
+            out.entry(item).or_default().push(leaf);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(instances: &[&str], servers: &[(&str, &str)], owners: &[(u32, &str)]) -> JobView {
+        let mut v = JobView::default();
+        for id in instances {
+            v.instances.insert((*id).to_string(), None);
+        }
+        for (ip, status) in servers {
+            v.servers.insert((*ip).to_string(), ServerStatus::decode(status.as_bytes()));
+        }
+        for (i, owner) in owners {
+            v.items.insert(*i, ItemView { owner: Some((*owner).to_string()), ..ItemView::default() });
+        }
+        v
+    }
+
+    #[test]
+    fn local_items_vector() {
+        // ShardingServiceTest: instances [0→@-@0, 1→@-@1, 2→@-@0] gives [0, 2] for 127.0.0.1@-@0.
+        let v = view(
+            &["127.0.0.1@-@0", "127.0.0.1@-@1"],
+            &[("127.0.0.1", "ENABLED")],
+            &[(0, "127.0.0.1@-@0"), (1, "127.0.0.1@-@1"), (2, "127.0.0.1@-@0")],
+        );
+        assert_eq!(v.local_items("127.0.0.1@-@0", 3), [0, 2]);
+        // A disabled server has no local items.
+        let mut disabled = v.clone();
+        disabled.servers.insert("127.0.0.1".into(), ServerStatus::Disabled);
+        assert!(disabled.local_items("127.0.0.1@-@0", 3).is_empty());
+    }
+
+    #[test]
+    fn available_instances_are_enabled_and_reverse_ordered() {
+        let v = view(
+            &["10.0.0.1@-@1", "10.0.0.2@-@1", "10.0.0.12@-@1"],
+            &[("10.0.0.1", "ENABLED"), ("10.0.0.2", "DISABLED"), ("10.0.0.12", "ENABLED")],
+            &[],
+        );
+        // Reverse Java order: "10.0.0.1@" sorts after "10.0.0.12" because '@' > '2'.
+        assert_eq!(v.available_instances(), ["10.0.0.1@-@1", "10.0.0.12@-@1"]);
+        // No prefix matching: 10.0.0.1 being enabled does not make 10.0.0.12 available.
+        let only_prefix = view(&["10.0.0.12@-@1"], &[("10.0.0.1", "ENABLED")], &[]);
+        assert!(only_prefix.available_instances().is_empty());
+    }
+
+    #[test]
+    fn resharding_decisions() {
+        let a = "10.0.0.1@-@1";
+        let b = "10.0.0.2@-@1";
+        let servers = [("10.0.0.1", "ENABLED"), ("10.0.0.2", "ENABLED")];
+        // AVG over [b, a] (reverse order) for 2 items: b gets 0, a gets 1.
+        let settled = view(&[a, b], &servers, &[(0, b), (1, a)]);
+        assert!(!settled.needs_resharding(2, Strategy::AverageAllocation, "j", false));
+        // Count changed.
+        assert!(settled.needs_resharding(3, Strategy::AverageAllocation, "j", false));
+        // An owner died.
+        let mut died = settled.clone();
+        died.instances.remove(a);
+        assert!(died.needs_resharding(2, Strategy::AverageAllocation, "j", false));
+        // An instance joined and would get items.
+        let joined = view(
+            &[a, b, "10.0.0.3@-@1"],
+            &[("10.0.0.1", "ENABLED"), ("10.0.0.2", "ENABLED"), ("10.0.0.3", "ENABLED")],
+            &[(0, b), (1, a)],
+        );
+        assert!(joined.needs_resharding(2, Strategy::AverageAllocation, "j", false));
+        // ...but not with static sharding.
+        assert!(!joined.needs_resharding(2, Strategy::AverageAllocation, "j", true));
+        // Nothing to do without available instances.
+        let none = view(&[], &servers, &[]);
+        assert!(!none.needs_resharding(2, Strategy::AverageAllocation, "j", false));
+        // A fresh job needs sharding.
+        let fresh = view(&[a], &servers, &[]);
+        assert!(fresh.needs_resharding(2, Strategy::AverageAllocation, "j", false));
+    }
+
+    #[test]
+    fn sharding_transaction_shape() {
+        // ShardingServiceTest: total 3 with existing children 0..3: item 3 is removed.
+        let paths = JobPaths::new("test_job");
+        let a = "127.0.0.1@-@0";
+        let mut v = view(&[a], &[("127.0.0.1", "ENABLED")], &[(0, a), (1, a), (2, a), (3, a)]);
+        v.necessary = true;
+        v.processing = true;
+        v.sharding_root = true;
+        let leaves: BTreeMap<u32, Vec<ItemLeaf>> = (0..4).map(|i| (i, vec![ItemLeaf::Instance])).collect();
+        let assignment = strategy::assign(Strategy::AverageAllocation, "test_job", &[a.to_string()], 3, 0);
+        let ops = v.sharding_transaction(&paths, &assignment, 3, &leaves);
+        let described: Vec<String> = ops
+            .iter()
+            .map(|op| match op {
+                Op::Check { path, .. } => format!("check {path}"),
+                Op::Create { path, data, .. } => format!("create {path}={}", String::from_utf8_lossy(data)),
+                Op::Set { path, data, .. } => format!("set {path}={}", String::from_utf8_lossy(data)),
+                Op::Delete { path, .. } => format!("delete {path}"),
+            })
+            .collect();
+        assert_eq!(
+            described,
+            [
+                "check /",
+                "delete /test_job/sharding/3/instance",
+                "delete /test_job/sharding/3",
+                "set /test_job/sharding/0/instance=127.0.0.1@-@0",
+                "set /test_job/sharding/1/instance=127.0.0.1@-@0",
+                "set /test_job/sharding/2/instance=127.0.0.1@-@0",
+                "delete /test_job/leader/sharding/necessary",
+                "delete /test_job/leader/sharding/processing",
+            ]
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! The dump port (`[instance] dump_port`): ElasticJob's `SnapshotService` (reference §5).
+//!
+//! One request per connection: the client sends one line `dump@{job}`; the worker answers with
+//! the job's subtree read directly from the registry, one `path | value` line per node (children
+//! in reverse lexicographic order, the job root left out), adding `| cachePath | cacheValue`
+//! where the worker's cache disagrees, with IPv4 addresses masked; then it closes the
+//! connection. Anything else closes the connection without an answer.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use super::StopMode;
+use crate::registry::cache::CacheReader;
+use crate::registry::path::{self, JobPaths};
+use crate::registry::snapshot::{IpMasker, dump_line};
+use crate::registry::{Registry, TreeNode};
+
+/// Serves dump requests until the worker stops.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    registry: Registry,
+    jobs: HashMap<String, CacheReader>,
+    mut stop: watch::Receiver<StopMode>,
+) {
+    let mut connections = JoinSet::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let registry = registry.clone();
+                    let jobs = jobs.clone();
+                    connections.spawn(async move {
+                        if let Err(e) = answer(stream, &registry, &jobs).await {
+                            tracing::debug!(error = %e, "dump request failed");
+                        }
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "dump port accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            changed = stop.changed() => {
+                if changed.is_err() || !matches!(*stop.borrow(), StopMode::Run) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn answer(stream: TcpStream, registry: &Registry, jobs: &HashMap<String, CacheReader>) -> anyhow::Result<()> {
+    let (read, mut write) = stream.into_split();
+    let mut line = String::new();
+    let mut reader = BufReader::new(read.take(4096));
+    tokio::time::timeout(Duration::from_secs(10), reader.read_line(&mut line)).await??;
+    let line = line.trim_end_matches(['\r', '\n']);
+    let parts: Vec<&str> = line.split('@').collect();
+    let (["dump", job], true) = (parts.as_slice(), line.starts_with("dump@")) else {
+        return Ok(());
+    };
+    let Some(cache) = jobs.get(*job) else {
+        return Ok(());
+    };
+    let paths = JobPaths::new(job);
+    let nodes = registry.read_subtree(paths.root(), &|_| {}).await?.unwrap_or_default();
+    let text = render(&paths, &nodes, cache);
+    write.write_all(text.as_bytes()).await?;
+    write.shutdown().await?;
+    Ok(())
+}
+
+/// The dump text for a job: pre-order, reverse lexicographic children, root left out.
+fn render(paths: &JobPaths, nodes: &[TreeNode], cache: &CacheReader) -> String {
+    let mut children: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut values: HashMap<&str, String> = HashMap::new();
+    for n in nodes {
+        children.entry(path::parent(&n.path)).or_default().push(path::name(&n.path).to_string());
+        values.insert(&n.path, n.node.text());
+    }
+    let view = cache.view();
+    let mut masker = IpMasker::new(true);
+    let mut lines = Vec::with_capacity(nodes.len());
+    let mut stack = vec![paths.root().to_string()];
+    while let Some(p) = stack.pop() {
+        if p != paths.root() {
+            let value = values.get(p.as_str()).cloned().unwrap_or_default();
+            // A lazily cached node (a marker whose data the worker never reads) agrees when present.
+            let cached = view
+                .node(&p)
+                .map(|c| c.data.as_deref().map_or_else(|| value.clone(), crate::registry::codec::decode_text));
+            let line = match cached {
+                Some(c) if c == value => dump_line(&p, &value, None),
+                Some(c) => dump_line(&p, &value, Some((&p, &c))),
+                None => dump_line(&p, &value, Some(("", ""))),
+            };
+            lines.push(masker.mask(&line));
+        }
+        let mut names = children.get(p.as_str()).cloned().unwrap_or_default();
+        path::sort_reverse_java(&mut names);
+        for name in names.iter().rev() {
+            stack.push(path::child(&p, name));
+        }
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}

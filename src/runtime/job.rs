@@ -1,0 +1,1010 @@
+//! One job on one instance: the task that schedules fires, runs items and reacts to the registry.
+//!
+//! A [`JobRunner`] owns the job's watched cache and a `JoinSet` of running items, and loops over a
+//! `select!` of: a stop request, finished items, session changes, cache events, the next cron fire
+//! and a reconcile tick. Everything it decides comes from the cache (ElasticJob's listeners and
+//! services, reference §2–§3, §6.2), and steady-state fires read nothing from the registry: the
+//! only requests of a fire are the batched `running` node writes when `monitorExecution` is on.
+//!
+//! Execution is per item: an item never runs twice at once. A fire starts the local items that
+//! are idle; an item still busy from an earlier fire gets the fire queued (when `misfire` is on,
+//! or for a manual trigger) and runs again as soon as it finishes. Resharding is eager: the leader
+//! sets the flag when the assignment no longer matches the live instances, and writes the new
+//! assignment in one transaction as soon as nothing is running; a fire that finds the flag set
+//! waits for that instead of starting items.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures::FutureExt;
+use tokio::sync::watch;
+use tokio::task::{JoinHandle, JoinSet};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::{Settings, StopMode};
+use crate::coord::params::parse_item_parameters;
+use crate::coord::strategy::{self, Strategy};
+use crate::coord::validate::validate_config;
+use crate::coord::view::{self, JobView};
+use crate::exec::context::{ShardingContext, task_id};
+use crate::exec::inproc::ErasedJob;
+use crate::exec::{Executor, ItemOutcome, JobType, RunControl};
+use crate::registry::cache::{CacheEvent, TreeCache};
+use crate::registry::codec::{self, InstanceId, InstanceInfo, JobConfig, ServerStatus};
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
+use crate::registry::{LinkState, Mode, Op, Registry, RegistryError, SessionStatus};
+use crate::schedule::cron::{self, CronExpr, JobTimeZone};
+
+/// Why an item run was started, and the instant of the fire it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// A cron fire due at this instant.
+    Cron(DateTime<Utc>),
+    /// A manual trigger (`trigger/{id}`) seen at this instant.
+    Trigger(DateTime<Utc>),
+    /// A fire (the latest one, when several coalesced) that came due while the item was busy or
+    /// the registry unreachable.
+    Misfire(DateTime<Utc>),
+}
+
+impl Source {
+    fn label(self) -> &'static str {
+        match self {
+            Source::Cron(_) => "cron",
+            Source::Trigger(_) => "trigger",
+            Source::Misfire(_) => "misfire",
+        }
+    }
+
+    /// The fire instant this run covers.
+    fn at(self) -> DateTime<Utc> {
+        match self {
+            Source::Cron(t) | Source::Trigger(t) | Source::Misfire(t) => t,
+        }
+    }
+
+    /// The fire a run queued behind a busy item stands for: a trigger stays a trigger, a cron
+    /// fire becomes a misfire.
+    fn queued(self) -> Source {
+        match self {
+            Source::Cron(t) | Source::Misfire(t) => Source::Misfire(t),
+            Source::Trigger(t) => Source::Trigger(t),
+        }
+    }
+}
+
+/// Paths whose data the runner never needs from the cache: markers and latches.
+pub(crate) fn lazy_path(p: &str) -> bool {
+    match path::parse(p) {
+        Some((_, Node::ItemLeaf(_, leaf))) => {
+            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled)
+        }
+        Some((_, Node::Trigger(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => {
+            true
+        }
+        Some((_, Node::Other)) => true,
+        _ => false,
+    }
+}
+
+/// An item run in progress.
+struct ActiveRun {
+    id: u64,
+    kill: CancellationToken,
+    source: Source,
+    started: Instant,
+}
+
+/// Per item: the run in progress and a fire queued behind it.
+#[derive(Default)]
+struct Slot {
+    run: Option<ActiveRun>,
+    queued: Option<Source>,
+}
+
+/// A finished run, as the run task reports it.
+struct Finished {
+    item: u32,
+    id: u64,
+    outcome: ItemOutcome,
+}
+
+/// Everything a job needs to start.
+pub(crate) struct JobSetup {
+    pub(crate) job_type: JobType,
+    pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
+    pub(crate) config: JobConfig,
+}
+
+/// One job's task state (see the module docs).
+pub(crate) struct JobRunner {
+    registry: Registry,
+    me: InstanceId,
+    settings: Arc<Settings>,
+    paths: JobPaths,
+    job_type: JobType,
+    in_process: Option<Arc<dyn ErasedJob>>,
+    cache: TreeCache,
+    config: JobConfig,
+    cron: Option<CronExpr>,
+    tz: JobTimeZone,
+    executor: Result<Arc<Executor>, String>,
+    next_fire: Option<DateTime<Utc>>,
+    slots: BTreeMap<u32, Slot>,
+    runs: JoinSet<Finished>,
+    next_run_id: u64,
+    /// A fire waiting for resharding to finish.
+    pending: Option<Source>,
+    /// Fires came due while the registry was unreachable.
+    missed_offline: bool,
+    session: watch::Receiver<SessionStatus>,
+    registered_session: i64,
+    connected: bool,
+    retry_registration: Option<Instant>,
+    election: Option<JoinHandle<()>>,
+    stream_stop: watch::Sender<bool>,
+    stop: watch::Receiver<StopMode>,
+    stopped_by_admin: bool,
+    last_reconcile: Instant,
+    /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
+    sharding_written: bool,
+}
+
+impl JobRunner {
+    /// Publishes the job's configuration (when absent or `overwrite`), loads the effective one,
+    /// starts the cache and registers the server and instance nodes.
+    pub(crate) async fn start(
+        registry: Registry,
+        me: InstanceId,
+        settings: Arc<Settings>,
+        setup: JobSetup,
+        stop: watch::Receiver<StopMode>,
+    ) -> anyhow::Result<JobRunner> {
+        let paths = JobPaths::new(&setup.config.job_name);
+        let config = publish_config(&registry, &paths, &setup).await?;
+        let cache = TreeCache::start(registry.clone(), paths.root(), lazy_path).await?;
+        let session = registry.session();
+        let (stream_stop, _) = watch::channel(false);
+        let mut runner = JobRunner {
+            registry,
+            me,
+            settings,
+            paths,
+            job_type: setup.job_type,
+            in_process: setup.in_process,
+            cache,
+            config: JobConfig::default(),
+            cron: None,
+            tz: JobTimeZone::default(),
+            executor: Err("not configured".into()),
+            next_fire: None,
+            slots: BTreeMap::new(),
+            runs: JoinSet::new(),
+            next_run_id: 0,
+            pending: None,
+            missed_offline: false,
+            session,
+            registered_session: 0,
+            connected: true,
+            retry_registration: None,
+            election: None,
+            stream_stop,
+            stop,
+            stopped_by_admin: false,
+            last_reconcile: Instant::now(),
+            sharding_written: false,
+        };
+        runner.apply_config(config).map_err(|e| anyhow::anyhow!("job '{}': {e}", runner.name()))?;
+        runner.register().await?;
+        Ok(runner)
+    }
+
+    /// The job name.
+    pub(crate) fn name(&self) -> &str {
+        self.paths.job()
+    }
+
+    /// The cache reader, for the dump port.
+    pub(crate) fn cache_reader(&self) -> crate::registry::cache::CacheReader {
+        self.cache.reader()
+    }
+
+    /// Runs until stopped; then stops gracefully (or at once) and leaves the registry.
+    pub(crate) async fn run(mut self) {
+        let mut reconcile = tokio::time::interval(Duration::from_secs(60));
+        reconcile.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        self.after_change().await;
+        loop {
+            if self.stopped_by_admin || !matches!(*self.stop.borrow(), StopMode::Run) {
+                break;
+            }
+            let fire_at = if self.connected { self.next_fire } else { None };
+            let retry_at = self.retry_registration;
+            tokio::select! {
+                biased;
+                changed = self.stop.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                }
+                Some(done) = self.runs.join_next(), if !self.runs.is_empty() => {
+                    let mut batch = vec![done];
+                    while let Some(more) = self.runs.try_join_next() {
+                        batch.push(more);
+                    }
+                    self.on_finished(batch).await;
+                }
+                changed = self.session.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    self.on_session().await;
+                }
+                event = self.cache.recv() => {
+                    let Some(event) = event else { break };
+                    let mut batch = vec![event];
+                    while let Some(more) = self.cache.try_recv() {
+                        batch.push(more);
+                    }
+                    self.on_cache_events(batch).await;
+                }
+                () = sleep_until_utc(fire_at) => self.on_cron().await,
+                () = sleep_until_opt(retry_at) => {
+                    self.retry_registration = None;
+                    if let Err(e) = self.register().await {
+                        tracing::warn!(job = %self.name(), error = %e, "registration failed, retrying");
+                        self.retry_registration = Some(Instant::now() + Duration::from_secs(1));
+                    }
+                    self.after_change().await;
+                }
+                _ = reconcile.tick() => self.reconcile().await,
+            }
+        }
+        self.shutdown().await;
+    }
+
+    // ----- configuration -----------------------------------------------------------------
+
+    /// Adopts a configuration read from the registry. Returns whether `monitorExecution` was
+    /// switched off (every instance then clears the running nodes, as ElasticJob does).
+    fn apply_config(&mut self, config: JobConfig) -> Result<bool, String> {
+        validate_config(&config).map_err(|e| format!("invalid configuration at {}: {e}", self.paths.config()))?;
+        let cron = match config.cron_expr() {
+            Some(expr) => Some(cron::parse(expr).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let tz = cron::parse_time_zone(config.time_zone.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
+        let executor = Executor::from_config(&self.job_type, &config, self.in_process.clone()).map(Arc::new);
+        if let Err(e) = &executor {
+            tracing::error!(job = %self.name(), error = %e, "the job cannot run until its configuration is fixed");
+        }
+        let schedule_changed =
+            self.cron.as_ref().map(CronExpr::as_str) != cron.as_ref().map(CronExpr::as_str) || self.tz != tz;
+        let first = self.config.job_name.is_empty();
+        let monitor_switched_off = !first && self.config.monitor_execution && !config.monitor_execution;
+        self.config = config;
+        self.cron = cron;
+        self.tz = tz;
+        self.executor = executor;
+        if schedule_changed || first {
+            self.next_fire = self.cron.as_ref().and_then(|c| c.next_after(Utc::now(), &self.tz));
+            if !first {
+                tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
+            }
+        }
+        Ok(monitor_switched_off)
+    }
+
+    /// The config node changed: re-read it from the cache and adopt it if it is valid.
+    async fn reload_config(&mut self) {
+        let text = self.cache.view().text(&self.paths.config());
+        let Some(text) = text else {
+            return;
+        };
+        let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
+        match parsed.and_then(|cfg| self.apply_config(cfg)) {
+            Ok(monitor_switched_off) => {
+                if monitor_switched_off {
+                    self.clear_running_nodes(None).await;
+                }
+            }
+            Err(e) => tracing::error!(
+                job = %self.name(),
+                error = %e,
+                "ignoring the new configuration at {}; keeping the previous one",
+                self.paths.config()
+            ),
+        }
+    }
+
+    fn total(&self) -> u32 {
+        u32::try_from(self.config.sharding_total_count).unwrap_or(0)
+    }
+
+    fn strategy(&self) -> Strategy {
+        Strategy::from_config(self.config.job_sharding_strategy_type.as_deref()).unwrap_or_default()
+    }
+
+    fn view(&self) -> JobView {
+        JobView::from_cache(&self.paths, &self.cache.view())
+    }
+
+    fn is_leader(&self, view: &JobView) -> bool {
+        view.leader.as_deref() == Some(self.me.as_str())
+    }
+
+    // ----- registration and session ------------------------------------------------------
+
+    /// Registers the server node (kept as is when it exists, written `ENABLED`/`DISABLED` from
+    /// `disabled` when it does not) and the ephemeral instance node of this session.
+    async fn register(&mut self) -> Result<(), RegistryError> {
+        let ip = self.me.ip().to_string();
+        let status = ServerStatus::from_enabled(!self.config.disabled);
+        self.registry.create_if_absent(&self.paths.server(&ip), status.encode()).await?;
+        let session = self.registry.session_id();
+        let info = InstanceInfo::new(&self.me).to_yaml();
+        self.registry.put_ephemeral(&self.paths.instance(self.me.as_str()), info.as_bytes()).await?;
+        if session != self.registered_session {
+            if self.registered_session != 0 {
+                tracing::info!(job = %self.name(), instance = %self.me, "re-registered with a new registry session");
+            }
+            self.registered_session = session;
+        }
+        Ok(())
+    }
+
+    async fn on_session(&mut self) {
+        let status = *self.session.borrow_and_update();
+        match status.state {
+            LinkState::Disconnected | LinkState::Expired => {
+                if self.connected {
+                    tracing::warn!(job = %self.name(), state = ?status.state, "registry connection lost: no new fires until it is back");
+                }
+                self.connected = false;
+            }
+            LinkState::Connected => {
+                let was_connected = self.connected;
+                self.connected = true;
+                if status.session_id != self.registered_session {
+                    if let Err(e) = self.register().await {
+                        tracing::warn!(job = %self.name(), error = %e, "registration failed, retrying");
+                        self.retry_registration = Some(Instant::now() + Duration::from_secs(1));
+                    }
+                    self.clear_stale_running_nodes().await;
+                } else if !was_connected {
+                    tracing::info!(job = %self.name(), "registry connection is back (same session)");
+                }
+                if self.missed_offline {
+                    self.missed_offline = false;
+                    if self.config.misfire {
+                        self.fire(Source::Misfire(Utc::now())).await;
+                    }
+                }
+                self.after_change().await;
+            }
+        }
+    }
+
+    // ----- registry events ---------------------------------------------------------------
+
+    async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
+        let mut config_changed = false;
+        let mut own_instance_deleted = false;
+        let mut triggered = false;
+        for event in &events {
+            let (CacheEvent::Created(p) | CacheEvent::Changed(p) | CacheEvent::Deleted(p)) = event else {
+                // A resync: look at everything again.
+                config_changed = true;
+                triggered |= self.cache.view().exists(&self.paths.trigger(self.me.as_str()));
+                continue;
+            };
+            match path::parse(p) {
+                Some((_, Node::Config)) => config_changed = true,
+                Some((_, Node::Instance(id))) if id == self.me.as_str() && matches!(event, CacheEvent::Deleted(_)) => {
+                    own_instance_deleted = true;
+                }
+                Some((_, Node::Trigger(id))) if id == self.me.as_str() && matches!(event, CacheEvent::Created(_)) => {
+                    triggered = true;
+                }
+                _ => {}
+            }
+        }
+        if config_changed {
+            self.reload_config().await;
+        }
+        if own_instance_deleted {
+            self.on_own_instance_deleted().await;
+            if self.stopped_by_admin {
+                return;
+            }
+        }
+        if triggered {
+            match self.registry.delete_if_exists(&self.paths.trigger(self.me.as_str())).await {
+                Ok(_) => self.fire(Source::Trigger(Utc::now())).await,
+                Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
+            }
+        }
+        self.after_change().await;
+    }
+
+    /// Our instance node is gone. After a new session that is expected (re-registration follows);
+    /// within our session only an operator deletes it (`job shutdown`), and then ElasticJob stops
+    /// the job in this process.
+    async fn on_own_instance_deleted(&mut self) {
+        let session = self.registry.session_id();
+        if !self.connected || session != self.registered_session {
+            return;
+        }
+        match self.registry.exists(&self.paths.instance(self.me.as_str())).await {
+            Ok(Some(stat)) if stat.ephemeral_owner == session => {}
+            Ok(_) => {
+                tracing::warn!(job = %self.name(), instance = %self.me, "instance node deleted by an operator: stopping this job in this process");
+                self.stopped_by_admin = true;
+            }
+            Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot check the instance node"),
+        }
+    }
+
+    /// Re-evaluates what the cache now says: leadership, resharding, a fire waiting for
+    /// resharding.
+    async fn after_change(&mut self) {
+        if !self.connected {
+            return;
+        }
+        if self.election.as_ref().is_some_and(JoinHandle::is_finished) {
+            self.election = None;
+        }
+        let view = self.view();
+        let my_server_enabled = view.server_enabled(self.me.ip());
+        if self.is_leader(&view) && !my_server_enabled {
+            tracing::info!(job = %self.name(), "server disabled: giving up leadership");
+            if let Err(e) = self.registry.delete_if_exists(&self.paths.leader_instance()).await {
+                tracing::warn!(job = %self.name(), error = %e, "cannot give up leadership");
+            }
+            return;
+        }
+        if view.leader.is_none() && view.is_available(self.me.as_str()) {
+            self.start_election();
+        }
+        if self.is_leader(&view) {
+            self.leader_duties(&view).await;
+        }
+        if !view.necessary
+            && !view.processing
+            && let Some(source) = self.pending.take()
+        {
+            self.fire(source).await;
+        }
+    }
+
+    /// Contends for leadership in the background: the Curator latch at `leader/election/latch`
+    /// guards "create `leader/election/instance` if absent" (reference §2.2). The outcome shows
+    /// up in the cache.
+    fn start_election(&mut self) {
+        if self.election.is_some() {
+            return;
+        }
+        let registry = self.registry.clone();
+        let paths = self.paths.clone();
+        let me = self.me.clone();
+        self.election = Some(tokio::spawn(async move {
+            let result = async {
+                let _latch = registry.latch(&paths.election_latch()).await?;
+                if registry.exists(&paths.leader_instance()).await?.is_none() {
+                    match registry.create(&paths.leader_instance(), me.as_str().as_bytes(), Mode::Ephemeral).await {
+                        Ok(_) => tracing::info!(job = %paths.job(), instance = %me, "elected leader"),
+                        Err(RegistryError::NodeExists(_)) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok::<_, RegistryError>(())
+            };
+            if let Err(e) = result.await {
+                tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying on the next change");
+            }
+        }));
+    }
+
+    /// The leader's part: set the resharding flag when the assignment is stale, and reshard as
+    /// soon as nothing is running.
+    async fn leader_duties(&mut self, view: &JobView) {
+        let total = self.total();
+        if total == 0 {
+            return;
+        }
+        if self.sharding_written {
+            if view.necessary {
+                return;
+            }
+            self.sharding_written = false;
+        }
+        if !view.necessary {
+            if view.needs_resharding(total, self.strategy(), self.name(), self.config.static_sharding) {
+                tracing::info!(job = %self.name(), "assignment is stale: resharding");
+                if let Err(e) = self.registry.create_if_absent(&self.paths.sharding_necessary(), codec::EMPTY).await {
+                    tracing::warn!(job = %self.name(), error = %e, "cannot set the resharding flag");
+                }
+            }
+            return;
+        }
+        let existing = view.items.keys().copied().max().map_or(0, |m| m + 1).max(total);
+        if self.config.monitor_execution && view.any_running(existing) {
+            tracing::debug!(job = %self.name(), "resharding waits for running items");
+            return;
+        }
+        if view.available_instances().is_empty() {
+            return;
+        }
+        self.shard(view).await;
+    }
+
+    /// Writes a new assignment in one transaction; retried with a fresh read when the cache was
+    /// behind, reported when it keeps failing (the flag stays, so it is retried on the next
+    /// change or reconcile).
+    async fn shard(&mut self, view: &JobView) {
+        let total = self.total();
+        match self.registry.create(&self.paths.sharding_processing(), codec::EMPTY, Mode::Ephemeral).await {
+            Ok(_) => {}
+            Err(RegistryError::NodeExists(_)) => {
+                let ours = self.registry.exists(&self.paths.sharding_processing()).await;
+                if !matches!(ours, Ok(Some(stat)) if stat.ephemeral_owner == self.registry.session_id()) {
+                    return;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(job = %self.name(), error = %e, "cannot start sharding");
+                return;
+            }
+        }
+        let now_ms = Utc::now().timestamp_millis();
+        let mut current = view.clone();
+        let mut leaves = view::item_leaves(&self.paths, &self.cache.view());
+        for attempt in 1..=3 {
+            current.processing = true;
+            let available = current.available_instances();
+            if available.is_empty() || !current.necessary {
+                break;
+            }
+            let assignment = strategy::assign(self.strategy(), self.name(), &available, total, now_ms);
+            let ops = current.sharding_transaction(&self.paths, &assignment, total, &leaves);
+            match self.registry.transaction(&ops).await {
+                Ok(()) => {
+                    let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
+                    tracing::info!(job = %self.name(), assignment = %summary.join(" "), "resharded");
+                    self.sharding_written = true;
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(job = %self.name(), attempt, error = %e, "sharding transaction failed; re-reading");
+                    match self.registry.read_subtree(self.paths.root(), &|_| {}).await {
+                        Ok(Some(nodes)) => {
+                            current = JobView::from_nodes(&self.paths, &nodes);
+                            leaves = view::item_leaves_from_nodes(&self.paths, &nodes);
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            tracing::warn!(job = %self.name(), error = %e, "cannot re-read the job");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        tracing::error!(job = %self.name(), "sharding did not complete; it will be retried");
+        if let Err(e) = self.registry.delete_if_exists(&self.paths.sharding_processing()).await {
+            tracing::warn!(job = %self.name(), error = %e, "cannot clear the sharding marker");
+        }
+    }
+
+    // ----- fires -------------------------------------------------------------------------
+
+    async fn on_cron(&mut self) {
+        let Some(scheduled) = self.next_fire else { return };
+        let now = Utc::now();
+        let next = self.cron.as_ref().and_then(|c| c.next_after(scheduled, &self.tz));
+        // Late by more than a period (a stalled process, a clock jump): coalesce into this fire.
+        self.next_fire = match next {
+            Some(n) if n <= now => self.cron.as_ref().and_then(|c| c.next_after(now, &self.tz)),
+            other => other,
+        };
+        self.fire(Source::Cron(scheduled)).await;
+    }
+
+    /// A fire: run every idle local item; queue the fire behind busy items.
+    async fn fire(&mut self, source: Source) {
+        if !self.connected {
+            tracing::warn!(job = %self.name(), source = source.label(), "fire skipped: the registry is unreachable");
+            self.missed_offline = true;
+            return;
+        }
+        if !self.clock_within_limits().await {
+            return;
+        }
+        let view = self.view();
+        if view.necessary || view.processing {
+            tracing::debug!(job = %self.name(), "fire waits for resharding");
+            self.pending = Some(source);
+            return;
+        }
+        let items = view.local_items(self.me.as_str(), self.total());
+        self.start_items(&view, items, source).await;
+    }
+
+    /// Starts the given items where they are idle, local and enabled; queues the fire behind the
+    /// busy ones.
+    async fn start_items(&mut self, view: &JobView, items: Vec<u32>, source: Source) {
+        let mut to_start = Vec::new();
+        for item in items {
+            let state = view.items.get(&item).cloned().unwrap_or_default();
+            if state.disabled {
+                continue;
+            }
+            let slot = self.slots.entry(item).or_default();
+            if slot.run.is_some() {
+                let trigger = matches!(source, Source::Trigger(_));
+                if self.config.misfire || trigger {
+                    tracing::info!(job = %self.paths.job(), item, "item still running: queued behind the current run");
+                    slot.queued = Some(source.queued());
+                    if self.config.misfire && !state.misfire {
+                        let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
+                        if let Err(e) = self.registry.create_if_absent(&node, codec::EMPTY).await {
+                            tracing::warn!(job = %self.paths.job(), item, error = %e, "cannot write the misfire node");
+                        }
+                    }
+                } else {
+                    tracing::info!(job = %self.paths.job(), item, "item still running: fire skipped (misfire is off)");
+                }
+                continue;
+            }
+            if self.config.monitor_execution && state.running {
+                tracing::info!(job = %self.name(), item, "item is running elsewhere: skipped");
+                continue;
+            }
+            to_start.push(item);
+        }
+        if to_start.is_empty() {
+            return;
+        }
+        let executor = match &self.executor {
+            Ok(executor) => Arc::clone(executor),
+            Err(e) => {
+                tracing::error!(job = %self.name(), items = ?to_start, error = %e, "items not run");
+                return;
+            }
+        };
+        let started = if self.config.monitor_execution { self.mark_running(&to_start).await } else { to_start };
+        if started.is_empty() {
+            return;
+        }
+        let params = match parse_item_parameters(self.config.sharding_item_parameters.as_deref().unwrap_or("")) {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::error!(job = %self.name(), error = %e, "items not run");
+                return;
+            }
+        };
+        let task = task_id(self.name(), &started, self.me.as_str());
+        for item in started {
+            let ctx = ShardingContext {
+                job_name: self.name().to_string(),
+                task_id: task.clone(),
+                sharding_total_count: self.total(),
+                job_parameter: self.config.job_parameter.clone().unwrap_or_default(),
+                sharding_item: item,
+                sharding_parameter: i32::try_from(item).ok().and_then(|i| params.get(&i).cloned()),
+            };
+            self.spawn_run(item, ctx, source, Arc::clone(&executor));
+        }
+    }
+
+    fn spawn_run(&mut self, item: u32, ctx: ShardingContext, source: Source, executor: Arc<Executor>) {
+        self.next_run_id += 1;
+        let id = self.next_run_id;
+        let kill = CancellationToken::new();
+        let control = RunControl {
+            kill: kill.clone(),
+            stop: self.stream_stop.subscribe(),
+            kill_grace: self.settings.kill_grace,
+            fire_time: Some(source.at()),
+        };
+        tracing::info!(job = %self.name(), item, source = source.label(), "item started");
+        self.runs.spawn(async move {
+            let run = AssertUnwindSafe(executor.run(&ctx, control)).catch_unwind();
+            let outcome = run.await.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
+            Finished { item, id, outcome }
+        });
+        self.slots.entry(item).or_default().run = Some(ActiveRun { id, kill, source, started: Instant::now() });
+    }
+
+    /// Creates the `running` nodes of items about to start in one transaction (persistent when
+    /// failover is on, so a crash can be detected; ephemeral otherwise). An item whose node
+    /// exists is running elsewhere and is left out.
+    async fn mark_running(&mut self, items: &[u32]) -> Vec<u32> {
+        let mode = if self.config.failover { Mode::Persistent } else { Mode::Ephemeral };
+        let data = self.me.as_str().as_bytes().to_vec();
+        let ops: Vec<Op> = items
+            .iter()
+            .map(|&i| Op::Create { path: self.paths.item_leaf(i, ItemLeaf::Running), data: data.clone(), mode })
+            .collect();
+        match self.registry.transaction(&ops).await {
+            Ok(()) => return items.to_vec(),
+            Err(RegistryError::Transaction { .. }) => {}
+            Err(e) => {
+                tracing::error!(job = %self.name(), error = %e, "cannot mark items running; not starting them");
+                return Vec::new();
+            }
+        }
+        let mut started = Vec::new();
+        for (&item, op) in items.iter().zip(&ops) {
+            let Op::Create { path, .. } = op else { continue };
+            match self.registry.create(path, &data, mode).await {
+                Ok(_) => started.push(item),
+                Err(RegistryError::NodeExists(_)) => {
+                    tracing::info!(job = %self.name(), item, "item is running elsewhere: skipped")
+                }
+                Err(e) => {
+                    tracing::error!(job = %self.name(), item, error = %e, "cannot mark the item running; not starting it")
+                }
+            }
+        }
+        started
+    }
+
+    /// Finished runs: log, clear their running nodes in one batch, start queued re-runs.
+    async fn on_finished(&mut self, batch: Vec<Result<Finished, tokio::task::JoinError>>) {
+        let mut done = Vec::new();
+        let mut rerun = Vec::new();
+        for result in batch {
+            let Ok(finished) = result else {
+                tracing::error!(job = %self.name(), "an item task was lost");
+                continue;
+            };
+            let slot = self.slots.entry(finished.item).or_default();
+            let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { continue };
+            log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
+            done.push(finished.item);
+            if let Some(source) = slot.queued.take() {
+                rerun.push((finished.item, source));
+            }
+        }
+        if self.config.monitor_execution {
+            self.clear_running_nodes(Some(&done)).await;
+        }
+        if !rerun.is_empty() {
+            let view = self.view();
+            let local = view.local_items(self.me.as_str(), self.total());
+            for (item, source) in rerun {
+                if self.config.misfire
+                    && let Err(e) = self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Misfire)).await
+                {
+                    tracing::warn!(job = %self.name(), item, error = %e, "cannot clear the misfire node");
+                }
+                if view.necessary || view.processing {
+                    self.pending = Some(source);
+                } else if local.contains(&item) {
+                    self.start_items(&view, vec![item], source).await;
+                }
+            }
+        }
+        self.after_change().await;
+    }
+
+    /// Deletes `running` nodes: of `items`, or of every item (`None`). Batched in one
+    /// transaction; a node someone else already removed is no error.
+    async fn clear_running_nodes(&self, items: Option<&[u32]>) {
+        let items: Vec<u32> = match items {
+            Some(items) => items.to_vec(),
+            None => {
+                self.cache.view().children(&self.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect()
+            }
+        };
+        let ops: Vec<Op> = items
+            .iter()
+            .map(|&i| Op::Delete { path: self.paths.item_leaf(i, ItemLeaf::Running), version: None })
+            .collect();
+        if ops.is_empty() {
+            return;
+        }
+        if self.registry.transaction(&ops).await.is_ok() {
+            return;
+        }
+        for op in &ops {
+            if let Err(e) = self.registry.delete_if_exists(op.path()).await {
+                tracing::warn!(job = %self.name(), path = %op.path(), error = %e, "cannot clear the running node");
+            }
+        }
+    }
+
+    /// After a new session: running nodes carrying this instance's id for items it is not
+    /// running are leftovers of the old session.
+    async fn clear_stale_running_nodes(&mut self) {
+        let stale: Vec<u32> = {
+            let view = self.view();
+            view.items
+                .iter()
+                .filter(|(i, v)| v.running && self.slots.get(i).is_none_or(|s| s.run.is_none()))
+                .map(|(i, _)| *i)
+                .collect()
+        };
+        for item in stale {
+            let node = self.paths.item_leaf(item, ItemLeaf::Running);
+            if let Ok(Some(n)) = self.registry.get(&node).await
+                && n.data == self.me.as_str().as_bytes()
+                && let Err(e) = self.registry.delete_if_exists(&node).await
+            {
+                tracing::warn!(job = %self.name(), item, error = %e, "cannot clear a stale running node");
+            }
+        }
+    }
+
+    /// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
+    /// node written now). Returns false, and logs, when the skew is over the limit.
+    async fn clock_within_limits(&self) -> bool {
+        let limit = self.config.max_time_diff_seconds;
+        if limit < 0 {
+            return true;
+        }
+        let node = self.paths.system_time();
+        let result = async {
+            self.registry.put(&node, codec::EMPTY).await?;
+            self.registry.exists(&node).await
+        }
+        .await;
+        match result {
+            Ok(Some(stat)) => {
+                let skew = (Utc::now().timestamp_millis() - stat.mtime).abs();
+                if skew > i64::from(limit) * 1000 {
+                    tracing::error!(
+                        job = %self.name(),
+                        skew_ms = skew,
+                        "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
+                    );
+                    return false;
+                }
+                true
+            }
+            Ok(None) => true,
+            Err(e) => {
+                tracing::warn!(job = %self.name(), error = %e, "cannot read the registry clock; fire refused");
+                false
+            }
+        }
+    }
+
+    /// The periodic safety net: ElasticJob's reconcile (the leader reshards when the assignment
+    /// is stale) plus a check that this instance is still registered.
+    async fn reconcile(&mut self) {
+        let interval = u64::try_from(self.config.reconcile_interval_minutes).unwrap_or(0);
+        if interval == 0 || self.last_reconcile.elapsed() < Duration::from_secs(interval * 60) {
+            return;
+        }
+        self.last_reconcile = Instant::now();
+        if self.connected && !self.cache.view().exists(&self.paths.instance(self.me.as_str())) {
+            self.on_own_instance_deleted().await;
+        }
+        self.after_change().await;
+    }
+
+    // ----- stopping ----------------------------------------------------------------------
+
+    /// Stops: no new fires; running items get until the graceful deadline (none when forced or
+    /// stopped by an operator), then they are killed; the leader and instance nodes are removed.
+    async fn shutdown(&mut self) {
+        let _ = self.stream_stop.send(true);
+        if let Some(election) = self.election.take() {
+            election.abort();
+        }
+        let deadline = match *self.stop.borrow() {
+            StopMode::Graceful(deadline) if !self.stopped_by_admin => Some(deadline),
+            _ => None,
+        };
+        if let Some(deadline) = deadline {
+            while !self.runs.is_empty() {
+                tokio::select! {
+                    Some(done) = self.runs.join_next() => self.on_finished_stopping(done).await,
+                    () = tokio::time::sleep_until(deadline) => break,
+                    changed = self.stop.changed() => {
+                        if changed.is_err() || matches!(*self.stop.borrow(), StopMode::Forced) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if !self.runs.is_empty() {
+            tracing::warn!(job = %self.name(), items = self.runs.len(), "killing running items");
+            for slot in self.slots.values() {
+                if let Some(run) = &slot.run {
+                    run.kill.cancel();
+                }
+            }
+            while let Some(done) = self.runs.join_next().await {
+                self.on_finished_stopping(done).await;
+            }
+        }
+        if self.connected {
+            if self.is_leader(&self.view())
+                && let Err(e) = self.registry.delete_if_exists(&self.paths.leader_instance()).await
+            {
+                tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
+            }
+            if !self.stopped_by_admin
+                && let Err(e) = self.registry.delete_if_exists(&self.paths.instance(self.me.as_str())).await
+            {
+                tracing::warn!(job = %self.name(), error = %e, "cannot remove the instance node");
+            }
+        }
+        tracing::info!(job = %self.name(), "stopped");
+    }
+
+    /// A run that finished while stopping: log it and clear its running node unless it was
+    /// killed with failover on (then the node lets another instance take the item over).
+    async fn on_finished_stopping(&mut self, result: Result<Finished, tokio::task::JoinError>) {
+        let Ok(finished) = result else { return };
+        let slot = self.slots.entry(finished.item).or_default();
+        let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { return };
+        log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
+        if self.config.monitor_execution && !(finished.outcome.killed && self.config.failover) {
+            self.clear_running_nodes(Some(&[finished.item])).await;
+        }
+    }
+}
+
+fn log_outcome(job: &str, item: u32, run: &ActiveRun, outcome: &ItemOutcome) {
+    let elapsed_ms = u64::try_from(run.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let source = run.source.label();
+    if outcome.success {
+        tracing::info!(job, item, source, elapsed_ms, "item finished");
+    } else {
+        tracing::warn!(
+            job,
+            item,
+            source,
+            elapsed_ms,
+            exit_code = ?outcome.exit_code,
+            error = outcome.message.as_deref().unwrap_or(""),
+            "item failed"
+        );
+    }
+}
+
+/// Writes the job's root and configuration when the registry has none (or `overwrite` is set),
+/// then returns the configuration the registry holds.
+async fn publish_config(registry: &Registry, paths: &JobPaths, setup: &JobSetup) -> anyhow::Result<JobConfig> {
+    let name = paths.job();
+    let stored = registry.get(&paths.config()).await?;
+    if stored.is_none() || setup.config.overwrite {
+        registry.put(paths.root(), setup.job_type.root_data().as_bytes()).await?;
+        registry.put(&paths.config(), setup.config.to_yaml().as_bytes()).await?;
+        tracing::info!(job = %name, "published the job configuration");
+        return Ok(setup.config.clone());
+    }
+    let text = stored.map(|n| n.text()).unwrap_or_default();
+    let config = JobConfig::from_yaml(&text)
+        .map_err(|e| anyhow::anyhow!("job '{name}': the configuration at {} is invalid: {e}", paths.config()))?;
+    if config.to_yaml() != setup.config.to_yaml() {
+        tracing::info!(job = %name, "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)");
+    }
+    Ok(config)
+}
+
+async fn sleep_until_utc(at: Option<DateTime<Utc>>) {
+    match at {
+        Some(at) => {
+            let wait = (at - Utc::now()).to_std().unwrap_or(Duration::ZERO);
+            tokio::time::sleep(wait).await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

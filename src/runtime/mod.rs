@@ -1,0 +1,273 @@
+//! The worker runtime behind `ejctl run`, also usable as a library.
+//!
+//! [`Worker::start`] connects to the registry (ZooKeeper, or an embedded in-process registry),
+//! publishes each job's configuration, registers the instance and starts one [`job::JobRunner`]
+//! task per job; all jobs share one registry session. Jobs are tokio tasks, not threads, so one
+//! process hosts thousands of jobs. [`Worker::run_until`] is the process life of `ejctl run`:
+//! the first stop signal stops new fires and lets running items finish within the shutdown
+//! timeout, then removes the instance (and leader) nodes; a second signal kills running items
+//! and exits at once.
+//!
+//! ```no_run
+//! use ejctl::exec::JobType;
+//! use ejctl::exec::context::ShardingContext;
+//! use ejctl::exec::inproc::{SimpleJob, simple};
+//! use ejctl::registry::codec::JobConfig;
+//! use ejctl::registry::embedded::EmbeddedStore;
+//! use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+//!
+//! struct Report;
+//! impl SimpleJob for Report {
+//!     async fn execute(&self, ctx: ShardingContext) -> anyhow::Result<()> {
+//!         tracing::info!("item {} of {}", ctx.sharding_item, ctx.sharding_total_count);
+//!         Ok(())
+//!     }
+//! }
+//!
+//! # async fn demo() -> anyhow::Result<()> {
+//! let mut config = JobConfig::new("report", 2);
+//! config.cron = Some("0/5 * * * * ?".into());
+//! let job = JobDefinition::in_process(config, "Report", simple(Report));
+//! let worker = Worker::start(WorkerConfig::new(RegistryTarget::Embedded(EmbeddedStore::new()), vec![job])).await?;
+//! worker.run_until(tokio::signal::ctrl_c(), std::future::pending::<()>()).await;
+//! # Ok(())
+//! # }
+//! ```
+
+mod dumpport;
+mod ip;
+mod job;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use crate::exec::JobType;
+use crate::exec::inproc::ErasedJob;
+use crate::registry::codec::{InstanceId, JobConfig};
+use crate::registry::embedded::EmbeddedStore;
+use crate::registry::{Registry, ZkOptions};
+
+pub use self::ip::detect_ip;
+
+/// Where the worker's registry is.
+#[derive(Clone)]
+pub enum RegistryTarget {
+    /// A ZooKeeper registry.
+    ZooKeeper(ZkOptions),
+    /// An in-process registry; every worker started on the same store coordinates with the
+    /// others in this process, and with nothing outside it.
+    Embedded(EmbeddedStore),
+}
+
+/// One job to run.
+#[derive(Clone)]
+pub struct JobDefinition {
+    /// The job type.
+    pub job_type: JobType,
+    /// The configuration to publish (see [`JobConfig::overwrite`]).
+    pub config: JobConfig,
+    /// The implementation of an in-process job.
+    pub in_process: Option<Arc<dyn ErasedJob>>,
+}
+
+impl JobDefinition {
+    /// A job run by ejctl's own executors (script, HTTP, dataflow commands).
+    pub fn new(job_type: JobType, config: JobConfig) -> JobDefinition {
+        JobDefinition { job_type, config, in_process: None }
+    }
+
+    /// A job implemented in Rust; `type_name` is written as the job root's data.
+    pub fn in_process(config: JobConfig, type_name: &str, job: Arc<dyn ErasedJob>) -> JobDefinition {
+        JobDefinition { job_type: JobType::InProcess(type_name.to_string()), config, in_process: Some(job) }
+    }
+}
+
+/// Everything a worker needs.
+#[derive(Clone)]
+pub struct WorkerConfig {
+    /// The registry.
+    pub registry: RegistryTarget,
+    /// The instance IP; detected when `None`.
+    pub ip: Option<String>,
+    /// The pid part of the instance id; this process's id when `None` (set it to run several
+    /// instances in one process, as tests do).
+    pub pid: Option<u32>,
+    /// Serve `dump@{job}` on this port.
+    pub dump_port: Option<u16>,
+    /// How long a graceful stop waits for running items.
+    pub shutdown_timeout: Duration,
+    /// SIGTERM to SIGKILL delay when killing an item.
+    pub kill_grace: Duration,
+    /// The jobs.
+    pub jobs: Vec<JobDefinition>,
+}
+
+impl WorkerConfig {
+    /// A configuration with defaults: detected IP, this process's pid, no dump port, 30 s
+    /// shutdown timeout, 5 s kill grace.
+    pub fn new(registry: RegistryTarget, jobs: Vec<JobDefinition>) -> WorkerConfig {
+        WorkerConfig {
+            registry,
+            ip: None,
+            pid: None,
+            dump_port: None,
+            shutdown_timeout: Duration::from_secs(30),
+            kill_grace: Duration::from_secs(5),
+            jobs,
+        }
+    }
+}
+
+/// Settings every job of a worker shares.
+pub(crate) struct Settings {
+    pub(crate) kill_grace: Duration,
+}
+
+/// What the job tasks are asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StopMode {
+    /// Keep running.
+    Run,
+    /// Stop new fires; let running items finish until the deadline.
+    Graceful(Instant),
+    /// Kill running items and leave now.
+    Forced,
+}
+
+/// A running worker.
+pub struct Worker {
+    instance_id: InstanceId,
+    registry: Registry,
+    stop: watch::Sender<StopMode>,
+    tasks: JoinSet<()>,
+    shutdown_timeout: Duration,
+    dump_addr: Option<std::net::SocketAddr>,
+}
+
+impl Worker {
+    /// Connects, publishes and registers every job, and starts them.
+    ///
+    /// # Errors
+    /// An unreachable registry, an invalid configuration in the registry, a dump port in use.
+    pub async fn start(config: WorkerConfig) -> anyhow::Result<Worker> {
+        let registry = match &config.registry {
+            RegistryTarget::ZooKeeper(options) => {
+                Registry::connect(options.clone()).await.context("cannot connect to the registry")?
+            }
+            RegistryTarget::Embedded(store) => {
+                tracing::warn!(
+                    "no [registry] configured: using the embedded in-process registry, which coordinates this process only"
+                );
+                Registry::embedded(store)
+            }
+        };
+        let ip = match &config.ip {
+            Some(ip) => ip.clone(),
+            None => detect_ip(),
+        };
+        let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
+        let settings = Arc::new(Settings { kill_grace: config.kill_grace });
+        let (stop, stop_rx) = watch::channel(StopMode::Run);
+        let mut runners = Vec::new();
+        for job in config.jobs {
+            let setup = job::JobSetup { job_type: job.job_type, in_process: job.in_process, config: job.config };
+            let runner = job::JobRunner::start(
+                registry.clone(),
+                instance_id.clone(),
+                Arc::clone(&settings),
+                setup,
+                stop_rx.clone(),
+            )
+            .await?;
+            runners.push(runner);
+        }
+        let mut tasks = JoinSet::new();
+        let mut dump_addr = None;
+        if let Some(port) = config.dump_port {
+            let readers: HashMap<String, _> =
+                runners.iter().map(|r| (r.name().to_string(), r.cache_reader())).collect();
+            let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+                .await
+                .with_context(|| format!("cannot listen on dump port {port}"))?;
+            dump_addr = listener.local_addr().ok();
+            tasks.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
+        }
+        tracing::info!(instance = %instance_id, registry = %registry.describe(), jobs = runners.len(), "worker started");
+        for runner in runners {
+            tasks.spawn(runner.run());
+        }
+        Ok(Worker { instance_id, registry, stop, tasks, shutdown_timeout: config.shutdown_timeout, dump_addr })
+    }
+
+    /// This worker's instance id (`ip@-@pid`).
+    pub fn instance_id(&self) -> &InstanceId {
+        &self.instance_id
+    }
+
+    /// The registry handle the worker uses.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The address the dump port listens on.
+    pub fn dump_addr(&self) -> Option<std::net::SocketAddr> {
+        self.dump_addr
+    }
+
+    /// Stops gracefully: no new fires; running items get the shutdown timeout; then the instance
+    /// leaves the registry.
+    pub async fn shutdown(self) {
+        self.run_until(std::future::ready(()), std::future::pending::<()>()).await;
+    }
+
+    /// Stops at once: running items are killed.
+    pub async fn kill(mut self) {
+        let _ = self.stop.send(StopMode::Forced);
+        while self.tasks.join_next().await.is_some() {}
+    }
+
+    /// Runs until `graceful` resolves, then stops gracefully; if `forced` resolves meanwhile,
+    /// running items are killed and the stop completes at once. Returns true when the stop was
+    /// forced.
+    pub async fn run_until(mut self, graceful: impl Future, forced: impl Future) -> bool {
+        tokio::pin!(graceful);
+        tokio::pin!(forced);
+        loop {
+            tokio::select! {
+                () = async { graceful.as_mut().await; } => break,
+                joined = self.tasks.join_next() => {
+                    if joined.is_none() {
+                        // Every job was stopped (by operators); keep serving nothing until asked to stop.
+                        graceful.as_mut().await;
+                        break;
+                    }
+                }
+            }
+        }
+        tracing::info!(instance = %self.instance_id, timeout = ?self.shutdown_timeout, "stopping: no new fires, waiting for running items");
+        let _ = self.stop.send(StopMode::Graceful(Instant::now() + self.shutdown_timeout));
+        let mut was_forced = false;
+        loop {
+            tokio::select! {
+                joined = self.tasks.join_next() => {
+                    if joined.is_none() {
+                        break;
+                    }
+                }
+                () = async { forced.as_mut().await; }, if !was_forced => {
+                    tracing::warn!("second stop signal: killing running items");
+                    was_forced = true;
+                    let _ = self.stop.send(StopMode::Forced);
+                }
+            }
+        }
+        was_forced
+    }
+}

@@ -1,0 +1,311 @@
+//! Worker clusters for runtime tests, observed through what their script jobs record.
+//!
+//! A [`Cluster`] is either real `ejctl run` processes on a real ZooKeeper, or in-process
+//! [`Worker`]s sharing one embedded registry; scenarios are written once against it. Every job
+//! runs [`RECORD_SCRIPT`], which appends `fire item instance start end` (milliseconds since the
+//! epoch) to a file, so a scenario checks what actually ran, where and when.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use ejctl::jobfile;
+use ejctl::registry::embedded::EmbeddedStore;
+use ejctl::registry::path::JobPaths;
+use ejctl::registry::{Registry, ZkOptions};
+use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+
+use super::{ZkServer, unique_ns, zk_options};
+
+/// Appends one line per run: the fire instant, the item, the instance id, start and end.
+/// Arguments: the record file, an optional sleep in seconds, then the context JSON.
+pub const RECORD_SCRIPT: &str = r#"#!/bin/sh
+start=$(date +%s%3N)
+case "$2" in
+  "{"*) ;;
+  *) sleep "$2" ;;
+esac
+end=$(date +%s%3N)
+echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM ${EJCTL_TASK_ID##*@-@READY@-@} $start $end" >> "$1"
+"#;
+
+/// One recorded run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub fire: i64,
+    pub item: u32,
+    pub instance: String,
+    pub start: i64,
+    pub end: i64,
+}
+
+/// An instance of the cluster.
+enum Instance {
+    Process { child: Child, id: String },
+    InProcess { worker: Option<Worker>, id: String },
+}
+
+impl Instance {
+    fn id(&self) -> &str {
+        match self {
+            Instance::Process { id, .. } | Instance::InProcess { id, .. } => id,
+        }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        if let Instance::Process { child, .. } = self {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+enum Backend {
+    Zk { server: ZkServer, ns: String },
+    Embedded { store: EmbeddedStore },
+}
+
+/// A set of workers running one job.
+pub struct Cluster {
+    backend: Backend,
+    pub dir: tempfile::TempDir,
+    pub record: PathBuf,
+    /// The `[[job]]` table (without the `[[job]]` header).
+    job: String,
+    pub job_name: String,
+    instances: Vec<Instance>,
+    /// A registry session for the test's own reads and admin-like writes.
+    pub registry: Registry,
+}
+
+impl Cluster {
+    /// A cluster of `ejctl run` processes on a fresh ZooKeeper.
+    pub async fn zookeeper(job_name: &str, job: &str) -> Cluster {
+        let server = ZkServer::start();
+        let ns = unique_ns("run");
+        let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+        Cluster::new(Backend::Zk { server, ns }, registry, job_name, job)
+    }
+
+    /// A cluster of in-process workers on an embedded registry.
+    pub async fn embedded(job_name: &str, job: &str) -> Cluster {
+        let store = EmbeddedStore::new();
+        let registry = Registry::embedded(&store);
+        Cluster::new(Backend::Embedded { store }, registry, job_name, job)
+    }
+
+    fn new(backend: Backend, registry: Registry, job_name: &str, job: &str) -> Cluster {
+        let dir = tempfile::Builder::new().prefix("ejctl-run-").tempdir().unwrap();
+        let script = dir.path().join("record.sh");
+        std::fs::write(&script, RECORD_SCRIPT).unwrap();
+        make_executable(&script);
+        let record = dir.path().join("runs.txt");
+        let job =
+            job.replace("{script}", &script.display().to_string()).replace("{record}", &record.display().to_string());
+        Cluster { backend, dir, record, job, job_name: job_name.to_string(), instances: Vec::new(), registry }
+    }
+
+    /// The job's node paths.
+    pub fn paths(&self) -> JobPaths {
+        JobPaths::new(&self.job_name)
+    }
+
+    fn job_file(&self, ip: &str) -> String {
+        let registry = match &self.backend {
+            Backend::Zk { server, ns } => format!(
+                "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\nsession_timeout_ms = 10000\n\n",
+                server.connect_string()
+            ),
+            Backend::Embedded { .. } => String::new(),
+        };
+        format!(
+            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = 20\nkill_grace_seconds = 2\n\n[[job]]\n{}\n",
+            self.job
+        )
+    }
+
+    /// Starts an instance with this IP and waits until it is registered. Returns its index.
+    pub async fn start(&mut self, ip: &str) -> usize {
+        let index = self.instances.len();
+        let file = self.dir.path().join(format!("worker-{index}.toml"));
+        std::fs::write(&file, self.job_file(ip)).unwrap();
+        let instance = match &self.backend {
+            Backend::Zk { .. } => {
+                let log = std::fs::File::create(self.dir.path().join(format!("worker-{index}.log"))).unwrap();
+                let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
+                    .arg("run")
+                    .arg(&file)
+                    .env("RUST_LOG", "ejctl=debug")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(log)
+                    .spawn()
+                    .unwrap();
+                let id = format!("{ip}@-@{}", child.id());
+                Instance::Process { child, id }
+            }
+            Backend::Embedded { store } => {
+                let files = jobfile::load(&[file]).unwrap();
+                let jobs = files.jobs.into_iter().map(|j| JobDefinition::new(j.job_type, j.config)).collect();
+                let mut config = WorkerConfig::new(RegistryTarget::Embedded(store.clone()), jobs);
+                config.ip = Some(ip.to_string());
+                config.pid = Some(1000 + u32::try_from(index).unwrap());
+                config.kill_grace = Duration::from_secs(2);
+                let worker = Worker::start(config).await.unwrap();
+                let id = worker.instance_id().to_string();
+                Instance::InProcess { worker: Some(worker), id }
+            }
+        };
+        let path = self.paths().instance(instance.id());
+        self.instances.push(instance);
+        self.wait_until(30, "the instance to register", async |c| c.registry.exists(&path).await.unwrap().is_some())
+            .await;
+        index
+    }
+
+    /// The instance id of instance `i`.
+    pub fn id(&self, i: usize) -> String {
+        self.instances[i].id().to_string()
+    }
+
+    /// Stops instance `i` gracefully and waits until it is gone.
+    pub async fn stop(&mut self, i: usize) {
+        match &mut self.instances[i] {
+            Instance::Process { child, .. } => {
+                signal(child.id(), "TERM");
+                let status = tokio::task::block_in_place(|| wait_exit(child, Duration::from_secs(60)));
+                assert_eq!(status, Some(0), "graceful stop exits 0");
+            }
+            Instance::InProcess { worker, .. } => {
+                if let Some(w) = worker.take() {
+                    w.shutdown().await;
+                }
+            }
+        }
+    }
+
+    /// Every run recorded so far, in file order.
+    pub fn runs(&self) -> Vec<Run> {
+        let text = std::fs::read_to_string(&self.record).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                Some(Run {
+                    fire: f.first()?.parse().ok()?,
+                    item: f.get(1)?.parse().ok()?,
+                    instance: (*f.get(2)?).to_string(),
+                    start: f.get(3)?.parse().ok()?,
+                    end: f.get(4)?.parse().ok()?,
+                })
+            })
+            .collect()
+    }
+
+    /// Runs grouped by fire instant.
+    pub fn runs_by_fire(&self) -> BTreeMap<i64, Vec<Run>> {
+        let mut out: BTreeMap<i64, Vec<Run>> = BTreeMap::new();
+        for r in self.runs() {
+            out.entry(r.fire).or_default().push(r);
+        }
+        out
+    }
+
+    /// Polls `check` every 50 ms until it holds (test code; the product never polls).
+    pub async fn wait_until(&self, secs: u64, what: &str, check: impl AsyncFn(&Cluster) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        while !check(self).await {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out after {secs}s waiting for {what}\n{}",
+                self.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the leader has sharded over exactly `ids` (no flag left, every item owned by
+    /// one of them and each of them owning an item when there are enough items).
+    pub async fn wait_settled(&self, ids: &[String], total: u32) {
+        let ids: BTreeSet<String> = ids.iter().cloned().collect();
+        self.wait_until(30, &format!("sharding over {ids:?}"), async |c| {
+            let paths = c.paths();
+            if c.registry.exists(&paths.sharding_necessary()).await.unwrap().is_some() {
+                return false;
+            }
+            let mut owners = BTreeSet::new();
+            for i in 0..total {
+                let leaf = paths.item_leaf(i, ejctl::registry::path::ItemLeaf::Instance);
+                match c.registry.get(&leaf).await.unwrap() {
+                    Some(n) => owners.insert(n.text()),
+                    None => return false,
+                };
+            }
+            owners.is_subset(&ids) && (owners.len() == ids.len() || total < ids.len() as u32)
+        })
+        .await;
+    }
+
+    /// Waits until every item in `items` has a completed run for fire `fire`.
+    pub async fn wait_fire(&self, fire: i64, items: u32) {
+        self.wait_until(30, &format!("fire {fire} to complete"), async |c| {
+            let done: BTreeSet<u32> = c.runs().iter().filter(|r| r.fire == fire).map(|r| r.item).collect();
+            done.len() as u32 >= items
+        })
+        .await;
+    }
+
+    /// The workers' logs (process clusters), for failure messages.
+    pub fn logs(&self) -> String {
+        let mut out = String::new();
+        for i in 0..self.instances.len() {
+            if let Ok(log) = std::fs::read_to_string(self.dir.path().join(format!("worker-{i}.log"))) {
+                let tail: Vec<&str> = log.lines().rev().take(40).collect();
+                out.push_str(&format!("--- worker {i} (last lines)\n"));
+                for l in tail.into_iter().rev() {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+
+    /// ZooKeeper options for another session on the cluster's registry (process clusters).
+    pub fn zk(&self) -> Option<ZkOptions> {
+        match &self.backend {
+            Backend::Zk { server, ns } => Some(zk_options(&server.connect_string(), ns)),
+            Backend::Embedded { .. } => None,
+        }
+    }
+}
+
+/// The next whole-second fire instant at least `after_ms` from now, in epoch milliseconds.
+pub fn next_second_fire(after_ms: i64) -> i64 {
+    let t = chrono::Utc::now().timestamp_millis() + after_ms;
+    (t / 1000 + 1) * 1000
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+pub fn signal(pid: u32, sig: &str) {
+    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
+}
+
+fn wait_exit(child: &mut Child, timeout: Duration) -> Option<i32> {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.code();
+        }
+        if std::time::Instant::now() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
