@@ -34,10 +34,133 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand run 'Run the jobs of one or more job files (the worker runtime)'
+            cand sharding 'Sharding: preview what a strategy assigns'
+            cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;run'= {
+            cand --log-format 'Log format on stderr'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;sharding'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand plan 'Preview what a sharding strategy assigns, without a registry'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;sharding;plan'= {
+            cand --strategy 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE'
+            cand --job-name 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)'
+            cand --instances 'Instance ids, comma-separated (`ip@-@pid`)'
+            cand --total 'shardingTotalCount'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --keep-order 'Use the instances in the order given instead of ElasticJob''s (reverse lexicographic)'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;sharding;help'= {
+            cand plan 'Preview what a sharding strategy assigns, without a registry'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;sharding;help;plan'= {
+        }
+        &'ejctl;sharding;help;help'= {
+        }
+        &'ejctl;cron'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand next 'Print the next fire instants of a Quartz cron expression'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;cron;next'= {
+            cand --time-zone 'Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local'
+            cand --after 'Start after this instant (RFC 3339); default: now'
+            cand -n 'How many instants to print'
+            cand --count 'How many instants to print'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;cron;help'= {
+            cand next 'Print the next fire instants of a Quartz cron expression'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;cron;help;next'= {
+        }
+        &'ejctl;cron;help;help'= {
         }
         &'ejctl;dump'= {
             cand --addr 'Ask a worker''s dump port (`dump@JOB` protocol) instead of reading the registry'
@@ -96,10 +219,25 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;help'= {
+            cand run 'Run the jobs of one or more job files (the worker runtime)'
+            cand sharding 'Sharding: preview what a strategy assigns'
+            cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;help;run'= {
+        }
+        &'ejctl;help;sharding'= {
+            cand plan 'Preview what a sharding strategy assigns, without a registry'
+        }
+        &'ejctl;help;sharding;plan'= {
+        }
+        &'ejctl;help;cron'= {
+            cand next 'Print the next fire instants of a Quartz cron expression'
+        }
+        &'ejctl;help;cron;next'= {
         }
         &'ejctl;help;dump'= {
         }

@@ -37,10 +37,96 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -s v -l verbose -d 'More log o
 complete -c ejctl -n "__fish_ejctl_needs_command" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_needs_command" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "sharding" -d 'Sharding: preview what a strategy assigns'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "cron" -d 'Check cron expressions'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l log-format -d 'Log format on stderr' -r -f -a "text\t'Human-readable lines'
+json\t'One JSON object per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l strategy -d 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l job-name -d 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l instances -d 'Instance ids, comma-separated (`ip@-@pid`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l keep-order -d 'Use the instances in the order given instead of ElasticJob\'s (reverse lexicographic)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l time-zone -d 'Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l after -d 'Start after this instant (RFC 3339); default: now' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s n -l count -d 'How many instants to print' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from help" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l addr -d 'Ask a worker\'s dump port (`dump@JOB` protocol) instead of reading the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -82,7 +168,12 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s v -l verbose -d 'Mor
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from dump completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from dump completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from dump completions man help" -f -a "man" -d 'Write the man pages into a directory'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from dump completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "sharding" -d 'Sharding: preview what a strategy assigns'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "cron" -d 'Check cron expressions'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "man" -d 'Write the man pages into a directory'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run sharding cron dump completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from cron" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'
