@@ -19,14 +19,29 @@ _ejctl() {
             ejctl,completions)
                 cmd="ejctl__subcmd__completions"
                 ;;
+            ejctl,config)
+                cmd="ejctl__subcmd__config"
+                ;;
+            ejctl,context)
+                cmd="ejctl__subcmd__context"
+                ;;
             ejctl,cron)
                 cmd="ejctl__subcmd__cron"
                 ;;
             ejctl,dump)
                 cmd="ejctl__subcmd__dump"
                 ;;
+            ejctl,failover)
+                cmd="ejctl__subcmd__failover"
+                ;;
             ejctl,help)
                 cmd="ejctl__subcmd__help"
+                ;;
+            ejctl,instance)
+                cmd="ejctl__subcmd__instance"
+                ;;
+            ejctl,job)
+                cmd="ejctl__subcmd__job"
                 ;;
             ejctl,man)
                 cmd="ejctl__subcmd__man"
@@ -34,8 +49,35 @@ _ejctl() {
             ejctl,run)
                 cmd="ejctl__subcmd__run"
                 ;;
+            ejctl,server)
+                cmd="ejctl__subcmd__server"
+                ;;
             ejctl,sharding)
                 cmd="ejctl__subcmd__sharding"
+                ;;
+            ejctl__subcmd__config,help)
+                cmd="ejctl__subcmd__config__subcmd__help"
+                ;;
+            ejctl__subcmd__config,list)
+                cmd="ejctl__subcmd__config__subcmd__list"
+                ;;
+            ejctl__subcmd__config__subcmd__help,help)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__config__subcmd__help,list)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__context,help)
+                cmd="ejctl__subcmd__context__subcmd__help"
+                ;;
+            ejctl__subcmd__context,list)
+                cmd="ejctl__subcmd__context__subcmd__list"
+                ;;
+            ejctl__subcmd__context__subcmd__help,help)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__context__subcmd__help,list)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__list"
                 ;;
             ejctl__subcmd__cron,help)
                 cmd="ejctl__subcmd__cron__subcmd__help"
@@ -49,8 +91,26 @@ _ejctl() {
             ejctl__subcmd__cron__subcmd__help,next)
                 cmd="ejctl__subcmd__cron__subcmd__help__subcmd__next"
                 ;;
+            ejctl__subcmd__failover,help)
+                cmd="ejctl__subcmd__failover__subcmd__help"
+                ;;
+            ejctl__subcmd__failover,list)
+                cmd="ejctl__subcmd__failover__subcmd__list"
+                ;;
+            ejctl__subcmd__failover__subcmd__help,help)
+                cmd="ejctl__subcmd__failover__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__failover__subcmd__help,list)
+                cmd="ejctl__subcmd__failover__subcmd__help__subcmd__list"
+                ;;
             ejctl__subcmd__help,completions)
                 cmd="ejctl__subcmd__help__subcmd__completions"
+                ;;
+            ejctl__subcmd__help,config)
+                cmd="ejctl__subcmd__help__subcmd__config"
+                ;;
+            ejctl__subcmd__help,context)
+                cmd="ejctl__subcmd__help__subcmd__context"
                 ;;
             ejctl__subcmd__help,cron)
                 cmd="ejctl__subcmd__help__subcmd__cron"
@@ -58,8 +118,17 @@ _ejctl() {
             ejctl__subcmd__help,dump)
                 cmd="ejctl__subcmd__help__subcmd__dump"
                 ;;
+            ejctl__subcmd__help,failover)
+                cmd="ejctl__subcmd__help__subcmd__failover"
+                ;;
             ejctl__subcmd__help,help)
                 cmd="ejctl__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__help,instance)
+                cmd="ejctl__subcmd__help__subcmd__instance"
+                ;;
+            ejctl__subcmd__help,job)
+                cmd="ejctl__subcmd__help__subcmd__job"
                 ;;
             ejctl__subcmd__help,man)
                 cmd="ejctl__subcmd__help__subcmd__man"
@@ -67,14 +136,71 @@ _ejctl() {
             ejctl__subcmd__help,run)
                 cmd="ejctl__subcmd__help__subcmd__run"
                 ;;
+            ejctl__subcmd__help,server)
+                cmd="ejctl__subcmd__help__subcmd__server"
+                ;;
             ejctl__subcmd__help,sharding)
                 cmd="ejctl__subcmd__help__subcmd__sharding"
+                ;;
+            ejctl__subcmd__help__subcmd__config,list)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__context,list)
+                cmd="ejctl__subcmd__help__subcmd__context__subcmd__list"
                 ;;
             ejctl__subcmd__help__subcmd__cron,next)
                 cmd="ejctl__subcmd__help__subcmd__cron__subcmd__next"
                 ;;
+            ejctl__subcmd__help__subcmd__failover,list)
+                cmd="ejctl__subcmd__help__subcmd__failover__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__instance,list)
+                cmd="ejctl__subcmd__help__subcmd__instance__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__job,list)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__server,list)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__list"
+                ;;
             ejctl__subcmd__help__subcmd__sharding,plan)
                 cmd="ejctl__subcmd__help__subcmd__sharding__subcmd__plan"
+                ;;
+            ejctl__subcmd__instance,help)
+                cmd="ejctl__subcmd__instance__subcmd__help"
+                ;;
+            ejctl__subcmd__instance,list)
+                cmd="ejctl__subcmd__instance__subcmd__list"
+                ;;
+            ejctl__subcmd__instance__subcmd__help,help)
+                cmd="ejctl__subcmd__instance__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__instance__subcmd__help,list)
+                cmd="ejctl__subcmd__instance__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__job,help)
+                cmd="ejctl__subcmd__job__subcmd__help"
+                ;;
+            ejctl__subcmd__job,list)
+                cmd="ejctl__subcmd__job__subcmd__list"
+                ;;
+            ejctl__subcmd__job__subcmd__help,help)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__job__subcmd__help,list)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__server,help)
+                cmd="ejctl__subcmd__server__subcmd__help"
+                ;;
+            ejctl__subcmd__server,list)
+                cmd="ejctl__subcmd__server__subcmd__list"
+                ;;
+            ejctl__subcmd__server__subcmd__help,help)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__help"
+                ;;
+            ejctl__subcmd__server__subcmd__help,list)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__list"
                 ;;
             ejctl__subcmd__sharding,help)
                 cmd="ejctl__subcmd__sharding__subcmd__help"
@@ -95,7 +221,7 @@ _ejctl() {
 
     case "${cmd}" in
         ejctl)
-            opts="-o -y -v -q -h -V --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version run sharding cron dump completions man help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -106,6 +232,10 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -133,7 +263,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__completions)
-            opts="-o -y -v -q -h -V --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -144,6 +274,262 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -171,7 +557,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron)
-            opts="-o -y -v -q -h -V --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version next help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +568,10 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -251,7 +641,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron__subcmd__next)
-            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,6 +671,10 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --digest)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -305,7 +699,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__dump)
-            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -320,6 +714,136 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__failover)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__failover__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__failover__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__failover__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__failover__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -347,7 +871,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help)
-            opts="run sharding cron dump completions man help"
+            opts="run job config server instance sharding failover context cron dump completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -363,6 +887,62 @@ _ejctl() {
         ejctl__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__context)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__context__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -416,9 +996,93 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__failover)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__failover__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__instance)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__instance__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -458,6 +1122,34 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__server)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__sharding)
             opts="plan"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -486,8 +1178,8 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__man)
-            opts="-o -y -v -q -h -V --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+        ejctl__subcmd__instance)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,6 +1190,262 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__man)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -525,7 +1473,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__run)
-            opts="-o -y -v -q -h -V --log-format --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -540,6 +1488,136 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -567,7 +1645,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding)
-            opts="-o -y -v -q -h -V --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version plan help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version plan help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -578,6 +1656,10 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -647,7 +1729,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__plan)
-            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +1756,10 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

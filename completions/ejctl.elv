@@ -20,6 +20,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -35,7 +36,13 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand run 'Run the jobs of one or more job files (the worker runtime)'
-            cand sharding 'Sharding: preview what a strategy assigns'
+            cand job 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
+            cand config 'Read and change job configurations'
+            cand server 'Servers (IPs): list, disable, enable, shutdown, remove'
+            cand instance 'Live instances'
+            cand sharding 'Sharding items: show, disable, enable, and preview what a strategy assigns'
+            cand failover 'Failover items'
+            cand context 'Named registries (connect string, namespace, digest), like kubectl contexts'
             cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand completions 'Print a shell completion script'
@@ -46,6 +53,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --log-format 'Log format on stderr'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -61,9 +69,202 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;job'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the jobs of the namespace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;job;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;help'= {
+            cand list 'List the jobs of the namespace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;job;help;list'= {
+        }
+        &'ejctl;job;help;help'= {
+        }
+        &'ejctl;config'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'Print a job''s configuration'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;config;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;config;help'= {
+            cand list 'Print a job''s configuration'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;config;help;list'= {
+        }
+        &'ejctl;config;help;help'= {
+        }
+        &'ejctl;server'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the servers (IPs) of the namespace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;server;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;server;help'= {
+            cand list 'List the servers (IPs) of the namespace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;server;help;list'= {
+        }
+        &'ejctl;server;help;help'= {
+        }
+        &'ejctl;instance'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the live instances'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;instance;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;instance;help'= {
+            cand list 'List the live instances'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;instance;help;list'= {
+        }
+        &'ejctl;instance;help;help'= {
+        }
         &'ejctl;sharding'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -88,6 +289,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --total 'shardingTotalCount'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -112,9 +314,106 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;sharding;help;help'= {
         }
+        &'ejctl;failover'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List failover items of a job'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;failover;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;failover;help'= {
+            cand list 'List failover items of a job'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;failover;help;list'= {
+        }
+        &'ejctl;failover;help;help'= {
+        }
+        &'ejctl;context'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the registry contexts'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;context;list'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;context;help'= {
+            cand list 'List the registry contexts'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;context;help;list'= {
+        }
+        &'ejctl;context;help;help'= {
+        }
         &'ejctl;cron'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -139,6 +438,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --count 'How many instants to print'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -166,6 +466,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --addr 'Ask a worker''s dump port (`dump@JOB` protocol) instead of reading the registry'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -185,6 +486,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;completions'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -203,6 +505,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;man'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
@@ -220,7 +523,13 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;help'= {
             cand run 'Run the jobs of one or more job files (the worker runtime)'
-            cand sharding 'Sharding: preview what a strategy assigns'
+            cand job 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
+            cand config 'Read and change job configurations'
+            cand server 'Servers (IPs): list, disable, enable, shutdown, remove'
+            cand instance 'Live instances'
+            cand sharding 'Sharding items: show, disable, enable, and preview what a strategy assigns'
+            cand failover 'Failover items'
+            cand context 'Named registries (connect string, namespace, digest), like kubectl contexts'
             cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand completions 'Print a shell completion script'
@@ -229,10 +538,40 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;help;run'= {
         }
+        &'ejctl;help;job'= {
+            cand list 'List the jobs of the namespace'
+        }
+        &'ejctl;help;job;list'= {
+        }
+        &'ejctl;help;config'= {
+            cand list 'Print a job''s configuration'
+        }
+        &'ejctl;help;config;list'= {
+        }
+        &'ejctl;help;server'= {
+            cand list 'List the servers (IPs) of the namespace'
+        }
+        &'ejctl;help;server;list'= {
+        }
+        &'ejctl;help;instance'= {
+            cand list 'List the live instances'
+        }
+        &'ejctl;help;instance;list'= {
+        }
         &'ejctl;help;sharding'= {
             cand plan 'Preview what a sharding strategy assigns, without a registry'
         }
         &'ejctl;help;sharding;plan'= {
+        }
+        &'ejctl;help;failover'= {
+            cand list 'List failover items of a job'
+        }
+        &'ejctl;help;failover;list'= {
+        }
+        &'ejctl;help;context'= {
+            cand list 'List the registry contexts'
+        }
+        &'ejctl;help;context;list'= {
         }
         &'ejctl;help;cron'= {
             cand next 'Print the next fire instants of a Quartz cron expression'

@@ -19,3 +19,13 @@ mod generated;
 /// The worker runtime: `ejctl run` processes on ZooKeeper and in-process workers on the embedded
 /// registry.
 mod runtime;
+
+/// Admin commands for operators and scripts: views and job/server/sharding operations.
+mod cli_admin;
+
+/// `ejctl config ...` and contexts.
+mod cli_config;
+
+/// Commands that need no registry (`cron next`, `sharding plan`) and `ejctl run` with bad job
+/// files.
+mod cli_offline;

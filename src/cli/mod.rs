@@ -7,11 +7,18 @@
 //! are the same everywhere. `completions/` and `man/` are generated from this definition
 //! ([`generate`]).
 
+pub mod config;
+pub mod context;
 pub mod cron;
 pub mod dump;
+pub mod failover;
 pub mod generate;
+pub mod instance;
+pub mod job;
 pub mod output;
+pub mod prompt;
 pub mod run;
+pub mod server;
 pub mod sharding;
 
 use std::io::IsTerminal;
@@ -60,6 +67,9 @@ pub struct GlobalArgs {
     /// Registry namespace (the ZooKeeper chroot the jobs live under).
     #[arg(long, global = true, env = "EJCTL_NAMESPACE", value_name = "NAMESPACE")]
     pub namespace: Option<String>,
+    /// Use a named registry from the contexts file (see `ejctl context`).
+    #[arg(long, global = true, env = "EJCTL_CONTEXT", value_name = "NAME")]
+    pub context: Option<String>,
     /// Digest credentials for a registry that uses ACLs.
     #[arg(long, global = true, env = "EJCTL_DIGEST", value_name = "USER:PASSWORD", hide_env_values = true)]
     pub digest: Option<String>,
@@ -88,9 +98,27 @@ pub enum Command {
         after_help = "Examples:\n  ejctl run examples/hello.toml\n  ejctl run jobs/*.toml --log-format json\n\nSIGINT/SIGTERM: stop new fires, let running items finish, leave the registry (exit 0);\na second signal kills running items (exit 130)."
     )]
     Run(run::RunArgs),
-    /// Sharding: preview what a strategy assigns.
+    /// Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove.
+    #[command(subcommand)]
+    Job(job::JobCmd),
+    /// Read and change job configurations.
+    #[command(subcommand)]
+    Config(config::ConfigCmd),
+    /// Servers (IPs): list, disable, enable, shutdown, remove.
+    #[command(subcommand)]
+    Server(server::ServerCmd),
+    /// Live instances.
+    #[command(subcommand)]
+    Instance(instance::InstanceCmd),
+    /// Sharding items: show, disable, enable, and preview what a strategy assigns.
     #[command(subcommand)]
     Sharding(sharding::ShardingCmd),
+    /// Failover items.
+    #[command(subcommand)]
+    Failover(failover::FailoverCmd),
+    /// Named registries (connect string, namespace, digest), like kubectl contexts.
+    #[command(subcommand)]
+    Context(context::ContextCmd),
     /// Check cron expressions.
     #[command(subcommand)]
     Cron(cron::CronCmd),
@@ -112,12 +140,20 @@ pub enum Command {
 /// # Errors
 /// Whatever the command fails with; `main` maps the error onto an exit code.
 pub async fn run(cli: Cli) -> Result<Exit> {
-    let mut out = Output::new(cli.global.output);
+    let global = context::resolve(cli.global)?;
+    let mut out = Output::new(global.output);
+    let global = &global;
     match cli.command {
         Command::Run(args) => run::exec(args).await,
-        Command::Sharding(cmd) => sharding::exec(cmd, &mut out),
+        Command::Job(cmd) => job::exec(global, cmd, &mut out).await,
+        Command::Config(cmd) => config::exec(global, cmd, &mut out).await,
+        Command::Server(cmd) => server::exec(global, cmd, &mut out).await,
+        Command::Instance(cmd) => instance::exec(global, cmd, &mut out).await,
+        Command::Failover(cmd) => failover::exec(global, cmd, &mut out).await,
+        Command::Context(cmd) => context::exec(global, cmd, &mut out).await,
+        Command::Sharding(cmd) => sharding::exec(global, cmd, &mut out).await,
         Command::Cron(cmd) => cron::exec(cmd, &mut out),
-        Command::Dump(args) => dump::exec(&cli.global, args, &mut out).await,
+        Command::Dump(args) => dump::exec(global, args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),
         Command::Man(args) => generate::man(args),
     }

@@ -61,7 +61,7 @@ struct Assignment {
 ///
 /// # Errors
 /// A usage error (exit 2) for an unknown strategy or empty instance ids.
-pub fn exec(cmd: ShardingCmd, out: &mut Output) -> Result<Exit> {
+pub async fn exec(_global: &super::GlobalArgs, cmd: ShardingCmd, out: &mut Output) -> Result<Exit> {
     let ShardingCmd::Plan(args) = cmd;
     let strategy = Strategy::from_config(Some(&args.strategy)).map_err(|e| CliError::usage(e.to_string()))?;
     let mut instances: Vec<String> = args.instances.iter().map(|s| s.trim().to_string()).collect();

@@ -673,6 +673,40 @@ impl fmt::Display for ServerStatus {
     }
 }
 
+/// One triggered item's outcome, stored by ejctl workers at `trigger-results/{token}/{item}` for
+/// `ejctl job trigger --wait` (an ejctl extension; JSON).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerResult {
+    /// The instance that ran the item.
+    pub instance: String,
+    /// True when the item succeeded.
+    pub success: bool,
+    /// The process exit code (or 128 + signal), when there was a process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// Why it failed, or a short note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// How long the run took, in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+impl TriggerResult {
+    /// Encodes as JSON.
+    pub fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Decodes the JSON a worker wrote.
+    ///
+    /// # Errors
+    /// When the data is not a trigger result.
+    pub fn decode(data: &[u8]) -> Result<TriggerResult, CodecError> {
+        serde_json::from_slice(data).map_err(|e| CodecError::new("trigger result", e.to_string()))
+    }
+}
+
 /// Decodes node data that holds a UTF-8 string (an instance id in `sharding/{i}/instance`,
 /// `running`, `failover`, the leader node).
 pub fn decode_text(data: &[u8]) -> String {

@@ -30,6 +30,7 @@ const PROCESSING: &str = "processing";
 const FAILOVER: &str = "failover";
 const ITEMS: &str = "items";
 const TRIGGER: &str = "trigger";
+const TRIGGER_RESULTS: &str = "trigger-results";
 const GUARANTEE: &str = "guarantee";
 const SYSTEM_TIME: &str = "systemTime";
 const CURRENT: &str = "current";
@@ -211,6 +212,24 @@ impl JobPaths {
         self.join(&[TRIGGER, instance_id])
     }
 
+    /// `/{job}/trigger-results/{token}`: ejctl's per-item results of one `job trigger --wait`.
+    /// The admin writes `token` as the trigger nodes' data; ejctl workers record each triggered
+    /// item's outcome below it; Java instances neither write nor read it.
+    pub fn trigger_results(&self, token: &str) -> String {
+        self.join(&[TRIGGER_RESULTS, token])
+    }
+
+    /// `/{job}/trigger-results`.
+    pub fn trigger_results_root(&self) -> String {
+        self.join(&[TRIGGER_RESULTS])
+    }
+
+    /// `/{job}/trigger-results/{token}/{item}`: one item's outcome (JSON, see
+    /// `codec::TriggerResult`).
+    pub fn trigger_result(&self, token: &str, item: u32) -> String {
+        self.join(&[TRIGGER_RESULTS, token, &item.to_string()])
+    }
+
     /// `/{job}/guarantee`.
     pub fn guarantee(&self) -> String {
         self.join(&[GUARANTEE])
@@ -258,6 +277,8 @@ pub enum Node {
     FailoverItem(u32),
     /// `/{job}/trigger/{id}`.
     Trigger(String),
+    /// `/{job}/trigger-results/{token}/{item}`.
+    TriggerResult(String, u32),
     /// Any other node under the job (latches, guarantee, system time, parents).
     Other,
 }
@@ -287,6 +308,9 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
         [LEADER, SHARDING, PROCESSING] => Node::ShardingProcessing,
         [LEADER, FAILOVER, ITEMS, item] => parse_item(item).map_or(Node::Other, Node::FailoverItem),
         [TRIGGER, id] if !id.is_empty() => Node::Trigger((*id).to_string()),
+        [TRIGGER_RESULTS, token, item] => {
+            parse_item(item).map_or(Node::Other, |i| Node::TriggerResult((*token).to_string(), i))
+        }
         _ => Node::Other,
     };
     Some((job, node))
@@ -432,6 +456,7 @@ mod tests {
             (p.sharding_processing(), Node::ShardingProcessing),
             (p.failover_item(4), Node::FailoverItem(4)),
             (p.trigger("x@-@1"), Node::Trigger("x@-@1".into())),
+            (p.trigger_result("tok", 3), Node::TriggerResult("tok".into(), 3)),
             (p.election_latch(), Node::Other),
         ];
         for (path, node) in cases {

@@ -34,45 +34,55 @@ use crate::exec::context::{ShardingContext, task_id};
 use crate::exec::inproc::ErasedJob;
 use crate::exec::{Executor, ItemOutcome, JobType, RunControl};
 use crate::registry::cache::{CacheEvent, TreeCache};
-use crate::registry::codec::{self, InstanceId, InstanceInfo, JobConfig, ServerStatus};
+use crate::registry::codec::{self, InstanceId, InstanceInfo, JobConfig, ServerStatus, TriggerResult};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{LinkState, Mode, Op, Registry, RegistryError, SessionStatus};
 use crate::schedule::cron::{self, CronExpr, JobTimeZone};
 
 /// Why an item run was started, and the instant of the fire it covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Source {
     /// A cron fire due at this instant.
     Cron(DateTime<Utc>),
-    /// A manual trigger (`trigger/{id}`) seen at this instant.
-    Trigger(DateTime<Utc>),
+    /// A manual trigger (`trigger/{id}`) seen at this instant, with the token of a
+    /// `job trigger --wait` that wants the items' results.
+    Trigger(DateTime<Utc>, Option<Arc<str>>),
     /// A fire (the latest one, when several coalesced) that came due while the item was busy or
     /// the registry unreachable.
     Misfire(DateTime<Utc>),
 }
 
 impl Source {
-    fn label(self) -> &'static str {
+    fn label(&self) -> &'static str {
         match self {
             Source::Cron(_) => "cron",
-            Source::Trigger(_) => "trigger",
+            Source::Trigger(..) => "trigger",
             Source::Misfire(_) => "misfire",
         }
     }
 
     /// The fire instant this run covers.
-    fn at(self) -> DateTime<Utc> {
+    fn at(&self) -> DateTime<Utc> {
         match self {
-            Source::Cron(t) | Source::Trigger(t) | Source::Misfire(t) => t,
+            Source::Cron(t) | Source::Trigger(t, _) | Source::Misfire(t) => *t,
         }
     }
 
-    /// The fire a run queued behind a busy item stands for: a trigger stays a trigger, a cron
-    /// fire becomes a misfire.
-    fn queued(self) -> Source {
+    /// The fire a run queued behind a busy item stands for, given what was queued already: a
+    /// trigger stays a trigger (its results are awaited), a cron fire becomes a misfire.
+    fn queue_behind(&self, queued: Option<Source>) -> Source {
+        match (self, queued) {
+            (Source::Trigger(..), _) => self.clone(),
+            (_, Some(trigger @ Source::Trigger(..))) => trigger,
+            (Source::Cron(t) | Source::Misfire(t), _) => Source::Misfire(*t),
+        }
+    }
+
+    /// The `job trigger --wait` token, if any.
+    fn token(&self) -> Option<&str> {
         match self {
-            Source::Cron(t) | Source::Misfire(t) => Source::Misfire(t),
-            Source::Trigger(t) => Source::Trigger(t),
+            Source::Trigger(_, token) => token.as_deref(),
+            _ => None,
         }
     }
 }
@@ -423,8 +433,10 @@ impl JobRunner {
             }
         }
         if triggered {
-            match self.registry.delete_if_exists(&self.paths.trigger(self.me.as_str())).await {
-                Ok(_) => self.fire(Source::Trigger(Utc::now())).await,
+            let node = self.paths.trigger(self.me.as_str());
+            let token = self.cache.view().text(&node).filter(|t| !t.is_empty()).map(Arc::from);
+            match self.registry.delete_if_exists(&node).await {
+                Ok(_) => self.fire(Source::Trigger(Utc::now(), token)).await,
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
         }
@@ -645,10 +657,10 @@ impl JobRunner {
             }
             let slot = self.slots.entry(item).or_default();
             if slot.run.is_some() {
-                let trigger = matches!(source, Source::Trigger(_));
+                let trigger = matches!(source, Source::Trigger(..));
                 if self.config.misfire || trigger {
                     tracing::info!(job = %self.paths.job(), item, "item still running: queued behind the current run");
-                    slot.queued = Some(source.queued());
+                    slot.queued = Some(source.queue_behind(slot.queued.take()));
                     if self.config.misfire && !state.misfire {
                         let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
                         if let Err(e) = self.registry.create_if_absent(&node, codec::EMPTY).await {
@@ -697,7 +709,7 @@ impl JobRunner {
                 sharding_item: item,
                 sharding_parameter: i32::try_from(item).ok().and_then(|i| params.get(&i).cloned()),
             };
-            self.spawn_run(item, ctx, source, Arc::clone(&executor));
+            self.spawn_run(item, ctx, source.clone(), Arc::clone(&executor));
         }
     }
 
@@ -765,11 +777,12 @@ impl JobRunner {
             };
             let slot = self.slots.entry(finished.item).or_default();
             let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { continue };
-            log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
-            done.push(finished.item);
             if let Some(source) = slot.queued.take() {
                 rerun.push((finished.item, source));
             }
+            log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
+            self.record_trigger_result(finished.item, &run, &finished.outcome).await;
+            done.push(finished.item);
         }
         if self.config.monitor_execution {
             self.clear_running_nodes(Some(&done)).await;
@@ -791,6 +804,21 @@ impl JobRunner {
             }
         }
         self.after_change().await;
+    }
+
+    /// A run started by `job trigger --wait`: store its outcome where the admin waits for it.
+    async fn record_trigger_result(&self, item: u32, run: &ActiveRun, outcome: &ItemOutcome) {
+        let Some(token) = run.source.token() else { return };
+        let result = TriggerResult {
+            instance: self.me.to_string(),
+            success: outcome.success,
+            exit_code: outcome.exit_code,
+            message: outcome.message.clone(),
+            elapsed_ms: u64::try_from(run.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        };
+        if let Err(e) = self.registry.put(&self.paths.trigger_result(token, item), &result.encode()).await {
+            tracing::warn!(job = %self.name(), item, error = %e, "cannot record the trigger result");
+        }
     }
 
     /// Deletes `running` nodes: of `items`, or of every item (`None`). Batched in one
@@ -948,6 +976,7 @@ impl JobRunner {
         let slot = self.slots.entry(finished.item).or_default();
         let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { return };
         log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
+        self.record_trigger_result(finished.item, &run, &finished.outcome).await;
         if self.config.monitor_execution && !(finished.outcome.killed && self.config.failover) {
             self.clear_running_nodes(Some(&[finished.item])).await;
         }
