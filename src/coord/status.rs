@@ -1,0 +1,1 @@
+//! Job, server and item statuses as ElasticJob's statistics API computes them (being implemented).
