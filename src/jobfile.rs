@@ -1319,8 +1319,8 @@ mod tests {
         let registry = |body: &str| err(&format!("[registry]\n{body}\n{HELLO}"));
         assert_eq!(
             registry("servers = \"zk:2181/chroot\"\nnamespace = \"n\""),
-            "jobs.toml: registry.servers: invalid connect string 'zk:2181/chroot': it has a path '/chroot'; give \
-             the namespace with --namespace instead"
+            "jobs.toml: registry.servers: invalid connect string 'zk:2181/chroot': it has a path '/chroot'; the \
+             namespace is set separately"
         );
         assert_eq!(
             registry("servers = \"zk:99999\"\nnamespace = \"n\""),

@@ -164,3 +164,242 @@ async fn a_trigger_runs_a_one_off_job_once(mut c: Cluster) {
         "trigger nodes are consumed"
     );
 }
+
+mod reactions {
+    //! Reactions to the registry (reference §6.2) and the process life of `ejctl run`.
+
+    use std::collections::BTreeSet;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    use ejctl::registry::Registry;
+    use ejctl::registry::codec::JobConfig;
+    use ejctl::registry::path::ItemLeaf;
+
+    use crate::support::cluster::{Cluster, RECORD_SCRIPT, next_second_fire, signal};
+    use crate::support::{ZkServer, unique_ns, zk_options};
+
+    async fn update_config(c: &Cluster, change: impl FnOnce(&mut JobConfig)) {
+        let node = c.registry.get(&c.paths().config()).await.unwrap().unwrap();
+        let mut config = JobConfig::from_yaml(&node.text()).unwrap();
+        change(&mut config);
+        c.registry.set(&c.paths().config(), config.to_yaml().as_bytes(), Some(node.stat.version)).await.unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn configuration_changes_take_effect_without_a_restart() {
+        let job = "name = \"cfg\"\ncron = \"* * * * * ?\"\nsharding_total_count = 2\ncommand = \"{script} {record}\"";
+        let mut c = Cluster::embedded("cfg", job).await;
+        let a = c.start("127.0.0.1").await;
+        let b = c.start("127.0.0.2").await;
+        let ids = [c.id(a), c.id(b)];
+        c.wait_settled(&ids, 2).await;
+
+        // shardingTotalCount 2 → 4: resharded, every fire runs four items.
+        update_config(&c, |cfg| cfg.sharding_total_count = 4).await;
+        c.wait_settled(&ids, 4).await;
+        let fire = next_second_fire(500);
+        c.wait_fire(fire, 4).await;
+        let items: BTreeSet<u32> = c.runs().iter().filter(|r| r.fire == fire).map(|r| r.item).collect();
+        assert_eq!(items, (0..4).collect());
+
+        // A new cron: every third second from then on.
+        update_config(&c, |cfg| cfg.cron = Some("0/3 * * * * ?".into())).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let from = chrono::Utc::now().timestamp_millis();
+        c.wait_until(20, "two fires on the new schedule", async |c| {
+            c.runs_by_fire().keys().filter(|f| **f > from).count() >= 2
+        })
+        .await;
+        for fire in c.runs_by_fire().keys().filter(|f| **f > from) {
+            assert_eq!((fire / 1000) % 3, 0, "fire {fire} is not on the 0/3 schedule");
+        }
+
+        // monitorExecution switched off: running nodes are cleared and no longer written.
+        c.set_sleep(Some(30.0));
+        update_config(&c, |cfg| cfg.cron = Some("* * * * * ?".into())).await;
+        let running = c.paths().item_leaf(0, ItemLeaf::Running);
+        c.wait_until(10, "a long run with its running node", async |c| {
+            c.registry.exists(&running).await.unwrap().is_some()
+        })
+        .await;
+        update_config(&c, |cfg| cfg.monitor_execution = false).await;
+        c.wait_until(10, "the running nodes to be cleared", async |c| {
+            c.registry.exists(&running).await.unwrap().is_none()
+        })
+        .await;
+        c.set_sleep(None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_operator_shutdown_stops_the_job_in_that_process() {
+        let job = "name = \"rec\"\ncron = \"* * * * * ?\"\nsharding_total_count = 4\ncommand = \"{script} {record}\"";
+        let mut c = Cluster::zookeeper("rec", job).await;
+        let a = c.start("127.0.0.1").await;
+        let b = c.start("127.0.0.2").await;
+        let (ida, idb) = (c.id(a), c.id(b));
+        c.wait_settled(&[ida.clone(), idb.clone()], 4).await;
+        // What `ejctl job shutdown rec --server 127.0.0.1` does: delete the instance node.
+        c.registry.delete(&c.paths().instance(&ida), None).await.unwrap();
+        c.wait_settled(&[idb.clone()], 4).await;
+        let fire = next_second_fire(500);
+        c.wait_fire(fire, 4).await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert!(c.runs().iter().filter(|r| r.fire >= fire).all(|r| r.instance == idb), "a no longer runs the job");
+        assert!(c.registry.exists(&c.paths().instance(&ida)).await.unwrap().is_none(), "a did not re-register");
+    }
+
+    /// A worker on a real ZooKeeper with a dump port, running `job` from a job file.
+    struct Lone {
+        server: ZkServer,
+        ns: String,
+        dir: tempfile::TempDir,
+        child: std::process::Child,
+    }
+
+    impl Lone {
+        async fn start(job: &str, dump_port: Option<u16>) -> (Lone, Registry) {
+            let server = ZkServer::start();
+            let ns = unique_ns("lone");
+            let dir = tempfile::tempdir().unwrap();
+            let script = dir.path().join("record.sh");
+            std::fs::write(&script, RECORD_SCRIPT).unwrap();
+            std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            let record = dir.path().join("runs.txt");
+            let dump = dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
+            let file = dir.path().join("job.toml");
+            std::fs::write(
+                &file,
+                format!(
+                    "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\n\n[instance]\nip = \"127.0.0.1\"\n{dump}shutdown_timeout_seconds = 20\nkill_grace_seconds = 1\n\n[[job]]\n{}\n",
+                    server.connect_string(),
+                    job.replace("{script}", &script.display().to_string()).replace("{record}", &record.display().to_string())
+                ),
+            )
+            .unwrap();
+            let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
+                .arg("run")
+                .arg(&file)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(dir.path().join("worker.log")).unwrap())
+                .spawn()
+                .unwrap();
+            let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+            let lone = Lone { server, ns, dir, child };
+            let instance = format!("/lone/instances/127.0.0.1@-@{}", lone.child.id());
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+            while registry.exists(&instance).await.unwrap().is_none() {
+                assert!(tokio::time::Instant::now() < deadline, "the worker did not register");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            (lone, registry)
+        }
+
+        fn starts(&self) -> usize {
+            std::fs::read_to_string(self.dir.path().join("runs.txt.starts")).unwrap_or_default().lines().count()
+        }
+
+        fn ends(&self) -> usize {
+            std::fs::read_to_string(self.dir.path().join("runs.txt")).unwrap_or_default().lines().count()
+        }
+
+        fn set_sleep(&self, seconds: u32) {
+            std::fs::write(self.dir.path().join("runs.txt.sleep"), format!("{seconds}\n")).unwrap();
+        }
+
+        fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+            let deadline = std::time::Instant::now() + timeout;
+            loop {
+                if let Ok(Some(status)) = self.child.try_wait() {
+                    return status.code();
+                }
+                if std::time::Instant::now() > deadline {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+
+    impl Drop for Lone {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    async fn wait_for(what: &str, secs: u64, check: impl Fn() -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        while !check() {
+            assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    const TRIGGERED: &str = "name = \"lone\"\nsharding_total_count = 1\ncommand = \"{script} {record}\"";
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stop_signal_lets_running_items_finish_and_a_second_one_kills_them() {
+        // Graceful: the running item finishes, then the worker leaves and exits 0.
+        let (mut lone, registry) = Lone::start(TRIGGERED, None).await;
+        let id = format!("127.0.0.1@-@{}", lone.child.id());
+        lone.set_sleep(2);
+        registry.create(&format!("/lone/trigger/{id}"), b"", ejctl::registry::Mode::Persistent).await.unwrap();
+        wait_for("the item to start", 20, || lone.starts() == 1).await;
+        signal(lone.child.id(), "TERM");
+        let code = tokio::task::block_in_place(|| lone.wait_exit(Duration::from_secs(30)));
+        assert_eq!(code, Some(0));
+        assert_eq!(lone.ends(), 1, "the running item finished before the worker exited");
+        assert!(registry.exists(&format!("/lone/instances/{id}")).await.unwrap().is_none());
+
+        // Forced: a second signal kills the item and exits 130 at once.
+        let (mut lone, registry) = Lone::start(TRIGGERED, None).await;
+        let id = format!("127.0.0.1@-@{}", lone.child.id());
+        lone.set_sleep(60);
+        registry.create(&format!("/lone/trigger/{id}"), b"", ejctl::registry::Mode::Persistent).await.unwrap();
+        wait_for("the item to start", 20, || lone.starts() == 1).await;
+        signal(lone.child.id(), "TERM");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        signal(lone.child.id(), "INT");
+        let code = tokio::task::block_in_place(|| lone.wait_exit(Duration::from_secs(10)));
+        assert_eq!(code, Some(130));
+        assert_eq!(lone.ends(), 0, "the item was killed");
+        assert!(registry.exists(&format!("/lone/instances/{id}")).await.unwrap().is_none());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_dump_port_answers_with_the_jobs_tree() {
+        let port = crate::support::zk::free_port();
+        let (lone, _registry) = Lone::start(TRIGGERED, Some(port)).await;
+        let out = assert_cmd::Command::cargo_bin("ejctl")
+            .unwrap()
+            .args(["dump", "lone", "--addr", &format!("127.0.0.1:{port}"), "-o", "plain"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("/lone/servers/ip1 | ENABLED\n"), "{text}");
+        assert!(text.contains(&format!("/lone/instances/ip1@-@{} | jobInstanceId: ip1@-@", lone.child.id())), "{text}");
+        assert!(
+            text.contains("/lone/config | cron")
+                || text.contains("/lone/config | description")
+                || text.contains("/lone/config | disabled"),
+            "{text}"
+        );
+        assert!(!text.contains("127.0.0.1"), "addresses are masked: {text}");
+        // An unknown job or a bad request gets no answer.
+        let out = assert_cmd::Command::cargo_bin("ejctl")
+            .unwrap()
+            .args(["dump", "nope", "--addr", &format!("127.0.0.1:{port}")])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert!(out.is_empty());
+        let _ = (&lone.server, &lone.ns);
+    }
+}

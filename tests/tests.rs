@@ -29,3 +29,6 @@ mod cli_config;
 /// Commands that need no registry (`cron next`, `sharding plan`) and `ejctl run` with bad job
 /// files.
 mod cli_offline;
+
+/// Failover, fencing and reconnects with `ejctl run` processes on ZooKeeper.
+mod failover;

@@ -31,9 +31,9 @@ pub struct NextArgs {
     /// Start after this instant (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub after: Option<String>,
-    /// How many instants to print.
-    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 5)]
-    pub count: usize,
+    /// How many instants to print (1 to 1000).
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub count: u16,
 }
 
 #[derive(Serialize)]
@@ -59,7 +59,7 @@ pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
             .with_timezone(&Utc),
         None => Utc::now(),
     };
-    let next: Vec<DateTime<Utc>> = expr.iter_after(after, &tz).take(args.count).collect();
+    let next: Vec<DateTime<Utc>> = expr.iter_after(after, &tz).take(usize::from(args.count)).collect();
     let shown: Vec<String> = next.iter().map(|t| local(t, &tz)).collect();
     match out.format {
         Format::Json | Format::Yaml => out.document(&NextDoc {
@@ -69,17 +69,15 @@ pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
             next: shown,
         })?,
         Format::Plain | Format::Table => {
-            let mut text = shown.join("\n");
-            if next.is_empty() {
-                if out.format == Format::Table {
-                    text.push_str("(the expression never fires again)");
-                }
-            } else {
+            let mut text = String::new();
+            for line in &shown {
+                text.push_str(line);
                 text.push('\n');
             }
-            if !text.is_empty() {
-                out.text(&text)?;
+            if next.is_empty() && out.format == Format::Table {
+                text.push_str("(the expression never fires again)\n");
             }
+            out.text(&text)?;
         }
     }
     Ok(Exit::Ok)

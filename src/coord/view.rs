@@ -151,6 +151,12 @@ impl JobView {
         (0..total).filter(|i| self.items.get(i).and_then(|v| v.owner.as_deref()) == Some(me)).collect()
     }
 
+    /// True while a fire must wait for the leader: resharding is flagged or in progress, or some
+    /// item 0..total has no owner yet (a new job, or a count that just grew).
+    pub fn sharding_pending(&self, total: u32) -> bool {
+        self.necessary || self.processing || (0..total).any(|i| self.items.get(&i).is_none_or(|v| v.owner.is_none()))
+    }
+
     /// True when any item 0..total is running (`hasRunningItems`).
     pub fn any_running(&self, total: u32) -> bool {
         (0..total).any(|i| self.items.get(&i).is_some_and(|v| v.running))

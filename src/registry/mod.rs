@@ -457,6 +457,14 @@ impl Registry {
         Ok(LatchGuard { inner })
     }
 
+    /// One cheap round trip to the registry (the namespace root's metadata): proves the link.
+    ///
+    /// # Errors
+    /// Registry errors.
+    pub async fn ping(&self) -> Result<()> {
+        self.exists(path::NAMESPACE_ROOT).await.map(drop)
+    }
+
     /// Creates a persistent node with `data` unless it exists (ElasticJob's `createJobNodeIfNeeded`
     /// without the job-root check). Returns whether it was created.
     ///

@@ -83,7 +83,7 @@ pub fn parse_connect_string(servers: &str) -> Result<String> {
         return Err(invalid("it is empty".into()));
     }
     if let Some(i) = trimmed.find('/') {
-        return Err(invalid(format!("it has a path '{}'; give the namespace with --namespace instead", &trimmed[i..])));
+        return Err(invalid(format!("it has a path '{}'; the namespace is set separately", &trimmed[i..])));
     }
     let mut hosts = Vec::new();
     for entry in trimmed.split(',') {

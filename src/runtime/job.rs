@@ -13,7 +13,7 @@
 //! assignment in one transaction as soon as nothing is running; a fire that finds the flag set
 //! waits for that instead of starting items.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,6 +25,7 @@ use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::fence::FenceState;
 use super::{Settings, StopMode};
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::{self, Strategy};
@@ -50,6 +51,8 @@ pub(crate) enum Source {
     /// A fire (the latest one, when several coalesced) that came due while the item was busy or
     /// the registry unreachable.
     Misfire(DateTime<Utc>),
+    /// An orphaned run (its instance died or was cut off) claimed at this instant.
+    Failover(DateTime<Utc>),
 }
 
 impl Source {
@@ -58,13 +61,14 @@ impl Source {
             Source::Cron(_) => "cron",
             Source::Trigger(..) => "trigger",
             Source::Misfire(_) => "misfire",
+            Source::Failover(_) => "failover",
         }
     }
 
     /// The fire instant this run covers.
     fn at(&self) -> DateTime<Utc> {
         match self {
-            Source::Cron(t) | Source::Trigger(t, _) | Source::Misfire(t) => *t,
+            Source::Cron(t) | Source::Trigger(t, _) | Source::Misfire(t) | Source::Failover(t) => *t,
         }
     }
 
@@ -74,7 +78,7 @@ impl Source {
         match (self, queued) {
             (Source::Trigger(..), _) => self.clone(),
             (_, Some(trigger @ Source::Trigger(..))) => trigger,
-            (Source::Cron(t) | Source::Misfire(t), _) => Source::Misfire(*t),
+            (Source::Cron(t) | Source::Misfire(t) | Source::Failover(t), _) => Source::Misfire(*t),
         }
     }
 
@@ -121,6 +125,14 @@ struct Finished {
     item: u32,
     id: u64,
     outcome: ItemOutcome,
+    /// Killed because the worker was cut off from the registry.
+    fenced: bool,
+}
+
+/// Settings switched off by a configuration change, whose nodes must be cleaned up.
+struct SwitchedOff {
+    monitor_execution: bool,
+    failover: bool,
 }
 
 /// Everything a job needs to start.
@@ -162,6 +174,12 @@ pub(crate) struct JobRunner {
     last_reconcile: Instant,
     /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
     sharding_written: bool,
+    /// The link monitor (see `fence.rs`).
+    fence: watch::Receiver<FenceState>,
+    /// A failover claim in progress: the item claimed, if any.
+    claim: Option<JoinHandle<Result<Option<u32>, RegistryError>>>,
+    /// The last claim found nothing: do not contend again before the cache changes.
+    claim_idle: bool,
 }
 
 impl JobRunner {
@@ -173,6 +191,7 @@ impl JobRunner {
         settings: Arc<Settings>,
         setup: JobSetup,
         stop: watch::Receiver<StopMode>,
+        fence: watch::Receiver<FenceState>,
     ) -> anyhow::Result<JobRunner> {
         let paths = JobPaths::new(&setup.config.job_name);
         let config = publish_config(&registry, &paths, &setup).await?;
@@ -207,6 +226,9 @@ impl JobRunner {
             stopped_by_admin: false,
             last_reconcile: Instant::now(),
             sharding_written: false,
+            fence,
+            claim: None,
+            claim_idle: false,
         };
         runner.apply_config(config).map_err(|e| anyhow::anyhow!("job '{}': {e}", runner.name()))?;
         runner.register().await?;
@@ -232,7 +254,7 @@ impl JobRunner {
             if self.stopped_by_admin || !matches!(*self.stop.borrow(), StopMode::Run) {
                 break;
             }
-            let fire_at = if self.connected { self.next_fire } else { None };
+            let fire_at = self.next_fire;
             let retry_at = self.retry_registration;
             tokio::select! {
                 biased;
@@ -253,6 +275,16 @@ impl JobRunner {
                         break;
                     }
                     self.on_session().await;
+                }
+                changed = self.fence.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    self.on_fence().await;
+                }
+                claimed = async { match self.claim.as_mut() { Some(task) => task.await, None => std::future::pending().await } } => {
+                    self.claim = None;
+                    self.on_claimed(claimed).await;
                 }
                 event = self.cache.recv() => {
                     let Some(event) = event else { break };
@@ -279,9 +311,9 @@ impl JobRunner {
 
     // ----- configuration -----------------------------------------------------------------
 
-    /// Adopts a configuration read from the registry. Returns whether `monitorExecution` was
-    /// switched off (every instance then clears the running nodes, as ElasticJob does).
-    fn apply_config(&mut self, config: JobConfig) -> Result<bool, String> {
+    /// Adopts a configuration read from the registry. Returns what was switched off that needs
+    /// cleaning up (every instance does it, as in ElasticJob).
+    fn apply_config(&mut self, config: JobConfig) -> Result<SwitchedOff, String> {
         validate_config(&config).map_err(|e| format!("invalid configuration at {}: {e}", self.paths.config()))?;
         let cron = match config.cron_expr() {
             Some(expr) => Some(cron::parse(expr).map_err(|e| e.to_string())?),
@@ -295,7 +327,10 @@ impl JobRunner {
         let schedule_changed =
             self.cron.as_ref().map(CronExpr::as_str) != cron.as_ref().map(CronExpr::as_str) || self.tz != tz;
         let first = self.config.job_name.is_empty();
-        let monitor_switched_off = !first && self.config.monitor_execution && !config.monitor_execution;
+        let switched_off = SwitchedOff {
+            monitor_execution: !first && self.config.monitor_execution && !config.monitor_execution,
+            failover: !first && self.config.failover && !config.failover,
+        };
         self.config = config;
         self.cron = cron;
         self.tz = tz;
@@ -306,7 +341,7 @@ impl JobRunner {
                 tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
             }
         }
-        Ok(monitor_switched_off)
+        Ok(switched_off)
     }
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
@@ -317,9 +352,12 @@ impl JobRunner {
         };
         let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
         match parsed.and_then(|cfg| self.apply_config(cfg)) {
-            Ok(monitor_switched_off) => {
-                if monitor_switched_off {
+            Ok(switched_off) => {
+                if switched_off.monitor_execution {
                     self.clear_running_nodes(None).await;
+                }
+                if switched_off.failover {
+                    self.clear_failover_nodes().await;
                 }
             }
             Err(e) => tracing::error!(
@@ -388,13 +426,7 @@ impl JobRunner {
                 } else if !was_connected {
                     tracing::info!(job = %self.name(), "registry connection is back (same session)");
                 }
-                if self.missed_offline {
-                    self.missed_offline = false;
-                    if self.config.misfire {
-                        self.fire(Source::Misfire(Utc::now())).await;
-                    }
-                }
-                self.after_change().await;
+                self.resume_after_outage().await;
             }
         }
     }
@@ -402,6 +434,7 @@ impl JobRunner {
     // ----- registry events ---------------------------------------------------------------
 
     async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
+        self.claim_idle = false;
         let mut config_changed = false;
         let mut own_instance_deleted = false;
         let mut triggered = false;
@@ -464,7 +497,7 @@ impl JobRunner {
     /// Re-evaluates what the cache now says: leadership, resharding, a fire waiting for
     /// resharding.
     async fn after_change(&mut self) {
-        if !self.connected {
+        if !self.link_ok() {
             return;
         }
         if self.election.as_ref().is_some_and(JoinHandle::is_finished) {
@@ -482,15 +515,210 @@ impl JobRunner {
         if view.leader.is_none() && view.is_available(self.me.as_str()) {
             self.start_election();
         }
+        if self.config.failover && self.config.monitor_execution {
+            self.failover_duties(&view).await;
+        }
         if self.is_leader(&view) {
             self.leader_duties(&view).await;
         }
-        if !view.necessary
-            && !view.processing
-            && let Some(source) = self.pending.take()
-        {
-            self.fire(source).await;
+        if view.sharding_pending(self.total()) {
+            return;
         }
+        if let Some(source) = self.pending.take() {
+            self.fire(source).await;
+            return;
+        }
+        self.start_free_queued(&view).await;
+    }
+
+    /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run
+    /// now that nothing runs them anywhere.
+    async fn start_free_queued(&mut self, view: &JobView) {
+        let me = self.me.as_str();
+        let mut ready = Vec::new();
+        for item in view.local_items(me, self.total()) {
+            let state = view.items.get(&item).cloned().unwrap_or_default();
+            let free = !state.disabled
+                && !state.running
+                && state.failover.as_deref().is_none_or(|o| o == me)
+                && state.failovering.as_deref().is_none_or(|o| o == me);
+            let slot = self.slots.entry(item).or_default();
+            if !free || slot.run.is_some() {
+                continue;
+            }
+            if let Some(source) = slot.queued.take() {
+                ready.push((item, source));
+            } else if self.config.misfire && state.misfire {
+                tracing::info!(job = %self.paths.job(), item, "running a fire missed while the item was busy or unowned");
+                ready.push((item, Source::Misfire(Utc::now())));
+            }
+        }
+        for (item, source) in ready {
+            self.clear_misfire(item).await;
+            self.start_items(view, vec![item], source).await;
+        }
+    }
+
+    /// Failover (reference §3.5, without its gaps): every orphaned run — a `running` node whose
+    /// runner is gone, a claim whose claimer is gone, or this instance's own run killed by fencing
+    /// — is queued under `leader/failover/items`, and queued items are claimed one per latch
+    /// round by every live instance, busy or not, until none is left.
+    async fn failover_duties(&mut self, view: &JobView) {
+        let me = self.me.as_str().to_string();
+        let alive = |id: &str| view.instances.contains_key(id);
+        for (&item, state) in &view.items {
+            if self.slots.get(&item).is_some_and(|s| s.run.is_some()) {
+                continue;
+            }
+            let claimer_alive = state.failover.as_deref().is_some_and(|o| o != me && alive(o));
+            let failovering_orphan = state.failovering.as_deref().is_some_and(|f| f == me || !alive(f));
+            let orphan = if state.running {
+                let inferred = state.failovering.as_deref().or(state.owner.as_deref());
+                let suspect = inferred.is_none_or(|r| r == me || !alive(r));
+                if !suspect || claimer_alive {
+                    continue;
+                }
+                // The cache does not hold running nodes' data: confirm the runner with a read.
+                let node = self.paths.item_leaf(item, ItemLeaf::Running);
+                match self.registry.get(&node).await {
+                    Ok(Some(n)) => {
+                        let runner = n.text();
+                        (runner == me || !alive(&runner)).then_some(runner)
+                    }
+                    Ok(None) => None,
+                    Err(e) => {
+                        tracing::warn!(job = %self.name(), item, error = %e, "cannot read a running node");
+                        return;
+                    }
+                }
+            } else if failovering_orphan && !claimer_alive {
+                state.failovering.clone()
+            } else {
+                None
+            };
+            let Some(runner) = orphan else { continue };
+            tracing::warn!(job = %self.name(), item, runner = %runner, "orphaned run: queued for failover");
+            let queued = self.registry.create_if_absent(&self.paths.failover_item(item), codec::EMPTY).await;
+            let cleared = async {
+                if state.running {
+                    self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Running)).await?;
+                }
+                if failovering_orphan {
+                    self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Failovering)).await?;
+                }
+                Ok::<_, RegistryError>(())
+            };
+            if let Err(e) = queued.map(drop).and(cleared.await) {
+                tracing::warn!(job = %self.name(), item, error = %e, "cannot queue the orphaned item");
+            }
+        }
+        if !view.failover_queue.is_empty() && self.claim.is_none() && !self.claim_idle && view.is_available(&me) {
+            self.start_claim();
+        }
+    }
+
+    /// Claims one queued item in the background (see [`claim`]).
+    fn start_claim(&mut self) {
+        let busy: BTreeSet<u32> = self.slots.iter().filter(|(_, s)| s.run.is_some()).map(|(i, _)| *i).collect();
+        let (registry, paths, me, total) = (self.registry.clone(), self.paths.clone(), self.me.clone(), self.total());
+        self.claim = Some(tokio::spawn(async move { claim(&registry, &paths, &me, &busy, total).await }));
+    }
+
+    async fn on_claimed(&mut self, result: Result<Result<Option<u32>, RegistryError>, tokio::task::JoinError>) {
+        match result {
+            Ok(Ok(Some(item))) => self.start_failover(item).await,
+            // Nothing left to claim: wait for the next change before contending again.
+            Ok(Ok(None)) => self.claim_idle = true,
+            Ok(Err(e)) => {
+                tracing::warn!(job = %self.name(), error = %e, "failover claim failed");
+                self.claim_idle = true;
+            }
+            Err(e) => tracing::error!(job = %self.name(), error = %e, "failover claim task failed"),
+        }
+        self.after_change().await;
+    }
+
+    /// Runs a claimed item at once. Its `running` node is written (or taken over from the dead
+    /// runner, whose node may still be there).
+    async fn start_failover(&mut self, item: u32) {
+        let Ok(executor) = self.executor.clone() else {
+            tracing::error!(job = %self.name(), item, "claimed item not run: the job is misconfigured");
+            return;
+        };
+        let running = self.paths.item_leaf(item, ItemLeaf::Running);
+        if let Err(e) = self.registry.put(&running, self.me.as_str().as_bytes()).await {
+            tracing::warn!(job = %self.name(), item, error = %e, "cannot mark the claimed item running; returning it");
+            self.return_claim(item).await;
+            return;
+        }
+        let params =
+            parse_item_parameters(self.config.sharding_item_parameters.as_deref().unwrap_or("")).unwrap_or_default();
+        let ctx = ShardingContext {
+            job_name: self.name().to_string(),
+            task_id: task_id(self.name(), &[item], self.me.as_str()),
+            sharding_total_count: self.total(),
+            job_parameter: self.config.job_parameter.clone().unwrap_or_default(),
+            sharding_item: item,
+            sharding_parameter: i32::try_from(item).ok().and_then(|i| params.get(&i).cloned()),
+        };
+        tracing::info!(job = %self.name(), item, "running a failed-over item");
+        self.spawn_run(item, ctx, Source::Failover(Utc::now()), executor);
+    }
+
+    /// Puts a claimed item back in the queue.
+    async fn return_claim(&self, item: u32) {
+        let ops = [
+            Op::Create { path: self.paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent },
+            Op::Delete { path: self.paths.item_leaf(item, ItemLeaf::Failover), version: None },
+            Op::Delete { path: self.paths.item_leaf(item, ItemLeaf::Failovering), version: None },
+        ];
+        if let Err(e) = self.registry.transaction(&ops).await {
+            tracing::warn!(job = %self.name(), item, error = %e, "cannot return the claimed item");
+        }
+    }
+
+    /// A failed-over run ended: its `running`, `failover` and `failovering` nodes go together
+    /// (`updateFailoverComplete`).
+    async fn complete_failovers(&self, items: &[u32]) {
+        let leaves = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering];
+        let paths: Vec<String> =
+            items.iter().flat_map(|&i| leaves.iter().map(move |&l| self.paths.item_leaf(i, l))).collect();
+        let ops: Vec<Op> = paths.iter().map(|p| Op::Delete { path: p.clone(), version: None }).collect();
+        if self.registry.transaction(&ops).await.is_ok() {
+            return;
+        }
+        for p in &paths {
+            if let Err(e) = self.registry.delete_if_exists(p).await {
+                tracing::warn!(job = %self.name(), path = %p, error = %e, "cannot clear a failover node");
+            }
+        }
+    }
+
+    /// The link is usable: connected, and the registry answered recently.
+    fn link_ok(&self) -> bool {
+        self.connected && self.fence.borrow().healthy
+    }
+
+    /// The fence monitor changed state.
+    async fn on_fence(&mut self) {
+        let state = *self.fence.borrow_and_update();
+        if state.healthy {
+            self.resume_after_outage().await;
+        }
+    }
+
+    /// The registry is usable again: run what was missed meanwhile (once), then re-evaluate.
+    async fn resume_after_outage(&mut self) {
+        if !self.link_ok() {
+            return;
+        }
+        if self.missed_offline {
+            self.missed_offline = false;
+            if self.config.misfire {
+                self.fire(Source::Misfire(Utc::now())).await;
+            }
+        }
+        self.after_change().await;
     }
 
     /// Contends for leadership in the background: the Curator latch at `leader/election/latch`
@@ -628,8 +856,8 @@ impl JobRunner {
 
     /// A fire: run every idle local item; queue the fire behind busy items.
     async fn fire(&mut self, source: Source) {
-        if !self.connected {
-            tracing::warn!(job = %self.name(), source = source.label(), "fire skipped: the registry is unreachable");
+        if !self.link_ok() {
+            tracing::warn!(job = %self.name(), source = source.label(), "fire deferred: the registry is unreachable");
             self.missed_offline = true;
             return;
         }
@@ -637,7 +865,7 @@ impl JobRunner {
             return;
         }
         let view = self.view();
-        if view.necessary || view.processing {
+        if view.sharding_pending(self.total()) {
             tracing::debug!(job = %self.name(), "fire waits for resharding");
             self.pending = Some(source);
             return;
@@ -655,25 +883,27 @@ impl JobRunner {
             if state.disabled {
                 continue;
             }
+            let me = self.me.as_str();
+            let taken_over = state.failover.as_deref().is_some_and(|o| o != me)
+                || state.failovering.as_deref().is_some_and(|o| o != me);
+            let busy_elsewhere = taken_over || (self.config.monitor_execution && state.running);
             let slot = self.slots.entry(item).or_default();
-            if slot.run.is_some() {
+            if slot.run.is_some() || busy_elsewhere {
                 let trigger = matches!(source, Source::Trigger(..));
+                let job = self.paths.job();
+                let where_ = if slot.run.is_some() { "here" } else { "elsewhere" };
                 if self.config.misfire || trigger {
-                    tracing::info!(job = %self.paths.job(), item, "item still running: queued behind the current run");
+                    tracing::info!(job, item, "item still running {where_}: queued behind the current run");
                     slot.queued = Some(source.queue_behind(slot.queued.take()));
                     if self.config.misfire && !state.misfire {
                         let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
                         if let Err(e) = self.registry.create_if_absent(&node, codec::EMPTY).await {
-                            tracing::warn!(job = %self.paths.job(), item, error = %e, "cannot write the misfire node");
+                            tracing::warn!(job, item, error = %e, "cannot write the misfire node");
                         }
                     }
                 } else {
-                    tracing::info!(job = %self.paths.job(), item, "item still running: fire skipped (misfire is off)");
+                    tracing::info!(job, item, "item still running {where_}: fire skipped (misfire is off)");
                 }
-                continue;
-            }
-            if self.config.monitor_execution && state.running {
-                tracing::info!(job = %self.name(), item, "item is running elsewhere: skipped");
                 continue;
             }
             to_start.push(item);
@@ -724,17 +954,37 @@ impl JobRunner {
             fire_time: Some(source.at()),
         };
         tracing::info!(job = %self.name(), item, source = source.label(), "item started");
+        let mut fence = self.fence.clone();
+        let fence_kill = kill.clone();
         self.runs.spawn(async move {
+            // The run watches the fence itself, so a kill does not wait for the job task (which
+            // may be blocked on a registry request while the link is down).
             let run = AssertUnwindSafe(executor.run(&ctx, control)).catch_unwind();
-            let outcome = run.await.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
-            Finished { item, id, outcome }
+            tokio::pin!(run);
+            let mut fenced = fence.borrow().fenced;
+            if fenced {
+                fence_kill.cancel();
+            }
+            let result = loop {
+                tokio::select! {
+                    result = &mut run => break result,
+                    changed = fence.changed(), if !fenced => {
+                        if changed.is_err() || fence.borrow().fenced {
+                            fenced = true;
+                            fence_kill.cancel();
+                        }
+                    }
+                }
+            };
+            let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
+            Finished { item, id, outcome, fenced }
         });
         self.slots.entry(item).or_default().run = Some(ActiveRun { id, kill, source, started: Instant::now() });
     }
 
     /// Creates the `running` nodes of items about to start in one transaction (persistent when
-    /// failover is on, so a crash can be detected; ephemeral otherwise). An item whose node
-    /// exists is running elsewhere and is left out.
+    /// failover is on, so a crash can be detected; ephemeral otherwise; the data is this
+    /// instance's id). An item whose node exists is running elsewhere and is left out.
     async fn mark_running(&mut self, items: &[u32]) -> Vec<u32> {
         let mode = if self.config.failover { Mode::Persistent } else { Mode::Ephemeral };
         let data = self.me.as_str().as_bytes().to_vec();
@@ -769,6 +1019,7 @@ impl JobRunner {
     /// Finished runs: log, clear their running nodes in one batch, start queued re-runs.
     async fn on_finished(&mut self, batch: Vec<Result<Finished, tokio::task::JoinError>>) {
         let mut done = Vec::new();
+        let mut failovers_done = Vec::new();
         let mut rerun = Vec::new();
         for result in batch {
             let Ok(finished) = result else {
@@ -777,33 +1028,51 @@ impl JobRunner {
             };
             let slot = self.slots.entry(finished.item).or_default();
             let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { continue };
-            if let Some(source) = slot.queued.take() {
-                rerun.push((finished.item, source));
-            }
+            let queued = slot.queued.take();
             log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
             self.record_trigger_result(finished.item, &run, &finished.outcome).await;
-            done.push(finished.item);
+            if finished.fenced {
+                // The running node stays: the run is an orphan now, failed over by whoever sees
+                // this session end, or by this instance once the registry answers again.
+                tracing::warn!(job = %self.name(), item = finished.item, "item killed: cut off from the registry");
+                continue;
+            }
+            if matches!(run.source, Source::Failover(_)) {
+                failovers_done.push(finished.item);
+            } else {
+                done.push(finished.item);
+            }
+            if let Some(source) = queued {
+                rerun.push((finished.item, source));
+            }
         }
         if self.config.monitor_execution {
             self.clear_running_nodes(Some(&done)).await;
+        }
+        if !failovers_done.is_empty() {
+            self.complete_failovers(&failovers_done).await;
         }
         if !rerun.is_empty() {
             let view = self.view();
             let local = view.local_items(self.me.as_str(), self.total());
             for (item, source) in rerun {
-                if self.config.misfire
-                    && let Err(e) = self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Misfire)).await
-                {
-                    tracing::warn!(job = %self.name(), item, error = %e, "cannot clear the misfire node");
-                }
-                if view.necessary || view.processing {
+                if view.sharding_pending(self.total()) {
                     self.pending = Some(source);
                 } else if local.contains(&item) {
+                    self.clear_misfire(item).await;
                     self.start_items(&view, vec![item], source).await;
                 }
             }
         }
         self.after_change().await;
+    }
+
+    async fn clear_misfire(&self, item: u32) {
+        if self.config.misfire
+            && let Err(e) = self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Misfire)).await
+        {
+            tracing::warn!(job = %self.name(), item, error = %e, "cannot clear the misfire node");
+        }
     }
 
     /// A run started by `job trigger --wait`: store its outcome where the admin waits for it.
@@ -844,6 +1113,30 @@ impl JobRunner {
             if let Err(e) = self.registry.delete_if_exists(op.path()).await {
                 tracing::warn!(job = %self.name(), path = %op.path(), error = %e, "cannot clear the running node");
             }
+        }
+    }
+
+    /// Failover was switched off: remove the `failover` nodes (`removeFailoverInfo`) and, beyond
+    /// ElasticJob, the `failovering` markers of runs that are not going on here and the queue.
+    async fn clear_failover_nodes(&self) {
+        let view = self.view();
+        for (&item, state) in &view.items {
+            let here = self.slots.get(&item).is_some_and(|s| s.run.is_some());
+            let mut nodes = vec![];
+            if state.failover.is_some() {
+                nodes.push(self.paths.item_leaf(item, ItemLeaf::Failover));
+            }
+            if state.failovering.is_some() && !here {
+                nodes.push(self.paths.item_leaf(item, ItemLeaf::Failovering));
+            }
+            for node in nodes {
+                if let Err(e) = self.registry.delete_if_exists(&node).await {
+                    tracing::warn!(job = %self.name(), path = %node, error = %e, "cannot clear a failover node");
+                }
+            }
+        }
+        if let Err(e) = self.registry.delete_if_exists(&self.paths.failover_items()).await {
+            tracing::warn!(job = %self.name(), error = %e, "cannot clear the failover queue");
         }
     }
 
@@ -981,6 +1274,52 @@ impl JobRunner {
             self.clear_running_nodes(Some(&[finished.item])).await;
         }
     }
+}
+
+/// One failover claim (reference §3.5 `failoverIfNecessary`): under the failover latch, take the
+/// first queued item (ElasticJob's order: reverse lexicographic) that this instance is not
+/// running, in one transaction that checks the queue entry, writes `failover` (ephemeral) and
+/// `failovering` (persistent) with this instance's id and removes the entry — so a claim is
+/// either complete or absent, never half done.
+async fn claim(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    busy: &BTreeSet<u32>,
+    total: u32,
+) -> Result<Option<u32>, RegistryError> {
+    let _latch = registry.latch(&paths.failover_latch()).await?;
+    let Some(mut names) = registry.children(&paths.failover_items()).await? else {
+        return Ok(None);
+    };
+    path::sort_reverse_java(&mut names);
+    let id = me.as_str().as_bytes().to_vec();
+    for name in names {
+        let Some(item) = path::parse_item(&name) else { continue };
+        if busy.contains(&item) {
+            continue;
+        }
+        let entry = paths.failover_item(item);
+        if item >= total {
+            registry.delete_if_exists(&entry).await?;
+            continue;
+        }
+        let ops = [
+            Op::Check { path: entry.clone(), version: None },
+            Op::Create { path: paths.item_leaf(item, ItemLeaf::Failover), data: id.clone(), mode: Mode::Ephemeral },
+            Op::Create { path: paths.item_leaf(item, ItemLeaf::Failovering), data: id.clone(), mode: Mode::Persistent },
+            Op::Delete { path: entry, version: None },
+        ];
+        match registry.transaction(&ops).await {
+            Ok(()) => {
+                tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
+                return Ok(Some(item));
+            }
+            Err(RegistryError::Transaction { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(None)
 }
 
 fn log_outcome(job: &str, item: u32, run: &ActiveRun, outcome: &ItemOutcome) {

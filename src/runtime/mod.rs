@@ -35,6 +35,7 @@
 //! ```
 
 mod dumpport;
+mod fence;
 mod ip;
 mod job;
 
@@ -105,6 +106,9 @@ pub struct WorkerConfig {
     pub shutdown_timeout: Duration,
     /// SIGTERM to SIGKILL delay when killing an item.
     pub kill_grace: Duration,
+    /// How long the registry may stay silent before running items are killed; half the session
+    /// timeout when `None` (see `fence.rs`).
+    pub fencing_timeout: Option<Duration>,
     /// The jobs.
     pub jobs: Vec<JobDefinition>,
 }
@@ -120,6 +124,7 @@ impl WorkerConfig {
             dump_port: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
+            fencing_timeout: None,
             jobs,
         }
     }
@@ -146,7 +151,10 @@ pub struct Worker {
     instance_id: InstanceId,
     registry: Registry,
     stop: watch::Sender<StopMode>,
+    /// One task per job.
     tasks: JoinSet<()>,
+    /// The fence monitor and the dump port, stopped once the jobs are.
+    services: JoinSet<()>,
     shutdown_timeout: Duration,
     dump_addr: Option<std::net::SocketAddr>,
 }
@@ -175,6 +183,19 @@ impl Worker {
         let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
         let settings = Arc::new(Settings { kill_grace: config.kill_grace });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
+        let mut services = JoinSet::new();
+        let session_timeout = registry.session_timeout();
+        let fencing = config.fencing_timeout.unwrap_or_else(|| fence::default_fencing(session_timeout));
+        if fencing + config.kill_grace >= session_timeout {
+            tracing::warn!(
+                fencing = ?fencing,
+                kill_grace = ?config.kill_grace,
+                session_timeout = ?session_timeout,
+                "fencing timeout + kill grace is not below the session timeout: a cut-off item may still run when it is failed over"
+            );
+        }
+        let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
+        services.spawn(fence::monitor(registry.clone(), fencing, fence_tx, stop_rx.clone()));
         let mut runners = Vec::new();
         for job in config.jobs {
             let setup = job::JobSetup { job_type: job.job_type, in_process: job.in_process, config: job.config };
@@ -184,6 +205,7 @@ impl Worker {
                 Arc::clone(&settings),
                 setup,
                 stop_rx.clone(),
+                fence_rx.clone(),
             )
             .await?;
             runners.push(runner);
@@ -197,13 +219,21 @@ impl Worker {
                 .await
                 .with_context(|| format!("cannot listen on dump port {port}"))?;
             dump_addr = listener.local_addr().ok();
-            tasks.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
+            services.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
         }
         tracing::info!(instance = %instance_id, registry = %registry.describe(), jobs = runners.len(), "worker started");
         for runner in runners {
             tasks.spawn(runner.run());
         }
-        Ok(Worker { instance_id, registry, stop, tasks, shutdown_timeout: config.shutdown_timeout, dump_addr })
+        Ok(Worker {
+            instance_id,
+            registry,
+            stop,
+            tasks,
+            services,
+            shutdown_timeout: config.shutdown_timeout,
+            dump_addr,
+        })
     }
 
     /// This worker's instance id (`ip@-@pid`).
@@ -231,6 +261,7 @@ impl Worker {
     pub async fn kill(mut self) {
         let _ = self.stop.send(StopMode::Forced);
         while self.tasks.join_next().await.is_some() {}
+        self.services.shutdown().await;
     }
 
     /// Runs until `graceful` resolves, then stops gracefully; if `forced` resolves meanwhile,
@@ -268,6 +299,7 @@ impl Worker {
                 }
             }
         }
+        self.services.shutdown().await;
         was_forced
     }
 }

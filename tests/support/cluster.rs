@@ -16,19 +16,41 @@ use ejctl::registry::path::JobPaths;
 use ejctl::registry::{Registry, ZkOptions};
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
+use super::proxy::Proxy;
 use super::{ZkServer, unique_ns, zk_options};
 
-/// Appends one line per run: the fire instant, the item, the instance id, start and end.
-/// Arguments: the record file, an optional sleep in seconds, then the context JSON.
+/// Appends one line per completed run to the record file (its first argument): the fire
+/// instant, the item, the instance id, start and end; and at start one line to `RECORD.starts`
+/// with the script's pid instead of the end. It sleeps for the seconds in `RECORD.sleep`, when
+/// that file exists. A killed run leaves a start line without an end line.
 pub const RECORD_SCRIPT: &str = r#"#!/bin/sh
 start=$(date +%s%3N)
-case "$2" in
-  "{"*) ;;
-  *) sleep "$2" ;;
-esac
+inst=${EJCTL_TASK_ID##*@-@READY@-@}
+echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $$" >> "$1.starts"
+d=$(cat "$1.sleep" 2>/dev/null)
+[ -n "$d" ] && sleep "$d"
 end=$(date +%s%3N)
-echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM ${EJCTL_TASK_ID##*@-@READY@-@} $start $end" >> "$1"
+echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $end" >> "$1"
 "#;
+
+/// Options of a cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterOptions {
+    /// The workers' session timeout.
+    pub session_timeout_ms: u64,
+    /// The workers' kill grace.
+    pub kill_grace_seconds: u64,
+    /// The workers' fencing timeout (`None`: the default, half the session timeout).
+    pub fencing_timeout_ms: Option<u64>,
+    /// Put a TCP proxy between each process worker and ZooKeeper.
+    pub proxied: bool,
+}
+
+impl Default for ClusterOptions {
+    fn default() -> ClusterOptions {
+        ClusterOptions { session_timeout_ms: 10_000, kill_grace_seconds: 2, fencing_timeout_ms: None, proxied: false }
+    }
+}
 
 /// One recorded run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +64,7 @@ pub struct Run {
 
 /// An instance of the cluster.
 enum Instance {
-    Process { child: Child, id: String },
+    Process { child: Child, id: String, proxy: Option<Proxy> },
     InProcess { worker: Option<Worker>, id: String },
 }
 
@@ -79,15 +101,23 @@ pub struct Cluster {
     instances: Vec<Instance>,
     /// A registry session for the test's own reads and admin-like writes.
     pub registry: Registry,
+    pub options: ClusterOptions,
 }
 
 impl Cluster {
     /// A cluster of `ejctl run` processes on a fresh ZooKeeper.
     pub async fn zookeeper(job_name: &str, job: &str) -> Cluster {
+        Cluster::zookeeper_with(job_name, job, ClusterOptions::default()).await
+    }
+
+    /// A cluster of `ejctl run` processes on a fresh ZooKeeper, with options.
+    pub async fn zookeeper_with(job_name: &str, job: &str, options: ClusterOptions) -> Cluster {
         let server = ZkServer::start();
         let ns = unique_ns("run");
         let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
-        Cluster::new(Backend::Zk { server, ns }, registry, job_name, job)
+        let mut c = Cluster::new(Backend::Zk { server, ns }, registry, job_name, job);
+        c.options = options;
+        c
     }
 
     /// A cluster of in-process workers on an embedded registry.
@@ -105,7 +135,16 @@ impl Cluster {
         let record = dir.path().join("runs.txt");
         let job =
             job.replace("{script}", &script.display().to_string()).replace("{record}", &record.display().to_string());
-        Cluster { backend, dir, record, job, job_name: job_name.to_string(), instances: Vec::new(), registry }
+        Cluster {
+            backend,
+            dir,
+            record,
+            job,
+            job_name: job_name.to_string(),
+            instances: Vec::new(),
+            registry,
+            options: ClusterOptions::default(),
+        }
     }
 
     /// The job's node paths.
@@ -113,27 +152,44 @@ impl Cluster {
         JobPaths::new(&self.job_name)
     }
 
-    fn job_file(&self, ip: &str) -> String {
-        let registry = match &self.backend {
-            Backend::Zk { server, ns } => format!(
-                "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\nsession_timeout_ms = 10000\n\n",
-                server.connect_string()
-            ),
-            Backend::Embedded { .. } => String::new(),
+    fn job_file(&self, ip: &str, servers: Option<&str>) -> String {
+        let o = &self.options;
+        let registry = match (&self.backend, servers) {
+            (Backend::Zk { ns, .. }, Some(servers)) => {
+                let fencing = o.fencing_timeout_ms.map(|f| format!("fencing_timeout_ms = {f}\n")).unwrap_or_default();
+                format!(
+                    "[registry]\nservers = \"{servers}\"\nnamespace = \"{ns}\"\nsession_timeout_ms = {}\nconnection_timeout_ms = 5000\n{fencing}\n",
+                    o.session_timeout_ms
+                )
+            }
+            _ => String::new(),
         };
         format!(
-            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = 20\nkill_grace_seconds = 2\n\n[[job]]\n{}\n",
-            self.job
+            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = 20\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
+            o.kill_grace_seconds, self.job
         )
+    }
+
+    /// Sets (or with `None` removes) how long the record script sleeps.
+    pub fn set_sleep(&self, seconds: Option<f64>) {
+        let file = self.record.with_extension("txt.sleep");
+        match seconds {
+            Some(s) => std::fs::write(file, format!("{s}\n")).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(file);
+            }
+        }
     }
 
     /// Starts an instance with this IP and waits until it is registered. Returns its index.
     pub async fn start(&mut self, ip: &str) -> usize {
         let index = self.instances.len();
         let file = self.dir.path().join(format!("worker-{index}.toml"));
-        std::fs::write(&file, self.job_file(ip)).unwrap();
         let instance = match &self.backend {
-            Backend::Zk { .. } => {
+            Backend::Zk { server, .. } => {
+                let proxy = self.options.proxied.then(|| Proxy::start(([127, 0, 0, 1], server.port()).into()));
+                let servers = proxy.as_ref().map_or_else(|| server.connect_string(), Proxy::addr);
+                std::fs::write(&file, self.job_file(ip, Some(&servers))).unwrap();
                 let log = std::fs::File::create(self.dir.path().join(format!("worker-{index}.log"))).unwrap();
                 let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
                     .arg("run")
@@ -145,15 +201,16 @@ impl Cluster {
                     .spawn()
                     .unwrap();
                 let id = format!("{ip}@-@{}", child.id());
-                Instance::Process { child, id }
+                Instance::Process { child, id, proxy }
             }
             Backend::Embedded { store } => {
+                std::fs::write(&file, self.job_file(ip, None)).unwrap();
                 let files = jobfile::load(&[file]).unwrap();
                 let jobs = files.jobs.into_iter().map(|j| JobDefinition::new(j.job_type, j.config)).collect();
                 let mut config = WorkerConfig::new(RegistryTarget::Embedded(store.clone()), jobs);
                 config.ip = Some(ip.to_string());
                 config.pid = Some(1000 + u32::try_from(index).unwrap());
-                config.kill_grace = Duration::from_secs(2);
+                config.kill_grace = Duration::from_secs(self.options.kill_grace_seconds);
                 let worker = Worker::start(config).await.unwrap();
                 let id = worker.instance_id().to_string();
                 Instance::InProcess { worker: Some(worker), id }
@@ -185,6 +242,57 @@ impl Cluster {
                 }
             }
         }
+    }
+
+    /// SIGKILLs process instance `i` (its scripts die with it); returns the instant, epoch ms.
+    pub fn kill(&mut self, i: usize) -> i64 {
+        let now = chrono::Utc::now().timestamp_millis();
+        if let Instance::Process { child, .. } = &mut self.instances[i] {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        now
+    }
+
+    /// The pid of process instance `i`.
+    pub fn pid(&self, i: usize) -> u32 {
+        match &self.instances[i] {
+            Instance::Process { child, .. } => child.id(),
+            Instance::InProcess { .. } => std::process::id(),
+        }
+    }
+
+    /// The proxy in front of process instance `i`.
+    pub fn proxy(&self, i: usize) -> &Proxy {
+        match &self.instances[i] {
+            Instance::Process { proxy: Some(p), .. } => p,
+            _ => panic!("instance {i} has no proxy"),
+        }
+    }
+
+    /// The ZooKeeper server of a process cluster.
+    pub fn server(&mut self) -> &mut ZkServer {
+        match &mut self.backend {
+            Backend::Zk { server, .. } => server,
+            Backend::Embedded { .. } => panic!("an embedded cluster has no server"),
+        }
+    }
+
+    /// Every run started so far: `(fire, item, instance, start, pid)`.
+    pub fn starts(&self) -> Vec<(i64, u32, String, i64, u32)> {
+        let text = std::fs::read_to_string(self.record.with_extension("txt.starts")).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                Some((
+                    f.first()?.parse().ok()?,
+                    f.get(1)?.parse().ok()?,
+                    (*f.get(2)?).to_string(),
+                    f.get(3)?.parse().ok()?,
+                    f.get(4)?.parse().ok()?,
+                ))
+            })
+            .collect()
     }
 
     /// Every run recorded so far, in file order.

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // Each test module uses a different part of the support code.
 
 pub mod cluster;
+pub mod proxy;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};
