@@ -92,7 +92,15 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace: status, cron, next fire, instances, items, description')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one job: configuration, servers, instances, sharding, failover and leader')
+            [CompletionResult]::new('trigger', 'trigger', [CompletionResultType]::ParameterValue, 'Trigger a job now on every live instance; --wait follows the items until they finish')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a job on every server, or on one with --server (its items move elsewhere)')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a job on every server, or on one with --server')
+            [CompletionResult]::new('pause', 'pause', [CompletionResultType]::ParameterValue, 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a job: the same as enable')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut a job''s instances down (all, or those of one server); they stay down until restarted')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -116,12 +124,219 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;job;show' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;trigger' {
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long --wait waits (ms, s, m, h)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait until every item of this fire has finished and print per-item results')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;disable' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;enable' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;pause' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;resume' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;shutdown' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;job;remove' {
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'Only this server (IPv4 address)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--purge', '--purge', [CompletionResultType]::ParameterName, 'Delete the whole job tree, configuration included')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;job;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace: status, cron, next fire, instances, items, description')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one job: configuration, servers, instances, sharding, failover and leader')
+            [CompletionResult]::new('trigger', 'trigger', [CompletionResultType]::ParameterValue, 'Trigger a job now on every live instance; --wait follows the items until they finish')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a job on every server, or on one with --server (its items move elsewhere)')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a job on every server, or on one with --server')
+            [CompletionResult]::new('pause', 'pause', [CompletionResultType]::ParameterValue, 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a job: the same as enable')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut a job''s instances down (all, or those of one server); they stay down until restarted')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ejctl;job;help;list' {
+            break
+        }
+        'ejctl;job;help;show' {
+            break
+        }
+        'ejctl;job;help;trigger' {
+            break
+        }
+        'ejctl;job;help;disable' {
+            break
+        }
+        'ejctl;job;help;enable' {
+            break
+        }
+        'ejctl;job;help;pause' {
+            break
+        }
+        'ejctl;job;help;resume' {
+            break
+        }
+        'ejctl;job;help;shutdown' {
+            break
+        }
+        'ejctl;job;help;remove' {
             break
         }
         'ejctl;job;help;help' {
@@ -145,11 +360,95 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Print a job''s configuration')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what `config apply` would change; exit 1 when there is drift')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'ejctl;config;list' {
+        'ejctl;config;get' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;config;set' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;config;edit' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;config;apply' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;config;diff' {
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
@@ -170,11 +469,27 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;config;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Print a job''s configuration')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what `config apply` would change; exit 1 when there is drift')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'ejctl;config;help;list' {
+        'ejctl;config;help;get' {
+            break
+        }
+        'ejctl;config;help;set' {
+            break
+        }
+        'ejctl;config;help;edit' {
+            break
+        }
+        'ejctl;config;help;apply' {
+            break
+        }
+        'ejctl;config;help;diff' {
             break
         }
         'ejctl;config;help;help' {
@@ -198,7 +513,11 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -222,12 +541,108 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;server;disable' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;server;enable' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;server;shutdown' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;server;remove' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;server;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ejctl;server;help;list' {
+            break
+        }
+        'ejctl;server;help;disable' {
+            break
+        }
+        'ejctl;server;help;enable' {
+            break
+        }
+        'ejctl;server;help;shutdown' {
+            break
+        }
+        'ejctl;server;help;remove' {
             break
         }
         'ejctl;server;help;help' {
@@ -251,7 +666,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -276,7 +691,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;instance;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -304,8 +719,71 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a job''s items: owner, server IP, status, failover owner, disabled')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable sharding items: their owners skip them until they are enabled again')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable sharding items that were disabled')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Preview what a sharding strategy assigns, without a registry')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ejctl;sharding;show' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;sharding;disable' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;sharding;enable' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'ejctl;sharding;plan' {
@@ -334,8 +812,20 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;sharding;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a job''s items: owner, server IP, status, failover owner, disabled')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable sharding items: their owners skip them until they are enabled again')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable sharding items that were disabled')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Preview what a sharding strategy assigns, without a registry')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ejctl;sharding;help;show' {
+            break
+        }
+        'ejctl;sharding;help;disable' {
+            break
+        }
+        'ejctl;sharding;help;enable' {
             break
         }
         'ejctl;sharding;help;plan' {
@@ -362,7 +852,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List failover items of a job')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -387,7 +877,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;failover;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List failover items of a job')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -415,7 +905,11 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest and --connect-timeout')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -439,12 +933,109 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;context;show' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;context;set' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--use', '--use', [CompletionResultType]::ParameterName, 'Also make it the current context')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;context;use' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;context;delete' {
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;context;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest and --connect-timeout')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ejctl;context;help;list' {
+            break
+        }
+        'ejctl;context;help;show' {
+            break
+        }
+        'ejctl;context;help;set' {
+            break
+        }
+        'ejctl;context;help;use' {
+            break
+        }
+        'ejctl;context;help;delete' {
             break
         }
         'ejctl;context;help;help' {
@@ -475,8 +1066,8 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         'ejctl;cron;next' {
             [CompletionResult]::new('--time-zone', '--time-zone', [CompletionResultType]::ParameterName, 'Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Start after this instant (RFC 3339); default: now')
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many instants to print')
-            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many instants to print')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many instants to print (1 to 1000)')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many instants to print (1 to 1000)')
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
@@ -589,52 +1180,144 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;job' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the jobs of the namespace: status, cron, next fire, instances, items, description')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one job: configuration, servers, instances, sharding, failover and leader')
+            [CompletionResult]::new('trigger', 'trigger', [CompletionResultType]::ParameterValue, 'Trigger a job now on every live instance; --wait follows the items until they finish')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a job on every server, or on one with --server (its items move elsewhere)')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a job on every server, or on one with --server')
+            [CompletionResult]::new('pause', 'pause', [CompletionResultType]::ParameterValue, 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a job: the same as enable')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut a job''s instances down (all, or those of one server); they stay down until restarted')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job')
             break
         }
         'ejctl;help;job;list' {
             break
         }
-        'ejctl;help;config' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Print a job''s configuration')
+        'ejctl;help;job;show' {
             break
         }
-        'ejctl;help;config;list' {
+        'ejctl;help;job;trigger' {
+            break
+        }
+        'ejctl;help;job;disable' {
+            break
+        }
+        'ejctl;help;job;enable' {
+            break
+        }
+        'ejctl;help;job;pause' {
+            break
+        }
+        'ejctl;help;job;resume' {
+            break
+        }
+        'ejctl;help;job;shutdown' {
+            break
+        }
+        'ejctl;help;job;remove' {
+            break
+        }
+        'ejctl;help;config' {
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what `config apply` would change; exit 1 when there is drift')
+            break
+        }
+        'ejctl;help;config;get' {
+            break
+        }
+        'ejctl;help;config;set' {
+            break
+        }
+        'ejctl;help;config;edit' {
+            break
+        }
+        'ejctl;help;config;apply' {
+            break
+        }
+        'ejctl;help;config;diff' {
             break
         }
         'ejctl;help;server' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
+            [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
             break
         }
         'ejctl;help;server;list' {
             break
         }
+        'ejctl;help;server;disable' {
+            break
+        }
+        'ejctl;help;server;enable' {
+            break
+        }
+        'ejctl;help;server;shutdown' {
+            break
+        }
+        'ejctl;help;server;remove' {
+            break
+        }
         'ejctl;help;instance' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
             break
         }
         'ejctl;help;instance;list' {
             break
         }
         'ejctl;help;sharding' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a job''s items: owner, server IP, status, failover owner, disabled')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable sharding items: their owners skip them until they are enabled again')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable sharding items that were disabled')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Preview what a sharding strategy assigns, without a registry')
+            break
+        }
+        'ejctl;help;sharding;show' {
+            break
+        }
+        'ejctl;help;sharding;disable' {
+            break
+        }
+        'ejctl;help;sharding;enable' {
             break
         }
         'ejctl;help;sharding;plan' {
             break
         }
         'ejctl;help;failover' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List failover items of a job')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
             break
         }
         'ejctl;help;failover;list' {
             break
         }
         'ejctl;help;context' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest and --connect-timeout')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             break
         }
         'ejctl;help;context;list' {
+            break
+        }
+        'ejctl;help;context;show' {
+            break
+        }
+        'ejctl;help;context;set' {
+            break
+        }
+        'ejctl;help;context;use' {
+            break
+        }
+        'ejctl;help;context;delete' {
             break
         }
         'ejctl;help;cron' {

@@ -55,17 +55,44 @@ _ejctl() {
             ejctl,sharding)
                 cmd="ejctl__subcmd__sharding"
                 ;;
+            ejctl__subcmd__config,apply)
+                cmd="ejctl__subcmd__config__subcmd__apply"
+                ;;
+            ejctl__subcmd__config,diff)
+                cmd="ejctl__subcmd__config__subcmd__diff"
+                ;;
+            ejctl__subcmd__config,edit)
+                cmd="ejctl__subcmd__config__subcmd__edit"
+                ;;
+            ejctl__subcmd__config,get)
+                cmd="ejctl__subcmd__config__subcmd__get"
+                ;;
             ejctl__subcmd__config,help)
                 cmd="ejctl__subcmd__config__subcmd__help"
                 ;;
-            ejctl__subcmd__config,list)
-                cmd="ejctl__subcmd__config__subcmd__list"
+            ejctl__subcmd__config,set)
+                cmd="ejctl__subcmd__config__subcmd__set"
+                ;;
+            ejctl__subcmd__config__subcmd__help,apply)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__apply"
+                ;;
+            ejctl__subcmd__config__subcmd__help,diff)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__diff"
+                ;;
+            ejctl__subcmd__config__subcmd__help,edit)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__edit"
+                ;;
+            ejctl__subcmd__config__subcmd__help,get)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__get"
                 ;;
             ejctl__subcmd__config__subcmd__help,help)
                 cmd="ejctl__subcmd__config__subcmd__help__subcmd__help"
                 ;;
-            ejctl__subcmd__config__subcmd__help,list)
-                cmd="ejctl__subcmd__config__subcmd__help__subcmd__list"
+            ejctl__subcmd__config__subcmd__help,set)
+                cmd="ejctl__subcmd__config__subcmd__help__subcmd__set"
+                ;;
+            ejctl__subcmd__context,delete)
+                cmd="ejctl__subcmd__context__subcmd__delete"
                 ;;
             ejctl__subcmd__context,help)
                 cmd="ejctl__subcmd__context__subcmd__help"
@@ -73,11 +100,32 @@ _ejctl() {
             ejctl__subcmd__context,list)
                 cmd="ejctl__subcmd__context__subcmd__list"
                 ;;
+            ejctl__subcmd__context,set)
+                cmd="ejctl__subcmd__context__subcmd__set"
+                ;;
+            ejctl__subcmd__context,show)
+                cmd="ejctl__subcmd__context__subcmd__show"
+                ;;
+            ejctl__subcmd__context,use)
+                cmd="ejctl__subcmd__context__subcmd__use"
+                ;;
+            ejctl__subcmd__context__subcmd__help,delete)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__delete"
+                ;;
             ejctl__subcmd__context__subcmd__help,help)
                 cmd="ejctl__subcmd__context__subcmd__help__subcmd__help"
                 ;;
             ejctl__subcmd__context__subcmd__help,list)
                 cmd="ejctl__subcmd__context__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__context__subcmd__help,set)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__set"
+                ;;
+            ejctl__subcmd__context__subcmd__help,show)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__show"
+                ;;
+            ejctl__subcmd__context__subcmd__help,use)
+                cmd="ejctl__subcmd__context__subcmd__help__subcmd__use"
                 ;;
             ejctl__subcmd__cron,help)
                 cmd="ejctl__subcmd__cron__subcmd__help"
@@ -142,11 +190,35 @@ _ejctl() {
             ejctl__subcmd__help,sharding)
                 cmd="ejctl__subcmd__help__subcmd__sharding"
                 ;;
-            ejctl__subcmd__help__subcmd__config,list)
-                cmd="ejctl__subcmd__help__subcmd__config__subcmd__list"
+            ejctl__subcmd__help__subcmd__config,apply)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__apply"
+                ;;
+            ejctl__subcmd__help__subcmd__config,diff)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__diff"
+                ;;
+            ejctl__subcmd__help__subcmd__config,edit)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__edit"
+                ;;
+            ejctl__subcmd__help__subcmd__config,get)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__get"
+                ;;
+            ejctl__subcmd__help__subcmd__config,set)
+                cmd="ejctl__subcmd__help__subcmd__config__subcmd__set"
+                ;;
+            ejctl__subcmd__help__subcmd__context,delete)
+                cmd="ejctl__subcmd__help__subcmd__context__subcmd__delete"
                 ;;
             ejctl__subcmd__help__subcmd__context,list)
                 cmd="ejctl__subcmd__help__subcmd__context__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__context,set)
+                cmd="ejctl__subcmd__help__subcmd__context__subcmd__set"
+                ;;
+            ejctl__subcmd__help__subcmd__context,show)
+                cmd="ejctl__subcmd__help__subcmd__context__subcmd__show"
+                ;;
+            ejctl__subcmd__help__subcmd__context,use)
+                cmd="ejctl__subcmd__help__subcmd__context__subcmd__use"
                 ;;
             ejctl__subcmd__help__subcmd__cron,next)
                 cmd="ejctl__subcmd__help__subcmd__cron__subcmd__next"
@@ -157,14 +229,59 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__instance,list)
                 cmd="ejctl__subcmd__help__subcmd__instance__subcmd__list"
                 ;;
+            ejctl__subcmd__help__subcmd__job,disable)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__disable"
+                ;;
+            ejctl__subcmd__help__subcmd__job,enable)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__enable"
+                ;;
             ejctl__subcmd__help__subcmd__job,list)
                 cmd="ejctl__subcmd__help__subcmd__job__subcmd__list"
+                ;;
+            ejctl__subcmd__help__subcmd__job,pause)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__pause"
+                ;;
+            ejctl__subcmd__help__subcmd__job,remove)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__remove"
+                ;;
+            ejctl__subcmd__help__subcmd__job,resume)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__resume"
+                ;;
+            ejctl__subcmd__help__subcmd__job,show)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__show"
+                ;;
+            ejctl__subcmd__help__subcmd__job,shutdown)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__help__subcmd__job,trigger)
+                cmd="ejctl__subcmd__help__subcmd__job__subcmd__trigger"
+                ;;
+            ejctl__subcmd__help__subcmd__server,disable)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__disable"
+                ;;
+            ejctl__subcmd__help__subcmd__server,enable)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__enable"
                 ;;
             ejctl__subcmd__help__subcmd__server,list)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__list"
                 ;;
+            ejctl__subcmd__help__subcmd__server,remove)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__remove"
+                ;;
+            ejctl__subcmd__help__subcmd__server,shutdown)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__help__subcmd__sharding,disable)
+                cmd="ejctl__subcmd__help__subcmd__sharding__subcmd__disable"
+                ;;
+            ejctl__subcmd__help__subcmd__sharding,enable)
+                cmd="ejctl__subcmd__help__subcmd__sharding__subcmd__enable"
+                ;;
             ejctl__subcmd__help__subcmd__sharding,plan)
                 cmd="ejctl__subcmd__help__subcmd__sharding__subcmd__plan"
+                ;;
+            ejctl__subcmd__help__subcmd__sharding,show)
+                cmd="ejctl__subcmd__help__subcmd__sharding__subcmd__show"
                 ;;
             ejctl__subcmd__instance,help)
                 cmd="ejctl__subcmd__instance__subcmd__help"
@@ -178,11 +295,41 @@ _ejctl() {
             ejctl__subcmd__instance__subcmd__help,list)
                 cmd="ejctl__subcmd__instance__subcmd__help__subcmd__list"
                 ;;
+            ejctl__subcmd__job,disable)
+                cmd="ejctl__subcmd__job__subcmd__disable"
+                ;;
+            ejctl__subcmd__job,enable)
+                cmd="ejctl__subcmd__job__subcmd__enable"
+                ;;
             ejctl__subcmd__job,help)
                 cmd="ejctl__subcmd__job__subcmd__help"
                 ;;
             ejctl__subcmd__job,list)
                 cmd="ejctl__subcmd__job__subcmd__list"
+                ;;
+            ejctl__subcmd__job,pause)
+                cmd="ejctl__subcmd__job__subcmd__pause"
+                ;;
+            ejctl__subcmd__job,remove)
+                cmd="ejctl__subcmd__job__subcmd__remove"
+                ;;
+            ejctl__subcmd__job,resume)
+                cmd="ejctl__subcmd__job__subcmd__resume"
+                ;;
+            ejctl__subcmd__job,show)
+                cmd="ejctl__subcmd__job__subcmd__show"
+                ;;
+            ejctl__subcmd__job,shutdown)
+                cmd="ejctl__subcmd__job__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__job,trigger)
+                cmd="ejctl__subcmd__job__subcmd__trigger"
+                ;;
+            ejctl__subcmd__job__subcmd__help,disable)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__disable"
+                ;;
+            ejctl__subcmd__job__subcmd__help,enable)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__enable"
                 ;;
             ejctl__subcmd__job__subcmd__help,help)
                 cmd="ejctl__subcmd__job__subcmd__help__subcmd__help"
@@ -190,11 +337,47 @@ _ejctl() {
             ejctl__subcmd__job__subcmd__help,list)
                 cmd="ejctl__subcmd__job__subcmd__help__subcmd__list"
                 ;;
+            ejctl__subcmd__job__subcmd__help,pause)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__pause"
+                ;;
+            ejctl__subcmd__job__subcmd__help,remove)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__remove"
+                ;;
+            ejctl__subcmd__job__subcmd__help,resume)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__resume"
+                ;;
+            ejctl__subcmd__job__subcmd__help,show)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__show"
+                ;;
+            ejctl__subcmd__job__subcmd__help,shutdown)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__job__subcmd__help,trigger)
+                cmd="ejctl__subcmd__job__subcmd__help__subcmd__trigger"
+                ;;
+            ejctl__subcmd__server,disable)
+                cmd="ejctl__subcmd__server__subcmd__disable"
+                ;;
+            ejctl__subcmd__server,enable)
+                cmd="ejctl__subcmd__server__subcmd__enable"
+                ;;
             ejctl__subcmd__server,help)
                 cmd="ejctl__subcmd__server__subcmd__help"
                 ;;
             ejctl__subcmd__server,list)
                 cmd="ejctl__subcmd__server__subcmd__list"
+                ;;
+            ejctl__subcmd__server,remove)
+                cmd="ejctl__subcmd__server__subcmd__remove"
+                ;;
+            ejctl__subcmd__server,shutdown)
+                cmd="ejctl__subcmd__server__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__server__subcmd__help,disable)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__disable"
+                ;;
+            ejctl__subcmd__server__subcmd__help,enable)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__enable"
                 ;;
             ejctl__subcmd__server__subcmd__help,help)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__help"
@@ -202,17 +385,41 @@ _ejctl() {
             ejctl__subcmd__server__subcmd__help,list)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__list"
                 ;;
+            ejctl__subcmd__server__subcmd__help,remove)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__remove"
+                ;;
+            ejctl__subcmd__server__subcmd__help,shutdown)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__shutdown"
+                ;;
+            ejctl__subcmd__sharding,disable)
+                cmd="ejctl__subcmd__sharding__subcmd__disable"
+                ;;
+            ejctl__subcmd__sharding,enable)
+                cmd="ejctl__subcmd__sharding__subcmd__enable"
+                ;;
             ejctl__subcmd__sharding,help)
                 cmd="ejctl__subcmd__sharding__subcmd__help"
                 ;;
             ejctl__subcmd__sharding,plan)
                 cmd="ejctl__subcmd__sharding__subcmd__plan"
                 ;;
+            ejctl__subcmd__sharding,show)
+                cmd="ejctl__subcmd__sharding__subcmd__show"
+                ;;
+            ejctl__subcmd__sharding__subcmd__help,disable)
+                cmd="ejctl__subcmd__sharding__subcmd__help__subcmd__disable"
+                ;;
+            ejctl__subcmd__sharding__subcmd__help,enable)
+                cmd="ejctl__subcmd__sharding__subcmd__help__subcmd__enable"
+                ;;
             ejctl__subcmd__sharding__subcmd__help,help)
                 cmd="ejctl__subcmd__sharding__subcmd__help__subcmd__help"
                 ;;
             ejctl__subcmd__sharding__subcmd__help,plan)
                 cmd="ejctl__subcmd__sharding__subcmd__help__subcmd__plan"
+                ;;
+            ejctl__subcmd__sharding__subcmd__help,show)
+                cmd="ejctl__subcmd__sharding__subcmd__help__subcmd__show"
                 ;;
             *)
                 ;;
@@ -305,7 +512,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,9 +553,233 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__config__subcmd__help)
-            opts="list help"
+        ejctl__subcmd__config__subcmd__apply)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__diff)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__edit)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__get)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help)
+            opts="get set edit apply diff help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__config__subcmd__help__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -374,7 +805,7 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__config__subcmd__help__subcmd__list)
+        ejctl__subcmd__config__subcmd__help__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -388,7 +819,7 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__config__subcmd__list)
+        ejctl__subcmd__config__subcmd__set)
             opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -431,7 +862,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,9 +903,65 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__context__subcmd__help)
-            opts="list help"
+        ejctl__subcmd__context__subcmd__delete)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help)
+            opts="list show set use delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -514,7 +1001,175 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__help__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__context__subcmd__list)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__set)
+            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__show)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__context__subcmd__use)
             opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -899,7 +1554,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__config)
-            opts="list"
+            opts="get set edit apply diff"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -912,7 +1567,63 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__help__subcmd__config__subcmd__list)
+        ejctl__subcmd__help__subcmd__config__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__config__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -927,7 +1638,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__context)
-            opts="list"
+            opts="list show set use delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -940,7 +1651,63 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__context__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__context__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__context__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__context__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__context__subcmd__use)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1067,7 +1834,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__job)
-            opts="list"
+            opts="list show trigger disable enable pause resume shutdown remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1080,7 +1847,119 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__job__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__pause)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__shutdown)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__job__subcmd__trigger)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1123,8 +2002,36 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server)
-            opts="list"
+            opts="list disable enable shutdown remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1150,8 +2057,36 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__shutdown)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__sharding)
-            opts="plan"
+            opts="show disable enable plan"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1164,7 +2099,49 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__sharding__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__sharding__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__help__subcmd__sharding__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__sharding__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1305,7 +2282,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1346,9 +2323,137 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__job__subcmd__help)
-            opts="list help"
+        ejctl__subcmd__job__subcmd__disable)
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__enable)
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help)
+            opts="list show trigger disable enable pause resume shutdown remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1388,6 +2493,90 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__pause)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__shutdown)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__help__subcmd__trigger)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__job__subcmd__list)
             opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1395,6 +2584,294 @@ _ejctl() {
                 return 0
             fi
             case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__pause)
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__remove)
+            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__resume)
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__show)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__shutdown)
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__job__subcmd__trigger)
+            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1519,7 +2996,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1560,9 +3037,121 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__server__subcmd__help)
-            opts="list help"
+        ejctl__subcmd__server__subcmd__disable)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__enable)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help)
+            opts="list disable enable shutdown remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1589,6 +3178,34 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__shutdown)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1644,8 +3261,92 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__server__subcmd__remove)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__shutdown)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__sharding)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version plan help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1686,9 +3387,121 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ejctl__subcmd__sharding__subcmd__help)
-            opts="plan help"
+        ejctl__subcmd__sharding__subcmd__disable)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__sharding__subcmd__enable)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__sharding__subcmd__help)
+            opts="show disable enable plan help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__sharding__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__sharding__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1728,6 +3541,20 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__sharding__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__sharding__subcmd__plan)
             opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1751,6 +3578,48 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__sharding__subcmd__show)
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

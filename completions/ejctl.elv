@@ -87,7 +87,15 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List the jobs of the namespace'
+            cand list 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+            cand show 'Show one job: configuration, servers, instances, sharding, failover and leader'
+            cand trigger 'Trigger a job now on every live instance; --wait follows the items until they finish'
+            cand disable 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+            cand enable 'Enable a job on every server, or on one with --server'
+            cand pause 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)'
+            cand resume 'Resume a job: the same as enable'
+            cand shutdown 'Shut a job''s instances down (all, or those of one server); they stay down until restarted'
+            cand remove 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;job;list'= {
@@ -109,11 +117,202 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;job;show'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;trigger'= {
+            cand --timeout 'How long --wait waits (ms, s, m, h)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --wait 'Wait until every item of this fire has finished and print per-item results'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;disable'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;enable'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;pause'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;resume'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;shutdown'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;job;remove'= {
+            cand --server 'Only this server (IPv4 address)'
+            cand --ip 'Only this server (IPv4 address)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --purge 'Delete the whole job tree, configuration included'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;job;help'= {
-            cand list 'List the jobs of the namespace'
+            cand list 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+            cand show 'Show one job: configuration, servers, instances, sharding, failover and leader'
+            cand trigger 'Trigger a job now on every live instance; --wait follows the items until they finish'
+            cand disable 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+            cand enable 'Enable a job on every server, or on one with --server'
+            cand pause 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)'
+            cand resume 'Resume a job: the same as enable'
+            cand shutdown 'Shut a job''s instances down (all, or those of one server); they stay down until restarted'
+            cand remove 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;job;help;list'= {
+        }
+        &'ejctl;job;help;show'= {
+        }
+        &'ejctl;job;help;trigger'= {
+        }
+        &'ejctl;job;help;disable'= {
+        }
+        &'ejctl;job;help;enable'= {
+        }
+        &'ejctl;job;help;pause'= {
+        }
+        &'ejctl;job;help;resume'= {
+        }
+        &'ejctl;job;help;shutdown'= {
+        }
+        &'ejctl;job;help;remove'= {
         }
         &'ejctl;job;help;help'= {
         }
@@ -135,10 +334,90 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'Print a job''s configuration'
+            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand set 'Change configuration keys, validated and written with a version check'
+            cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+            cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'
+            cand diff 'Show what `config apply` would change; exit 1 when there is drift'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'ejctl;config;list'= {
+        &'ejctl;config;get'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;config;set'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;config;edit'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;config;apply'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;config;diff'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
@@ -158,10 +437,22 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;config;help'= {
-            cand list 'Print a job''s configuration'
+            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand set 'Change configuration keys, validated and written with a version check'
+            cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+            cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'
+            cand diff 'Show what `config apply` would change; exit 1 when there is drift'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'ejctl;config;help;list'= {
+        &'ejctl;config;help;get'= {
+        }
+        &'ejctl;config;help;set'= {
+        }
+        &'ejctl;config;help;edit'= {
+        }
+        &'ejctl;config;help;apply'= {
+        }
+        &'ejctl;config;help;diff'= {
         }
         &'ejctl;config;help;help'= {
         }
@@ -183,7 +474,11 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List the servers (IPs) of the namespace'
+            cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand disable 'Disable every job on a server: its instances get no items'
+            cand enable 'Enable every job on a server'
+            cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+            cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;list'= {
@@ -205,11 +500,99 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;server;disable'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;server;enable'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;server;shutdown'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;server;remove'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;server;help'= {
-            cand list 'List the servers (IPs) of the namespace'
+            cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand disable 'Disable every job on a server: its instances get no items'
+            cand enable 'Enable every job on a server'
+            cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+            cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;help;list'= {
+        }
+        &'ejctl;server;help;disable'= {
+        }
+        &'ejctl;server;help;enable'= {
+        }
+        &'ejctl;server;help;shutdown'= {
+        }
+        &'ejctl;server;help;remove'= {
         }
         &'ejctl;server;help;help'= {
         }
@@ -231,7 +614,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List the live instances'
+            cand list 'List the live instances of every job, or of one job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;instance;list'= {
@@ -254,7 +637,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;instance;help'= {
-            cand list 'List the live instances'
+            cand list 'List the live instances of every job, or of one job'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;instance;help;list'= {
@@ -279,8 +662,68 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand show 'Show a job''s items: owner, server IP, status, failover owner, disabled'
+            cand disable 'Disable sharding items: their owners skip them until they are enabled again'
+            cand enable 'Enable sharding items that were disabled'
             cand plan 'Preview what a sharding strategy assigns, without a registry'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;sharding;show'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;sharding;disable'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;sharding;enable'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'ejctl;sharding;plan'= {
             cand --strategy 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE'
@@ -307,8 +750,17 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;sharding;help'= {
+            cand show 'Show a job''s items: owner, server IP, status, failover owner, disabled'
+            cand disable 'Disable sharding items: their owners skip them until they are enabled again'
+            cand enable 'Enable sharding items that were disabled'
             cand plan 'Preview what a sharding strategy assigns, without a registry'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ejctl;sharding;help;show'= {
+        }
+        &'ejctl;sharding;help;disable'= {
+        }
+        &'ejctl;sharding;help;enable'= {
         }
         &'ejctl;sharding;help;plan'= {
         }
@@ -332,7 +784,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List failover items of a job'
+            cand list 'List a job''s pending failover items and the instances failing items over now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;failover;list'= {
@@ -355,7 +807,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;failover;help'= {
-            cand list 'List failover items of a job'
+            cand list 'List a job''s pending failover items and the instances failing items over now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;failover;help;list'= {
@@ -380,7 +832,11 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List the registry contexts'
+            cand list 'List the registry contexts; `*` marks the current one'
+            cand show 'Show one context (default: the one in use)'
+            cand set 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+            cand use 'Make a context the current one'
+            cand delete 'Delete a context (and clear the current context if it was that one)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;context;list'= {
@@ -402,11 +858,100 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;context;show'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;context;set'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --use 'Also make it the current context'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;context;use'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;context;delete'= {
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;context;help'= {
-            cand list 'List the registry contexts'
+            cand list 'List the registry contexts; `*` marks the current one'
+            cand show 'Show one context (default: the one in use)'
+            cand set 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+            cand use 'Make a context the current one'
+            cand delete 'Delete a context (and clear the current context if it was that one)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;context;help;list'= {
+        }
+        &'ejctl;context;help;show'= {
+        }
+        &'ejctl;context;help;set'= {
+        }
+        &'ejctl;context;help;use'= {
+        }
+        &'ejctl;context;help;delete'= {
         }
         &'ejctl;context;help;help'= {
         }
@@ -434,8 +979,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;cron;next'= {
             cand --time-zone 'Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local'
             cand --after 'Start after this instant (RFC 3339); default: now'
-            cand -n 'How many instants to print'
-            cand --count 'How many instants to print'
+            cand -n 'How many instants to print (1 to 1000)'
+            cand --count 'How many instants to print (1 to 1000)'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
@@ -539,39 +1084,108 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;run'= {
         }
         &'ejctl;help;job'= {
-            cand list 'List the jobs of the namespace'
+            cand list 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+            cand show 'Show one job: configuration, servers, instances, sharding, failover and leader'
+            cand trigger 'Trigger a job now on every live instance; --wait follows the items until they finish'
+            cand disable 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+            cand enable 'Enable a job on every server, or on one with --server'
+            cand pause 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x''s pause into DISABLED)'
+            cand resume 'Resume a job: the same as enable'
+            cand shutdown 'Shut a job''s instances down (all, or those of one server); they stay down until restarted'
+            cand remove 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
         }
         &'ejctl;help;job;list'= {
         }
-        &'ejctl;help;config'= {
-            cand list 'Print a job''s configuration'
+        &'ejctl;help;job;show'= {
         }
-        &'ejctl;help;config;list'= {
+        &'ejctl;help;job;trigger'= {
+        }
+        &'ejctl;help;job;disable'= {
+        }
+        &'ejctl;help;job;enable'= {
+        }
+        &'ejctl;help;job;pause'= {
+        }
+        &'ejctl;help;job;resume'= {
+        }
+        &'ejctl;help;job;shutdown'= {
+        }
+        &'ejctl;help;job;remove'= {
+        }
+        &'ejctl;help;config'= {
+            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand set 'Change configuration keys, validated and written with a version check'
+            cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+            cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'
+            cand diff 'Show what `config apply` would change; exit 1 when there is drift'
+        }
+        &'ejctl;help;config;get'= {
+        }
+        &'ejctl;help;config;set'= {
+        }
+        &'ejctl;help;config;edit'= {
+        }
+        &'ejctl;help;config;apply'= {
+        }
+        &'ejctl;help;config;diff'= {
         }
         &'ejctl;help;server'= {
-            cand list 'List the servers (IPs) of the namespace'
+            cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand disable 'Disable every job on a server: its instances get no items'
+            cand enable 'Enable every job on a server'
+            cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+            cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
         }
         &'ejctl;help;server;list'= {
         }
+        &'ejctl;help;server;disable'= {
+        }
+        &'ejctl;help;server;enable'= {
+        }
+        &'ejctl;help;server;shutdown'= {
+        }
+        &'ejctl;help;server;remove'= {
+        }
         &'ejctl;help;instance'= {
-            cand list 'List the live instances'
+            cand list 'List the live instances of every job, or of one job'
         }
         &'ejctl;help;instance;list'= {
         }
         &'ejctl;help;sharding'= {
+            cand show 'Show a job''s items: owner, server IP, status, failover owner, disabled'
+            cand disable 'Disable sharding items: their owners skip them until they are enabled again'
+            cand enable 'Enable sharding items that were disabled'
             cand plan 'Preview what a sharding strategy assigns, without a registry'
+        }
+        &'ejctl;help;sharding;show'= {
+        }
+        &'ejctl;help;sharding;disable'= {
+        }
+        &'ejctl;help;sharding;enable'= {
         }
         &'ejctl;help;sharding;plan'= {
         }
         &'ejctl;help;failover'= {
-            cand list 'List failover items of a job'
+            cand list 'List a job''s pending failover items and the instances failing items over now'
         }
         &'ejctl;help;failover;list'= {
         }
         &'ejctl;help;context'= {
-            cand list 'List the registry contexts'
+            cand list 'List the registry contexts; `*` marks the current one'
+            cand show 'Show one context (default: the one in use)'
+            cand set 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+            cand use 'Make a context the current one'
+            cand delete 'Delete a context (and clear the current context if it was that one)'
         }
         &'ejctl;help;context;list'= {
+        }
+        &'ejctl;help;context;show'= {
+        }
+        &'ejctl;help;context;set'= {
+        }
+        &'ejctl;help;context;use'= {
+        }
+        &'ejctl;help;context;delete'= {
         }
         &'ejctl;help;cron'= {
             cand next 'Print the next fire instants of a Quartz cron expression'

@@ -67,22 +67,30 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s v -l verbose -d 'Mor
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the jobs of the namespace'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "list" -d 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "show" -d 'Show one job: configuration, servers, instances, sharding, failover and leader'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "trigger" -d 'Trigger a job now on every live instance; --wait follows the items until they finish'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "disable" -d 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "enable" -d 'Enable a job on every server, or on one with --server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "pause" -d 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x\'s pause into DISABLED)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "resume" -d 'Resume a job: the same as enable'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "shutdown" -d 'Shut a job\'s instances down (all, or those of one server); they stay down until restarted'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "remove" -d 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -97,56 +105,253 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the jobs of the namespace'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l timeout -d 'How long --wait waits (ms, s, m, h)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l wait -d 'Wait until every item of this fire has finished and print per-item results'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l server -l ip -d 'Only this server (IPv4 address)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l purge -d 'Delete the whole job tree, configuration included'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one job: configuration, servers, instances, sharding, failover and leader'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "trigger" -d 'Trigger a job now on every live instance; --wait follows the items until they finish'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable a job on every server, or on one with --server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "pause" -d 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x\'s pause into DISABLED)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume a job: the same as enable'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "shutdown" -d 'Shut a job\'s instances down (all, or those of one server); they stay down until restarted'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'Print a job\'s configuration'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "get" -d 'Print a job\'s configuration YAML exactly as stored'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "set" -d 'Change configuration keys, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "edit" -d 'Edit a job\'s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "diff" -d 'Show what `config apply` would change; exit 1 when there is drift'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "list" -d 'Print a job\'s configuration'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print a job\'s configuration YAML exactly as stored'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Change configuration keys, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Edit a job\'s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Show what `config apply` would change; exit 1 when there is drift'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the servers (IPs) of the namespace'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "enable" -d 'Enable every job on a server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -161,7 +366,67 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the servers (IPs) of the namespace'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable every job on a server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -177,7 +442,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the live instances'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the live instances of every job, or of one job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -193,24 +458,69 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the live instances'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the live instances of every job, or of one job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from plan help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -f -a "show" -d 'Show a job\'s items: owner, server IP, status, failover owner, disabled'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -f -a "disable" -d 'Disable sharding items: their owners skip them until they are enabled again'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -f -a "enable" -d 'Enable sharding items that were disabled'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l strategy -d 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l job-name -d 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l instances -d 'Instance ids, comma-separated (`ip@-@pid`)' -r
@@ -230,6 +540,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a job\'s items: owner, server IP, status, failover owner, disabled'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable sharding items: their owners skip them until they are enabled again'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable sharding items that were disabled'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
@@ -246,7 +559,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List failover items of a job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -262,24 +575,28 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "list" -d 'List failover items of a job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -l zk -d 'ZooKeeper connect string' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the registry contexts'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "show" -d 'Show one context (default: the one in use)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "use" -d 'Make a context the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -294,7 +611,68 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the registry contexts'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l use -d 'Also make it the current context'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one context (default: the one in use)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a context the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -314,7 +692,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l time-zone -d 'Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l after -d 'Start after this instant (RFC 3339); default: now' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s n -l count -d 'How many instants to print' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s n -l count -d 'How many instants to print (1 to 1000)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -388,11 +766,34 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "completions" -d 'Print a shell completion script'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "man" -d 'Write the man pages into a directory'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "list" -d 'List the jobs of the namespace'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "list" -d 'Print a job\'s configuration'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "list" -d 'List the servers (IPs) of the namespace'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "list" -d 'List the live instances'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "list" -d 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "show" -d 'Show one job: configuration, servers, instances, sharding, failover and leader'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "trigger" -d 'Trigger a job now on every live instance; --wait follows the items until they finish'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "disable" -d 'Disable a job on every server, or on one with --server (its items move elsewhere)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "enable" -d 'Enable a job on every server, or on one with --server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "pause" -d 'Pause a job: the same as disable (ElasticJob 3.x folded 2.x\'s pause into DISABLED)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "resume" -d 'Resume a job: the same as enable'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "shutdown" -d 'Shut a job\'s instances down (all, or those of one server); they stay down until restarted'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "remove" -d 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "get" -d 'Print a job\'s configuration YAML exactly as stored'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Change configuration keys, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "edit" -d 'Edit a job\'s configuration in $VISUAL / $EDITOR, validated and written with a version check'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Show what `config apply` would change; exit 1 when there is drift'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "enable" -d 'Enable every job on a server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "list" -d 'List the live instances of every job, or of one job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "show" -d 'Show a job\'s items: owner, server IP, status, failover owner, disabled'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "disable" -d 'Disable sharding items: their owners skip them until they are enabled again'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "enable" -d 'Enable sharding items that were disabled'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List failover items of a job'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "show" -d 'Show one context (default: the one in use)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "use" -d 'Make a context the current one'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from cron" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'

@@ -241,7 +241,7 @@ mod reactions {
         c.wait_settled(&[ida.clone(), idb.clone()], 4).await;
         // What `ejctl job shutdown rec --server 127.0.0.1` does: delete the instance node.
         c.registry.delete(&c.paths().instance(&ida), None).await.unwrap();
-        c.wait_settled(&[idb.clone()], 4).await;
+        c.wait_settled(std::slice::from_ref(&idb), 4).await;
         let fire = next_second_fire(500);
         c.wait_fire(fire, 4).await;
         tokio::time::sleep(Duration::from_millis(1500)).await;

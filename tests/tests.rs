@@ -32,3 +32,6 @@ mod cli_offline;
 
 /// Failover, fencing and reconnects with `ejctl run` processes on ZooKeeper.
 mod failover;
+
+/// The chaos test: faults of every kind, then the delivery guarantee is checked.
+mod chaos;

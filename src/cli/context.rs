@@ -1,26 +1,261 @@
-//! `ejctl context ...` (being implemented).
+//! `ejctl context ...`: named registries, like kubectl contexts, so operators do not retype
+//! connect strings, namespaces and digests.
+//!
+//! # The contexts file
+//!
+//! A TOML file at `$EJCTL_CONFIG`, else `$XDG_CONFIG_HOME/ejctl/config.toml`, else
+//! `~/.config/ejctl/config.toml`:
+//!
+//! ```toml
+//! current_context = "prod"            # optional: used when no --context is given
+//!
+//! [contexts.prod]
+//! zk = "10.0.0.1:2181,10.0.0.2:2181"  # required: the ZooKeeper connect string
+//! namespace = "jobs"                  # required
+//! digest = "ops:secret"               # optional: digest credentials
+//! connect_timeout = "3s"              # optional: like --connect-timeout
+//!
+//! [contexts.local]
+//! zk = "127.0.0.1:2181"
+//! namespace = "demo"
+//! ```
+//!
+//! Unknown keys are an error (a typo must not silently drop a setting). `ejctl context set`,
+//! `use` and `delete` rewrite the whole file (comments are not kept), atomically and with mode
+//! 0600, since it may hold a digest.
+//!
+//! # Resolution ([`resolve`], before every command)
+//!
+//! The context is the one named by `--context NAME` / `EJCTL_CONTEXT` (an unknown name is a usage
+//! error, exit 2, listing the known ones), else the file's `current_context`, else none. A
+//! missing file is no context. Each registry option is then taken field by field from the first
+//! of: the command line or its environment variable (`--zk`/`EJCTL_ZK`, `--namespace`,
+//! `--digest`, `--connect-timeout`), the context. One exception protects credentials: a
+//! context's digest is not sent to a connect string other than the context's own (`--zk`
+//! naming another cluster drops it).
+//!
+//! `config apply` / `config diff` put the job files' `[registry]` between the two: command
+//! line, then a context named with `--context`, then the files' `[registry]`, then the current
+//! context ([`for_job_files`]).
 
-use anyhow::Result;
-use clap::Subcommand;
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use clap::{Args, Subcommand};
+use comfy_table::Table;
+use serde::{Deserialize, Serialize};
 
 use super::GlobalArgs;
-use super::output::Output;
-use crate::exit::Exit;
+use super::output::{Format, Output};
+use crate::exit::{CliError, Exit};
+use crate::registry::path::validate_namespace;
+use crate::registry::zk::parse_connect_string;
 
 /// `ejctl context ...`.
 #[derive(Debug, Subcommand)]
 pub enum ContextCmd {
-    /// List the registry contexts.
-    #[command(after_help = "Example:\n  ejctl context list")]
+    /// List the registry contexts; `*` marks the current one.
+    #[command(after_help = "Examples:\n  ejctl context list\n  ejctl context list -o json")]
     List,
+    /// Show one context (default: the one in use).
+    #[command(after_help = "Examples:\n  ejctl context show\n  ejctl context show prod -o json")]
+    Show(ShowArgs),
+    /// Create or update a context from --zk, --namespace, --digest and --connect-timeout.
+    #[command(
+        after_help = "Examples:\n  ejctl context set prod --zk 10.0.0.1:2181,10.0.0.2:2181 --namespace jobs --digest ops:secret\n  ejctl context set local --zk 127.0.0.1:2181 --namespace demo --use\n  ejctl context set prod --digest ''      # remove the digest\n\nOnly the options given change an existing context; a new one needs --zk and --namespace.\nThe file is written with mode 0600."
+    )]
+    Set(SetArgs),
+    /// Make a context the current one.
+    #[command(after_help = "Example:\n  ejctl context use prod")]
+    Use(NameArgs),
+    /// Delete a context (and clear the current context if it was that one).
+    #[command(after_help = "Example:\n  ejctl context delete old-cluster")]
+    Delete(NameArgs),
 }
 
-/// Runs `ejctl context ...`.
-///
-/// # Errors
-/// Not implemented yet.
-pub async fn exec(_global: &GlobalArgs, _cmd: ContextCmd, _out: &mut Output) -> Result<Exit> {
-    anyhow::bail!("not implemented")
+/// Arguments of `ejctl context show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The context; default: the one `--context` or the current context selects.
+    pub name: Option<String>,
+}
+
+/// Arguments of `ejctl context set`.
+#[derive(Debug, Args)]
+pub struct SetArgs {
+    /// The context's name.
+    pub name: String,
+    /// Also make it the current context.
+    #[arg(long = "use")]
+    pub make_current: bool,
+}
+
+/// A context name.
+#[derive(Debug, Args)]
+pub struct NameArgs {
+    /// The context's name.
+    pub name: String,
+}
+
+/// The contexts file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextsFile {
+    /// The context used when `--context` is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_context: Option<String>,
+    /// The contexts by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub contexts: BTreeMap<String, ContextEntry>,
+}
+
+/// One named registry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextEntry {
+    /// The ZooKeeper connect string.
+    pub zk: String,
+    /// The namespace.
+    pub namespace: String,
+    /// `user:password` digest credentials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// How long to wait for the registry (`500ms`, `3s`, `1m`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_timeout: Option<String>,
+}
+
+/// Registry settings from one source (command line, context, job file); `None` = not given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layer {
+    /// Connect string.
+    pub zk: Option<String>,
+    /// Namespace.
+    pub namespace: Option<String>,
+    /// Digest credentials.
+    pub digest: Option<String>,
+    /// Connection timeout.
+    pub connect_timeout: Option<Duration>,
+}
+
+impl Layer {
+    /// Fills what `self` lacks from `next`. A digest is only taken along with its own connect
+    /// string: when the connect string is already chosen and differs, `next`'s digest is not
+    /// used.
+    fn fill_from(&mut self, next: &Layer) {
+        let same_cluster = self.zk.is_none() || self.zk == next.zk;
+        if self.zk.is_none() {
+            self.zk.clone_from(&next.zk);
+        }
+        if self.namespace.is_none() {
+            self.namespace.clone_from(&next.namespace);
+        }
+        if self.digest.is_none() && same_cluster {
+            self.digest.clone_from(&next.digest);
+        }
+        if self.connect_timeout.is_none() {
+            self.connect_timeout = next.connect_timeout;
+        }
+    }
+}
+
+/// How the registry options of this invocation were resolved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resolution {
+    /// The contexts file location (whether or not it exists).
+    pub file: Option<PathBuf>,
+    /// What the command line and the environment gave.
+    pub explicit: Layer,
+    /// The selected context, if any.
+    pub context: Option<(String, Layer)>,
+    /// True when the context was named with `--context` / `EJCTL_CONTEXT`.
+    pub context_explicit: bool,
+}
+
+impl Resolution {
+    /// The global options with every registry field taken from the layers in precedence order:
+    /// the command line, an explicitly named context, `extra` (a job file's registry), the
+    /// current context.
+    pub fn apply(&self, mut global: GlobalArgs, extra: Option<&Layer>) -> GlobalArgs {
+        let mut merged = self.explicit.clone();
+        let context = self.context.as_ref().map(|(_, layer)| layer);
+        if self.context_explicit
+            && let Some(c) = context
+        {
+            merged.fill_from(c);
+        }
+        if let Some(extra) = extra {
+            merged.fill_from(extra);
+        }
+        if !self.context_explicit
+            && let Some(c) = context
+        {
+            merged.fill_from(c);
+        }
+        global.zk = merged.zk;
+        global.namespace = merged.namespace;
+        global.digest = merged.digest.filter(|d| !d.is_empty());
+        if let Some(t) = merged.connect_timeout {
+            global.connect_timeout = t;
+        }
+        global
+    }
+}
+
+/// The resolution of the running command (set by [`resolve`]).
+static RESOLUTION: Mutex<Option<Resolution>> = Mutex::new(None);
+
+/// The resolution [`resolve`] made for this process, if it ran.
+pub fn resolution() -> Option<Resolution> {
+    RESOLUTION.lock().ok().and_then(|r| r.clone())
+}
+
+/// Process environment that resolution depends on (injected in tests).
+#[derive(Debug, Clone, Default)]
+struct Env {
+    ejctl_config: Option<OsString>,
+    xdg_config_home: Option<OsString>,
+    home: Option<OsString>,
+    /// `--connect-timeout` or `EJCTL_CONNECT_TIMEOUT` was given.
+    connect_timeout_given: bool,
+}
+
+impl Env {
+    fn from_process() -> Env {
+        let args_give_timeout = std::env::args_os().skip(1).take_while(|a| a != "--").any(|a| {
+            let a = a.to_string_lossy();
+            a == "--connect-timeout" || a.starts_with("--connect-timeout=")
+        });
+        Env {
+            ejctl_config: std::env::var_os("EJCTL_CONFIG"),
+            xdg_config_home: std::env::var_os("XDG_CONFIG_HOME"),
+            home: std::env::var_os("HOME"),
+            connect_timeout_given: args_give_timeout
+                || std::env::var_os("EJCTL_CONNECT_TIMEOUT").is_some_and(|v| !v.is_empty()),
+        }
+    }
+
+    fn contexts_path(&self) -> Option<PathBuf> {
+        let non_empty = |v: &Option<OsString>| v.clone().filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(path) = non_empty(&self.ejctl_config) {
+            return Some(path);
+        }
+        if let Some(xdg) = non_empty(&self.xdg_config_home).filter(|p| p.is_absolute()) {
+            return Some(xdg.join("ejctl").join("config.toml"));
+        }
+        non_empty(&self.home).map(|home| home.join(".config").join("ejctl").join("config.toml"))
+    }
+}
+
+/// Where the contexts file is: `$EJCTL_CONFIG`, else `$XDG_CONFIG_HOME/ejctl/config.toml`, else
+/// `~/.config/ejctl/config.toml`; `None` when none of these variables is set.
+pub fn contexts_path() -> Option<PathBuf> {
+    Env::from_process().contexts_path()
 }
 
 /// Fills the registry options of `global` from the selected context (`--context`, or the
@@ -29,5 +264,760 @@ pub async fn exec(_global: &GlobalArgs, _cmd: ContextCmd, _out: &mut Output) -> 
 /// # Errors
 /// An unknown context, an unreadable contexts file.
 pub fn resolve(global: GlobalArgs) -> Result<GlobalArgs> {
-    Ok(global)
+    let resolution = resolution_for(&global, &Env::from_process())?;
+    let resolved = resolution.apply(global, None);
+    if let Ok(mut slot) = RESOLUTION.lock() {
+        *slot = Some(resolution);
+    }
+    Ok(resolved)
+}
+
+/// The global options for `config apply` / `config diff`: the command line, then a context
+/// named with `--context`, then the job files' registry (`files`), then the current context.
+pub fn for_job_files(global: &GlobalArgs, files: Option<&Layer>) -> GlobalArgs {
+    match resolution() {
+        Some(resolution) => resolution.apply(global.clone(), files),
+        None => {
+            // Not resolved (library use): what `global` holds is explicit.
+            let resolution = Resolution { explicit: explicit_layer(global, true), ..Resolution::default() };
+            resolution.apply(global.clone(), files)
+        }
+    }
+}
+
+/// What the command line gave. An empty `--digest ''` is kept: it means "no digest" and
+/// overrides a context's.
+fn explicit_layer(global: &GlobalArgs, connect_timeout_given: bool) -> Layer {
+    let given = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+    Layer {
+        zk: given(&global.zk),
+        namespace: given(&global.namespace),
+        digest: global.digest.clone(),
+        connect_timeout: connect_timeout_given.then_some(global.connect_timeout),
+    }
+}
+
+fn resolution_for(global: &GlobalArgs, env: &Env) -> Result<Resolution> {
+    let file = env.contexts_path();
+    let explicit = explicit_layer(global, env.connect_timeout_given);
+    let named = global.context.clone().filter(|c| !c.is_empty());
+    let mut resolution = Resolution { file: file.clone(), explicit, context: None, context_explicit: named.is_some() };
+    let contents = match &file {
+        Some(path) => load(path)?,
+        None => None,
+    };
+    let selected = match (&named, &contents) {
+        (Some(name), Some(contents)) => match contents.contexts.get(name) {
+            Some(entry) => Some((name.clone(), entry)),
+            None => return Err(unknown_context(name, contents, file.as_deref()).into()),
+        },
+        (Some(name), None) => {
+            return Err(unknown_context(name, &ContextsFile::default(), file.as_deref()).into());
+        }
+        (None, Some(contents)) => match &contents.current_context {
+            Some(current) => match contents.contexts.get(current) {
+                Some(entry) => Some((current.clone(), entry)),
+                None => {
+                    tracing::warn!(
+                        "the current context '{current}' in {} does not exist; using none",
+                        file.as_deref().map(Path::display).map(|d| d.to_string()).unwrap_or_default()
+                    );
+                    None
+                }
+            },
+            None => None,
+        },
+        (None, None) => None,
+    };
+    if let Some((name, entry)) = selected {
+        let layer = entry_layer(name.as_str(), entry, file.as_deref())?;
+        resolution.context = Some((name, layer));
+    }
+    Ok(resolution)
+}
+
+fn entry_layer(name: &str, entry: &ContextEntry, file: Option<&Path>) -> Result<Layer, CliError> {
+    let connect_timeout = match entry.connect_timeout.as_deref() {
+        None => None,
+        Some(t) => Some(super::parse_duration(t).map_err(|e| {
+            CliError::usage(format!("contexts file {}: context '{name}': connect_timeout: {e}", file_label(file)))
+        })?),
+    };
+    let given = |s: &str| Some(s.to_string()).filter(|s| !s.trim().is_empty());
+    Ok(Layer {
+        zk: given(&entry.zk),
+        namespace: given(&entry.namespace),
+        digest: entry.digest.as_deref().and_then(given),
+        connect_timeout,
+    })
+}
+
+fn file_label(file: Option<&Path>) -> String {
+    file.map_or_else(
+        || "(no contexts file location: set EJCTL_CONFIG or HOME)".to_string(),
+        |p| p.display().to_string(),
+    )
+}
+
+fn unknown_context(name: &str, contents: &ContextsFile, file: Option<&Path>) -> CliError {
+    let known: Vec<&str> = contents.contexts.keys().map(String::as_str).collect();
+    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+    CliError::usage(format!("unknown context '{name}' (known contexts: {known}; contexts file: {})", file_label(file)))
+}
+
+/// Reads the contexts file; `None` when it does not exist.
+///
+/// # Errors
+/// A usage error naming the file when it cannot be read or parsed.
+pub fn load(path: &Path) -> Result<Option<ContextsFile>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CliError::usage(format!("contexts file {}: cannot read: {e}", path.display()))),
+    };
+    warn_if_readable_by_others(path);
+    let contents: ContextsFile = toml::from_str(&text).map_err(|e| {
+        let message = e.message().trim().lines().map(str::trim).collect::<Vec<_>>().join("; ");
+        let position = e.span().map(|span| {
+            let before = text.get(..span.start).unwrap_or(&text);
+            format!(":{}", before.matches('\n').count() + 1)
+        });
+        CliError::usage(format!("contexts file {}{}: {message}", path.display(), position.unwrap_or_default()))
+    })?;
+    Ok(Some(contents))
+}
+
+#[cfg(unix)]
+fn warn_if_readable_by_others(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.permissions().mode() & 0o077 != 0
+    {
+        tracing::warn!(
+            "the contexts file {} is accessible by other users (it may hold digests): chmod 600 it",
+            path.display()
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn warn_if_readable_by_others(_path: &Path) {}
+
+/// Writes the contexts file atomically (a temporary file renamed over it) with mode 0600,
+/// creating its directory (mode 0700) when missing.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn save(path: &Path, contents: &ContextsFile) -> Result<()> {
+    let target = if path.exists() {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    };
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.exists() {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut text = String::from("# ejctl contexts: `ejctl context set|use|delete` rewrite this file.\n");
+    text.push_str(&toml::to_string(contents).context("cannot encode the contexts file")?);
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "config.toml".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&tmp)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &target)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::Error::new(e).context(format!("cannot write the contexts file {}", target.display()))
+    })
+}
+
+/// A digest with the password hidden: `ops:****`.
+pub fn mask_digest(digest: &str) -> String {
+    match digest.split_once(':') {
+        Some((user, _)) => format!("{user}:****"),
+        None => "****".to_string(),
+    }
+}
+
+/// One context as printed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextDoc {
+    name: String,
+    current: bool,
+    zk: String,
+    namespace: String,
+    /// Masked: `user:****`.
+    digest: Option<String>,
+    connect_timeout: Option<String>,
+}
+
+impl ContextDoc {
+    fn new(name: &str, entry: &ContextEntry, current: Option<&str>) -> ContextDoc {
+        ContextDoc {
+            name: name.to_string(),
+            current: current == Some(name),
+            zk: entry.zk.clone(),
+            namespace: entry.namespace.clone(),
+            digest: entry.digest.as_deref().map(mask_digest),
+            connect_timeout: entry.connect_timeout.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListDoc {
+    file: Option<String>,
+    current: Option<String>,
+    contexts: Vec<ContextDoc>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ShowDoc {
+    file: Option<String>,
+    #[serde(flatten)]
+    context: ContextDoc,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChangeDoc {
+    file: String,
+    name: String,
+    /// `created`, `updated`, `unchanged`, `deleted`, `used`.
+    action: &'static str,
+    current: Option<String>,
+}
+
+/// Runs `ejctl context ...`.
+///
+/// # Errors
+/// A usage error (exit 2) for bad values or an unusable contexts file; exit 3 for an unknown
+/// context; I/O errors writing the file.
+pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Result<Exit> {
+    let resolution = resolution().unwrap_or_else(|| Resolution {
+        file: contexts_path(),
+        explicit: explicit_layer(global, true),
+        ..Resolution::default()
+    });
+    let file = resolution.file.clone();
+    let file_text = file.as_deref().map(|p| p.display().to_string());
+    let contents = match &file {
+        Some(path) => load(path)?.unwrap_or_default(),
+        None => ContextsFile::default(),
+    };
+    let current = contents.current_context.as_deref();
+    match cmd {
+        ContextCmd::List => {
+            let docs: Vec<ContextDoc> =
+                contents.contexts.iter().map(|(name, entry)| ContextDoc::new(name, entry, current)).collect();
+            match out.format {
+                Format::Json | Format::Yaml => {
+                    out.document(&ListDoc { file: file_text, current: current.map(str::to_string), contexts: docs })?
+                }
+                Format::Plain => {
+                    let rows: Vec<Vec<String>> = docs
+                        .iter()
+                        .map(|d| {
+                            vec![
+                                d.name.clone(),
+                                d.zk.clone(),
+                                d.namespace.clone(),
+                                if d.current { "*".into() } else { String::new() },
+                            ]
+                        })
+                        .collect();
+                    out.rows(&rows)?;
+                }
+                Format::Table => {
+                    if docs.is_empty() {
+                        tracing::warn!(
+                            "no contexts in {}; add one with `ejctl context set NAME --zk HOST:PORT --namespace NS`",
+                            file_label(file.as_deref())
+                        );
+                    }
+                    let mut table = Table::new();
+                    table.set_header(["CURRENT", "NAME", "ZK", "NAMESPACE", "DIGEST", "CONNECT TIMEOUT"]);
+                    for d in &docs {
+                        table.add_row([
+                            if d.current { "*".to_string() } else { String::new() },
+                            d.name.clone(),
+                            d.zk.clone(),
+                            d.namespace.clone(),
+                            d.digest.clone().unwrap_or_default(),
+                            d.connect_timeout.clone().unwrap_or_default(),
+                        ]);
+                    }
+                    out.table(table)?;
+                }
+            }
+        }
+        ContextCmd::Show(args) => {
+            let name = match args.name.or_else(|| resolution.context.as_ref().map(|(n, _)| n.clone())) {
+                Some(name) => name,
+                None => {
+                    return Err(CliError::not_found(format!(
+                        "no context is in use (no --context and no current context in {}); name one: ejctl context show NAME",
+                        file_label(file.as_deref())
+                    ))
+                    .into());
+                }
+            };
+            let entry = contents.contexts.get(&name).ok_or_else(|| not_found(&name, &contents, file.as_deref()))?;
+            let doc = ContextDoc::new(&name, entry, current);
+            match out.format {
+                Format::Json | Format::Yaml => out.document(&ShowDoc { file: file_text, context: doc })?,
+                Format::Plain => out.rows(&[vec![
+                    doc.name,
+                    doc.zk,
+                    doc.namespace,
+                    doc.digest.unwrap_or_default(),
+                    doc.connect_timeout.unwrap_or_default(),
+                ]])?,
+                Format::Table => {
+                    let mut text = format!("name:            {}\n", doc.name);
+                    text.push_str(&format!("current:         {}\n", if doc.current { "yes" } else { "no" }));
+                    text.push_str(&format!("zk:              {}\n", doc.zk));
+                    text.push_str(&format!("namespace:       {}\n", doc.namespace));
+                    text.push_str(&format!("digest:          {}\n", doc.digest.as_deref().unwrap_or("(none)")));
+                    text.push_str(&format!(
+                        "connect timeout: {}\n",
+                        doc.connect_timeout.as_deref().unwrap_or("(default)")
+                    ));
+                    text.push_str(&format!("file:            {}\n", file_label(file.as_deref())));
+                    out.text(&text)?;
+                }
+            }
+        }
+        ContextCmd::Set(args) => {
+            let path = writable(file.as_deref())?;
+            let mut contents = contents;
+            let action = set_context(&mut contents, &args.name, &resolution.explicit, args.make_current)?;
+            if action != "unchanged" {
+                save(path, &contents)?;
+            }
+            report_change(out, path, &args.name, action, &contents)?;
+        }
+        ContextCmd::Use(args) => {
+            let path = writable(file.as_deref())?;
+            let mut contents = contents;
+            if !contents.contexts.contains_key(&args.name) {
+                return Err(not_found(&args.name, &contents, Some(path)).into());
+            }
+            let action = if contents.current_context.as_deref() == Some(args.name.as_str()) {
+                "unchanged"
+            } else {
+                contents.current_context = Some(args.name.clone());
+                save(path, &contents)?;
+                "used"
+            };
+            report_change(out, path, &args.name, action, &contents)?;
+        }
+        ContextCmd::Delete(args) => {
+            let path = writable(file.as_deref())?;
+            let mut contents = contents;
+            if contents.contexts.remove(&args.name).is_none() {
+                return Err(not_found(&args.name, &contents, Some(path)).into());
+            }
+            if contents.current_context.as_deref() == Some(args.name.as_str()) {
+                contents.current_context = None;
+            }
+            save(path, &contents)?;
+            report_change(out, path, &args.name, "deleted", &contents)?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+fn writable(file: Option<&Path>) -> Result<&Path, CliError> {
+    file.ok_or_else(|| {
+        CliError::usage("no place for the contexts file: set EJCTL_CONFIG (a file path), XDG_CONFIG_HOME or HOME")
+    })
+}
+
+fn not_found(name: &str, contents: &ContextsFile, file: Option<&Path>) -> CliError {
+    let mut e = unknown_context(name, contents, file);
+    e.exit = Exit::NotFound;
+    e
+}
+
+/// Checks a context name: not empty, no whitespace or control characters.
+fn validate_name(name: &str) -> Result<(), CliError> {
+    if name.is_empty() {
+        return Err(CliError::usage("a context name must not be empty"));
+    }
+    if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(CliError::usage(format!(
+            "context name '{}' must not contain spaces or control characters",
+            name.escape_default()
+        )));
+    }
+    Ok(())
+}
+
+/// Formats a duration the way `--connect-timeout` reads it back.
+fn format_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 { format!("{}s", d.as_secs()) } else { format!("{}ms", d.as_millis()) }
+}
+
+/// Creates or updates `name` from the explicit options; returns `created`, `updated` or
+/// `unchanged`. An empty `--digest ''` removes the digest.
+fn set_context(
+    contents: &mut ContextsFile,
+    name: &str,
+    explicit: &Layer,
+    make_current: bool,
+) -> Result<&'static str, CliError> {
+    validate_name(name)?;
+    let existing = contents.contexts.get(name).cloned();
+    let mut entry = existing.clone().unwrap_or_default();
+    if let Some(zk) = &explicit.zk {
+        parse_connect_string(zk).map_err(|e| CliError::usage(format!("context '{name}': --zk: {e}")))?;
+        entry.zk = zk.trim().to_string();
+    }
+    if let Some(ns) = &explicit.namespace {
+        let ns = ns.trim().trim_matches('/');
+        validate_namespace(ns).map_err(|e| CliError::usage(format!("context '{name}': --namespace: {e}")))?;
+        entry.namespace = ns.to_string();
+    }
+    match explicit.digest.as_deref() {
+        Some("") => entry.digest = None,
+        Some(d) => {
+            if d.split_once(':').is_none_or(|(user, _)| user.is_empty()) {
+                return Err(CliError::usage(format!("context '{name}': --digest must be 'user:password'")));
+            }
+            entry.digest = Some(d.to_string());
+        }
+        None => {}
+    }
+    if let Some(t) = explicit.connect_timeout {
+        entry.connect_timeout = Some(format_duration(t));
+    }
+    if entry.zk.is_empty() || entry.namespace.is_empty() {
+        let missing: Vec<&str> = [("--zk", entry.zk.is_empty()), ("--namespace", entry.namespace.is_empty())]
+            .into_iter()
+            .filter(|(_, m)| *m)
+            .map(|(f, _)| f)
+            .collect();
+        return Err(CliError::usage(format!("new context '{name}' needs {}", missing.join(" and "))));
+    }
+    let mut changed = existing.as_ref() != Some(&entry);
+    contents.contexts.insert(name.to_string(), entry);
+    if make_current && contents.current_context.as_deref() != Some(name) {
+        contents.current_context = Some(name.to_string());
+        changed = true;
+    }
+    Ok(match (existing, changed) {
+        (None, _) => "created",
+        (Some(_), true) => "updated",
+        (Some(_), false) => "unchanged",
+    })
+}
+
+fn report_change(
+    out: &mut Output,
+    path: &Path,
+    name: &str,
+    action: &'static str,
+    contents: &ContextsFile,
+) -> Result<()> {
+    match out.format {
+        Format::Json | Format::Yaml => out.document(&ChangeDoc {
+            file: path.display().to_string(),
+            name: name.to_string(),
+            action,
+            current: contents.current_context.clone(),
+        }),
+        Format::Plain => out.rows(&[vec![name.to_string(), action.to_string()]]),
+        Format::Table => {
+            let mut line = match action {
+                "used" => format!("now using context '{name}'"),
+                "unchanged" => format!("context '{name}' unchanged"),
+                other => format!("context '{name}' {other}"),
+            };
+            line.push_str(&format!(" ({})\n", path.display()));
+            out.text(&line)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn global(args: &[&str]) -> GlobalArgs {
+        let mut argv = vec!["ejctl"];
+        argv.extend_from_slice(args);
+        argv.extend_from_slice(&["context", "list"]);
+        let mut g = super::super::Cli::try_parse_from(argv).unwrap().global;
+        // Environment variables of the developer's shell must not leak into the tests.
+        let given = |flag: &str| args.contains(&flag);
+        if !given("--zk") {
+            g.zk = None;
+        }
+        if !given("--namespace") {
+            g.namespace = None;
+        }
+        if !given("--digest") {
+            g.digest = None;
+        }
+        if !given("--context") {
+            g.context = None;
+        }
+        if !given("--connect-timeout") {
+            g.connect_timeout = Duration::from_secs(5);
+        }
+        g
+    }
+
+    const FILE: &str = r#"
+current_context = "prod"
+
+[contexts.prod]
+zk = "prod1:2181,prod2:2181"
+namespace = "jobs"
+digest = "ops:secret"
+connect_timeout = "3s"
+
+[contexts.local]
+zk = "127.0.0.1:2181"
+namespace = "demo"
+"#;
+
+    fn env_with(text: Option<&str>) -> (tempfile::TempDir, Env) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        if let Some(text) = text {
+            std::fs::write(&path, text).unwrap();
+        }
+        let env = Env { ejctl_config: Some(path.into_os_string()), ..Env::default() };
+        (dir, env)
+    }
+
+    fn resolved(args: &[&str], env: &Env) -> Result<GlobalArgs> {
+        let g = global(args);
+        Ok(resolution_for(&g, env)?.apply(g, None))
+    }
+
+    #[test]
+    fn the_current_context_fills_missing_options() {
+        let (_dir, env) = env_with(Some(FILE));
+        let g = resolved(&[], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("prod1:2181,prod2:2181"));
+        assert_eq!(g.namespace.as_deref(), Some("jobs"));
+        assert_eq!(g.digest.as_deref(), Some("ops:secret"));
+        assert_eq!(g.connect_timeout, Duration::from_secs(3));
+    }
+
+    #[test]
+    fn a_named_context_wins_over_the_current_one() {
+        let (_dir, env) = env_with(Some(FILE));
+        let g = resolved(&["--context", "local"], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("127.0.0.1:2181"));
+        assert_eq!(g.namespace.as_deref(), Some("demo"));
+        assert_eq!(g.digest, None);
+        assert_eq!(g.connect_timeout, Duration::from_secs(5), "the default");
+    }
+
+    #[test]
+    fn explicit_options_win_field_by_field() {
+        let (_dir, env) = env_with(Some(FILE));
+        let g = resolved(&["--namespace", "other"], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("prod1:2181,prod2:2181"));
+        assert_eq!(g.namespace.as_deref(), Some("other"));
+        assert_eq!(g.digest.as_deref(), Some("ops:secret"));
+
+        let env_t = Env { connect_timeout_given: true, ..env.clone() };
+        let g = resolved(&["--connect-timeout", "1s", "--digest", "me:pw"], &env_t).unwrap();
+        assert_eq!(g.connect_timeout, Duration::from_secs(1));
+        assert_eq!(g.digest.as_deref(), Some("me:pw"));
+    }
+
+    #[test]
+    fn a_context_digest_is_not_sent_to_another_cluster() {
+        let (_dir, env) = env_with(Some(FILE));
+        let g = resolved(&["--zk", "elsewhere:2181"], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("elsewhere:2181"));
+        assert_eq!(g.namespace.as_deref(), Some("jobs"));
+        assert_eq!(g.digest, None);
+        // The same connect string keeps it.
+        let g = resolved(&["--zk", "prod1:2181,prod2:2181"], &env).unwrap();
+        assert_eq!(g.digest.as_deref(), Some("ops:secret"));
+    }
+
+    #[test]
+    fn an_empty_digest_drops_the_contexts() {
+        let (_dir, env) = env_with(Some(FILE));
+        let g = resolved(&["--digest", ""], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("prod1:2181,prod2:2181"));
+        assert_eq!(g.digest, None);
+    }
+
+    #[test]
+    fn no_file_means_no_context() {
+        let (_dir, env) = env_with(None);
+        let g = resolved(&["--zk", "h:1"], &env).unwrap();
+        assert_eq!(g.zk.as_deref(), Some("h:1"));
+        assert_eq!(g.namespace, None);
+        let g = resolved(&[], &Env::default()).unwrap();
+        assert_eq!(g.zk, None);
+    }
+
+    #[test]
+    fn unknown_contexts_are_usage_errors_listing_the_known_ones() {
+        let (_dir, env) = env_with(Some(FILE));
+        let err = resolved(&["--context", "stage"], &env).unwrap_err();
+        assert_eq!(crate::exit::classify(&err), Exit::Usage);
+        assert!(
+            err.to_string().starts_with("unknown context 'stage' (known contexts: local, prod; contexts file: "),
+            "{err}"
+        );
+        let (_dir, env) = env_with(None);
+        let err = resolved(&["--context", "stage"], &env).unwrap_err();
+        assert!(err.to_string().starts_with("unknown context 'stage' (known contexts: none;"), "{err}");
+    }
+
+    #[test]
+    fn a_dangling_current_context_is_ignored() {
+        let (_dir, env) = env_with(Some("current_context = \"gone\"\n"));
+        let g = resolved(&[], &env).unwrap();
+        assert_eq!(g.zk, None);
+    }
+
+    #[test]
+    fn bad_files_are_usage_errors_naming_the_file() {
+        let (_dir, env) = env_with(Some("[contexts.a]\nzk = \"h:1\"\nnamspace = \"x\"\n"));
+        let err = resolved(&[], &env).unwrap_err();
+        assert_eq!(crate::exit::classify(&err), Exit::Usage);
+        let msg = err.to_string();
+        assert!(msg.starts_with("contexts file ") && msg.contains("config.toml:3: unknown field `namspace`"), "{msg}");
+        assert_eq!(msg.lines().count(), 1);
+        let (_dir, env) = env_with(Some(
+            "current_context = \"a\"\n[contexts.a]\nzk = \"h:1\"\nnamespace = \"x\"\nconnect_timeout = \"soon\"\n",
+        ));
+        let err = resolved(&[], &env).unwrap_err();
+        assert!(err.to_string().contains("context 'a': connect_timeout: 'soon' is not a duration"), "{err}");
+    }
+
+    #[test]
+    fn job_files_sit_between_a_named_and_the_current_context() {
+        let (_dir, env) = env_with(Some(FILE));
+        let file = Layer {
+            zk: Some("file:2181".into()),
+            namespace: Some("filens".into()),
+            digest: Some("f:pw".into()),
+            connect_timeout: None,
+        };
+        // Current context (implicit): the file wins.
+        let g = global(&[]);
+        let r = resolution_for(&g, &env).unwrap();
+        let g2 = r.apply(g.clone(), Some(&file));
+        assert_eq!(
+            (g2.zk.as_deref(), g2.namespace.as_deref(), g2.digest.as_deref()),
+            (Some("file:2181"), Some("filens"), Some("f:pw"))
+        );
+        // A context named explicitly wins over the file.
+        let g = global(&["--context", "local"]);
+        let r = resolution_for(&g, &env).unwrap();
+        let g2 = r.apply(g.clone(), Some(&file));
+        assert_eq!(
+            (g2.zk.as_deref(), g2.namespace.as_deref(), g2.digest.as_deref()),
+            (Some("127.0.0.1:2181"), Some("demo"), None)
+        );
+        // Explicit flags win over everything, field by field.
+        let g = global(&["--namespace", "flagns"]);
+        let r = resolution_for(&g, &env).unwrap();
+        let g2 = r.apply(g.clone(), Some(&file));
+        assert_eq!((g2.zk.as_deref(), g2.namespace.as_deref()), (Some("file:2181"), Some("flagns")));
+    }
+
+    #[test]
+    fn contexts_path_precedence() {
+        let env = Env {
+            ejctl_config: Some("/x/ejctl.toml".into()),
+            xdg_config_home: Some("/xdg".into()),
+            home: Some("/home/u".into()),
+            connect_timeout_given: false,
+        };
+        assert_eq!(env.contexts_path(), Some(PathBuf::from("/x/ejctl.toml")));
+        let env = Env { ejctl_config: None, ..env };
+        assert_eq!(env.contexts_path(), Some(PathBuf::from("/xdg/ejctl/config.toml")));
+        let env = Env { xdg_config_home: Some("relative".into()), ..env };
+        assert_eq!(env.contexts_path(), Some(PathBuf::from("/home/u/.config/ejctl/config.toml")));
+        assert_eq!(Env::default().contexts_path(), None);
+    }
+
+    #[test]
+    fn set_creates_updates_and_validates() {
+        let mut file = ContextsFile::default();
+        let layer = |zk: Option<&str>, ns: Option<&str>, digest: Option<&str>| Layer {
+            zk: zk.map(str::to_string),
+            namespace: ns.map(str::to_string),
+            digest: digest.map(str::to_string),
+            connect_timeout: None,
+        };
+        assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), Some("/ns/"), None), false).unwrap(), "created");
+        assert_eq!(file.contexts["a"].namespace, "ns");
+        assert_eq!(file.current_context, None);
+        assert_eq!(set_context(&mut file, "a", &layer(None, None, Some("u:p")), true).unwrap(), "updated");
+        assert_eq!(file.contexts["a"].zk, "h:1");
+        assert_eq!(file.contexts["a"].digest.as_deref(), Some("u:p"));
+        assert_eq!(file.current_context.as_deref(), Some("a"));
+        assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), None, None), false).unwrap(), "unchanged");
+        let err = set_context(&mut file, "b", &layer(Some("h:1"), None, None), false).unwrap_err();
+        assert_eq!(err.to_string(), "new context 'b' needs --namespace");
+        assert_eq!(err.exit, Exit::Usage);
+        let err = set_context(&mut file, "b", &layer(Some("h:x"), Some("n"), None), false).unwrap_err();
+        assert!(err.to_string().starts_with("context 'b': --zk: invalid connect string 'h:x'"), "{err}");
+        let err = set_context(&mut file, "b", &layer(Some("h:1"), Some("n"), Some("nocolon")), false).unwrap_err();
+        assert_eq!(err.to_string(), "context 'b': --digest must be 'user:password'");
+        assert!(set_context(&mut file, "has space", &layer(Some("h:1"), Some("n"), None), false).is_err());
+        assert!(!file.contexts.contains_key("b"));
+    }
+
+    #[test]
+    fn save_writes_0600_and_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("config.toml");
+        let mut file = ContextsFile { current_context: Some("a b".into()), ..ContextsFile::default() };
+        file.contexts.insert(
+            "a b".into(),
+            ContextEntry { zk: "h:1".into(), namespace: "n".into(), digest: Some("u:p".into()), connect_timeout: None },
+        );
+        save(&path, &file).unwrap();
+        assert_eq!(load(&path).unwrap(), Some(file));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+            assert_eq!(std::fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
+        }
+    }
+
+    #[test]
+    fn digests_are_masked_and_durations_formatted() {
+        assert_eq!(mask_digest("ops:secret"), "ops:****");
+        assert_eq!(mask_digest("weird"), "****");
+        assert_eq!(format_duration(Duration::from_secs(3)), "3s");
+        assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
+    }
 }

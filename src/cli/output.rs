@@ -90,6 +90,18 @@ impl Output {
         self.text(&text)
     }
 
+    /// Writes a one-line confirmation for people (what a command changed) to stderr, not stdout:
+    /// it is not data. Commands skip it with `-q` and in the document formats.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn note(&mut self, text: &str) -> Result<()> {
+        let mut err = std::io::stderr().lock();
+        writeln!(err, "{text}")?;
+        err.flush()?;
+        Ok(())
+    }
+
     /// Writes a table, fitted to the terminal width when stdout is a terminal.
     ///
     /// # Errors

@@ -273,6 +273,8 @@ pub enum Node {
     ShardingNecessary,
     /// `/{job}/leader/sharding/processing`.
     ShardingProcessing,
+    /// `/{job}/leader/failover/items`.
+    FailoverItems,
     /// `/{job}/leader/failover/items/{item}`.
     FailoverItem(u32),
     /// `/{job}/trigger/{id}`.
@@ -306,6 +308,7 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
         [LEADER, ELECTION, ELECTION_INSTANCE] => Node::LeaderInstance,
         [LEADER, SHARDING, NECESSARY] => Node::ShardingNecessary,
         [LEADER, SHARDING, PROCESSING] => Node::ShardingProcessing,
+        [LEADER, FAILOVER, ITEMS] => Node::FailoverItems,
         [LEADER, FAILOVER, ITEMS, item] => parse_item(item).map_or(Node::Other, Node::FailoverItem),
         [TRIGGER, id] if !id.is_empty() => Node::Trigger((*id).to_string()),
         [TRIGGER_RESULTS, token, item] => {
@@ -455,6 +458,7 @@ mod tests {
             (p.sharding_necessary(), Node::ShardingNecessary),
             (p.sharding_processing(), Node::ShardingProcessing),
             (p.failover_item(4), Node::FailoverItem(4)),
+            (p.failover_items(), Node::FailoverItems),
             (p.trigger("x@-@1"), Node::Trigger("x@-@1".into())),
             (p.trigger_result("tok", 3), Node::TriggerResult("tok".into(), 3)),
             (p.election_latch(), Node::Other),

@@ -91,15 +91,17 @@ impl Source {
     }
 }
 
-/// Paths whose data the runner never needs from the cache: markers and latches.
+/// Paths whose data the runner never needs from the cache: markers, latches, and the items'
+/// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
+/// `running` node and stamps its item, so reading their data on each event would cost every
+/// instance reads on every fire. Trigger nodes are not lazy: their data is the
+/// `job trigger --wait` token.
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
         Some((_, Node::ItemLeaf(_, leaf))) => {
             matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled)
         }
-        Some((_, Node::Trigger(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => {
-            true
-        }
+        Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
         Some((_, Node::Other)) => true,
         _ => false,
     }
@@ -111,6 +113,8 @@ struct ActiveRun {
     kill: CancellationToken,
     source: Source,
     started: Instant,
+    /// When it started, by the wall clock (fires are wall-clock instants).
+    started_at: DateTime<Utc>,
 }
 
 /// Per item: the run in progress and a fire queued behind it.
@@ -118,6 +122,8 @@ struct ActiveRun {
 struct Slot {
     run: Option<ActiveRun>,
     queued: Option<Source>,
+    /// When the last run here started, by the wall clock.
+    last_start: Option<DateTime<Utc>>,
 }
 
 /// A finished run, as the run task reports it.
@@ -127,6 +133,18 @@ struct Finished {
     outcome: ItemOutcome,
     /// Killed because the worker was cut off from the registry.
     fenced: bool,
+}
+
+/// The items this instance runs or is about to run (its `running` node written or being written),
+/// shared with the failover round so that it never takes this instance's own live run for an
+/// orphan. Updated by the job task before a `running` node is created and after it is removed.
+type LocalRuns = Arc<std::sync::Mutex<BTreeSet<u32>>>;
+
+fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
+    match local.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
 }
 
 /// Settings switched off by a configuration change, whose nodes must be cleaned up.
@@ -161,8 +179,8 @@ pub(crate) struct JobRunner {
     next_run_id: u64,
     /// A fire waiting for resharding to finish.
     pending: Option<Source>,
-    /// Fires came due while the registry was unreachable.
-    missed_offline: bool,
+    /// The latest fire that came due while the registry was unreachable.
+    missed_offline: Option<DateTime<Utc>>,
     session: watch::Receiver<SessionStatus>,
     registered_session: i64,
     connected: bool,
@@ -180,6 +198,8 @@ pub(crate) struct JobRunner {
     claim: Option<JoinHandle<Result<Option<u32>, RegistryError>>>,
     /// The last claim found nothing: do not contend again before the cache changes.
     claim_idle: bool,
+    /// See [`LocalRuns`].
+    local: LocalRuns,
 }
 
 impl JobRunner {
@@ -215,7 +235,7 @@ impl JobRunner {
             runs: JoinSet::new(),
             next_run_id: 0,
             pending: None,
-            missed_offline: false,
+            missed_offline: None,
             session,
             registered_session: 0,
             connected: true,
@@ -229,6 +249,7 @@ impl JobRunner {
             fence,
             claim: None,
             claim_idle: false,
+            local: LocalRuns::default(),
         };
         runner.apply_config(config).map_err(|e| anyhow::anyhow!("job '{}': {e}", runner.name()))?;
         runner.register().await?;
@@ -282,6 +303,8 @@ impl JobRunner {
                     }
                     self.on_fence().await;
                 }
+                // Fires before registry events: a busy stream of events must not delay a fire.
+                () = sleep_until_utc(fire_at) => self.on_cron().await,
                 claimed = async { match self.claim.as_mut() { Some(task) => task.await, None => std::future::pending().await } } => {
                     self.claim = None;
                     self.on_claimed(claimed).await;
@@ -294,7 +317,6 @@ impl JobRunner {
                     }
                     self.on_cache_events(batch).await;
                 }
-                () = sleep_until_utc(fire_at) => self.on_cron().await,
                 () = sleep_until_opt(retry_at) => {
                     self.retry_registration = None;
                     if let Err(e) = self.register().await {
@@ -547,14 +569,25 @@ impl JobRunner {
                 continue;
             }
             if let Some(source) = slot.queued.take() {
-                ready.push((item, source));
+                ready.push((item, Some(source)));
             } else if self.config.misfire && state.misfire {
-                tracing::info!(job = %self.paths.job(), item, "running a fire missed while the item was busy or unowned");
-                ready.push((item, Source::Misfire(Utc::now())));
+                ready.push((item, None));
             }
         }
         for (item, source) in ready {
-            self.clear_misfire(item).await;
+            let source = match source {
+                Some(source) => source,
+                None => {
+                    // The fire the misfire node owes (ElasticJob writes none: owed since ever);
+                    // if it is gone, a run started meanwhile took it.
+                    let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
+                    let Ok(Some(misfire)) = self.registry.get(&node).await else { continue };
+                    let owed = misfire.text().trim().parse::<i64>().unwrap_or(0);
+                    let Some(at) = DateTime::from_timestamp_millis(owed) else { continue };
+                    tracing::info!(job = %self.paths.job(), item, "running a fire missed while the item was busy or unowned");
+                    Source::Misfire(at)
+                }
+            };
             self.start_items(view, vec![item], source).await;
         }
     }
@@ -562,66 +595,34 @@ impl JobRunner {
     /// Failover (reference §3.5, without its gaps): every orphaned run — a `running` node whose
     /// runner is gone, a claim whose claimer is gone, or this instance's own run killed by fencing
     /// — is queued under `leader/failover/items`, and queued items are claimed one per latch
-    /// round by every live instance, busy or not, until none is left.
+    /// round by every live instance, busy or not, until none is left. The cache only picks the
+    /// suspects; [`failover_round`] confirms and queues them, and claims, under the failover
+    /// latch, in a background task.
     async fn failover_duties(&mut self, view: &JobView) {
-        let me = self.me.as_str().to_string();
+        let me = self.me.as_str();
         let alive = |id: &str| view.instances.contains_key(id);
+        let mut suspects = Vec::new();
         for (&item, state) in &view.items {
             if self.slots.get(&item).is_some_and(|s| s.run.is_some()) {
                 continue;
             }
-            let claimer_alive = state.failover.as_deref().is_some_and(|o| o != me && alive(o));
-            let failovering_orphan = state.failovering.as_deref().is_some_and(|f| f == me || !alive(f));
-            let orphan = if state.running {
-                let inferred = state.failovering.as_deref().or(state.owner.as_deref());
-                let suspect = inferred.is_none_or(|r| r == me || !alive(r));
-                if !suspect || claimer_alive {
-                    continue;
-                }
-                // The cache does not hold running nodes' data: confirm the runner with a read.
-                let node = self.paths.item_leaf(item, ItemLeaf::Running);
-                match self.registry.get(&node).await {
-                    Ok(Some(n)) => {
-                        let runner = n.text();
-                        (runner == me || !alive(&runner)).then_some(runner)
-                    }
-                    Ok(None) => None,
-                    Err(e) => {
-                        tracing::warn!(job = %self.name(), item, error = %e, "cannot read a running node");
-                        return;
-                    }
-                }
-            } else if failovering_orphan && !claimer_alive {
-                state.failovering.clone()
-            } else {
-                None
-            };
-            let Some(runner) = orphan else { continue };
-            tracing::warn!(job = %self.name(), item, runner = %runner, "orphaned run: queued for failover");
-            let queued = self.registry.create_if_absent(&self.paths.failover_item(item), codec::EMPTY).await;
-            let cleared = async {
-                if state.running {
-                    self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Running)).await?;
-                }
-                if failovering_orphan {
-                    self.registry.delete_if_exists(&self.paths.item_leaf(item, ItemLeaf::Failovering)).await?;
-                }
-                Ok::<_, RegistryError>(())
-            };
-            if let Err(e) = queued.map(drop).and(cleared.await) {
-                tracing::warn!(job = %self.name(), item, error = %e, "cannot queue the orphaned item");
+            let orphan_runner = |id: &str| id == me || !alive(id);
+            let inferred = state.failovering.as_deref().or(state.owner.as_deref());
+            if (state.running && inferred.is_none_or(orphan_runner))
+                || state.failovering.as_deref().is_some_and(orphan_runner)
+            {
+                suspects.push(item);
             }
         }
-        if !view.failover_queue.is_empty() && self.claim.is_none() && !self.claim_idle && view.is_available(&me) {
-            self.start_claim();
+        let work = !suspects.is_empty() || !view.failover_queue.is_empty();
+        if work && self.claim.is_none() && !self.claim_idle && view.is_available(me) {
+            let (registry, paths, me, total, local) =
+                (self.registry.clone(), self.paths.clone(), self.me.clone(), self.total(), Arc::clone(&self.local));
+            self.claim =
+                Some(tokio::spawn(
+                    async move { failover_round(&registry, &paths, &me, &local, total, &suspects).await },
+                ));
         }
-    }
-
-    /// Claims one queued item in the background (see [`claim`]).
-    fn start_claim(&mut self) {
-        let busy: BTreeSet<u32> = self.slots.iter().filter(|(_, s)| s.run.is_some()).map(|(i, _)| *i).collect();
-        let (registry, paths, me, total) = (self.registry.clone(), self.paths.clone(), self.me.clone(), self.total());
-        self.claim = Some(tokio::spawn(async move { claim(&registry, &paths, &me, &busy, total).await }));
     }
 
     async fn on_claimed(&mut self, result: Result<Result<Option<u32>, RegistryError>, tokio::task::JoinError>) {
@@ -638,16 +639,15 @@ impl JobRunner {
         self.after_change().await;
     }
 
-    /// Runs a claimed item at once. Its `running` node is written (or taken over from the dead
-    /// runner, whose node may still be there).
+    /// Runs a claimed item at once (the claim already wrote its `running` node).
     async fn start_failover(&mut self, item: u32) {
         let Ok(executor) = self.executor.clone() else {
             tracing::error!(job = %self.name(), item, "claimed item not run: the job is misconfigured");
             return;
         };
-        let running = self.paths.item_leaf(item, ItemLeaf::Running);
-        if let Err(e) = self.registry.put(&running, self.me.as_str().as_bytes()).await {
-            tracing::warn!(job = %self.name(), item, error = %e, "cannot mark the claimed item running; returning it");
+        if self.slots.get(&item).is_some_and(|slot| slot.run.is_some()) {
+            // Cannot happen: the claim created the running node, which a local run would hold.
+            tracing::error!(job = %self.name(), item, "claimed item is already running here; returning it");
             self.return_claim(item).await;
             return;
         }
@@ -669,6 +669,7 @@ impl JobRunner {
     async fn return_claim(&self, item: u32) {
         let ops = [
             Op::Create { path: self.paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent },
+            Op::Delete { path: self.paths.item_leaf(item, ItemLeaf::Running), version: None },
             Op::Delete { path: self.paths.item_leaf(item, ItemLeaf::Failover), version: None },
             Op::Delete { path: self.paths.item_leaf(item, ItemLeaf::Failovering), version: None },
         ];
@@ -712,11 +713,12 @@ impl JobRunner {
         if !self.link_ok() {
             return;
         }
-        if self.missed_offline {
-            self.missed_offline = false;
-            if self.config.misfire {
-                self.fire(Source::Misfire(Utc::now())).await;
-            }
+        if let Some(missed) = self.missed_offline.take()
+            && self.config.misfire
+        {
+            // One run per item covers every fire missed meanwhile; it stands for the latest of
+            // them, so a run that began after that instant already covers it.
+            self.fire(Source::Misfire(missed)).await;
         }
         self.after_change().await;
     }
@@ -858,7 +860,7 @@ impl JobRunner {
     async fn fire(&mut self, source: Source) {
         if !self.link_ok() {
             tracing::warn!(job = %self.name(), source = source.label(), "fire deferred: the registry is unreachable");
-            self.missed_offline = true;
+            self.missed_offline = Some(self.missed_offline.map_or(source.at(), |m| m.max(source.at())));
             return;
         }
         if !self.clock_within_limits().await {
@@ -866,8 +868,16 @@ impl JobRunner {
         }
         let view = self.view();
         if view.sharding_pending(self.total()) {
-            tracing::debug!(job = %self.name(), "fire waits for resharding");
-            self.pending = Some(source);
+            if self.config.misfire && !matches!(source, Source::Trigger(..)) {
+                // The assignment is in flux: owe this fire to every item in the registry, so that
+                // exactly one run (by whoever owns the item once sharding is done, or a run that
+                // starts meanwhile) covers it across the cluster.
+                tracing::debug!(job = %self.name(), "fire during resharding: recorded as misfires");
+                self.owe_fire_to_all_items(source.at()).await;
+            } else {
+                tracing::debug!(job = %self.name(), "fire waits for resharding");
+                self.pending = Some(source);
+            }
             return;
         }
         let items = view.local_items(self.me.as_str(), self.total());
@@ -887,22 +897,38 @@ impl JobRunner {
             let taken_over = state.failover.as_deref().is_some_and(|o| o != me)
                 || state.failovering.as_deref().is_some_and(|o| o != me);
             let busy_elsewhere = taken_over || (self.config.monitor_execution && state.running);
-            let slot = self.slots.entry(item).or_default();
-            if slot.run.is_some() || busy_elsewhere {
+            let slot = self.slots.get(&item);
+            let busy_here = slot.and_then(|s| s.run.as_ref()).map(|r| r.started_at);
+            // A fire handled late (it waited for resharding or a busy task) is covered by a run
+            // that started here at or after its instant.
+            if busy_here.is_none()
+                && !matches!(source, Source::Trigger(..))
+                && slot.and_then(|s| s.last_start).is_some_and(|at| at >= source.at())
+            {
+                continue;
+            }
+            if busy_here.is_some() || busy_elsewhere {
                 let trigger = matches!(source, Source::Trigger(..));
+                if busy_here.is_some_and(|at| at >= source.at()) && !trigger {
+                    // The run here began at or after this fire: it covers it.
+                    continue;
+                }
                 let job = self.paths.job();
-                let where_ = if slot.run.is_some() { "here" } else { "elsewhere" };
-                if self.config.misfire || trigger {
-                    tracing::info!(job, item, "item still running {where_}: queued behind the current run");
-                    slot.queued = Some(source.queue_behind(slot.queued.take()));
-                    if self.config.misfire && !state.misfire {
-                        let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
-                        if let Err(e) = self.registry.create_if_absent(&node, codec::EMPTY).await {
-                            tracing::warn!(job, item, error = %e, "cannot write the misfire node");
-                        }
-                    }
-                } else {
+                let where_ = if busy_here.is_some() { "here" } else { "elsewhere" };
+                if !self.config.misfire && !trigger {
                     tracing::info!(job, item, "item still running {where_}: fire skipped (misfire is off)");
+                    continue;
+                }
+                // Busy here: re-run when the run ends. Busy elsewhere: the misfire node makes
+                // whoever owns the item run it once it is free, unless a run that started after
+                // the fire covers it; a trigger always waits here for its own run.
+                let owed = if self.config.misfire { self.owe(item, source.at()).await } else { false };
+                if busy_here.is_some() && owed || trigger {
+                    let slot = self.slots.entry(item).or_default();
+                    slot.queued = Some(source.queue_behind(slot.queued.take()));
+                }
+                if owed || trigger {
+                    tracing::info!(job, item, "item still running {where_}: the fire is owed a run");
                 }
                 continue;
             }
@@ -918,7 +944,24 @@ impl JobRunner {
                 return;
             }
         };
-        let started = if self.config.monitor_execution { self.mark_running(&to_start).await } else { to_start };
+        let started = if self.config.monitor_execution {
+            self.mark_running(view, &to_start).await
+        } else {
+            for &item in &to_start {
+                if view.items.get(&item).is_some_and(|v| v.misfire) {
+                    self.clear_misfire(item).await;
+                }
+            }
+            to_start
+        };
+        // A run now starting covers every fire missed before it: a queued misfire is spent (a
+        // queued trigger stays, its caller waits for a run that started after it).
+        for item in &started {
+            let slot = self.slots.entry(*item).or_default();
+            if matches!(slot.queued, Some(Source::Misfire(_))) {
+                slot.queued = None;
+            }
+        }
         if started.is_empty() {
             return;
         }
@@ -944,6 +987,11 @@ impl JobRunner {
     }
 
     fn spawn_run(&mut self, item: u32, ctx: ShardingContext, source: Source, executor: Arc<Executor>) {
+        if self.slots.get(&item).is_some_and(|slot| slot.run.is_some()) {
+            // Every start path holds the item's running node first, so this is a bug if reached.
+            tracing::error!(job = %self.name(), item, "item already runs here: not starting it twice");
+            return;
+        }
         self.next_run_id += 1;
         let id = self.next_run_id;
         let kill = CancellationToken::new();
@@ -979,19 +1027,44 @@ impl JobRunner {
             let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
             Finished { item, id, outcome, fenced }
         });
-        self.slots.entry(item).or_default().run = Some(ActiveRun { id, kill, source, started: Instant::now() });
+        let now = Utc::now();
+        let slot = self.slots.entry(item).or_default();
+        slot.run = Some(ActiveRun { id, kill, source, started: Instant::now(), started_at: now });
+        slot.last_start = Some(now);
     }
 
     /// Creates the `running` nodes of items about to start in one transaction (persistent when
     /// failover is on, so a crash can be detected; ephemeral otherwise; the data is this
     /// instance's id). An item whose node exists is running elsewhere and is left out.
-    async fn mark_running(&mut self, items: &[u32]) -> Vec<u32> {
+    async fn mark_running(&mut self, view: &JobView, items: &[u32]) -> Vec<u32> {
+        // Claim the items locally first, so the failover round never reads our fresh running
+        // node as an orphan's.
+        let items: Vec<u32> = {
+            let mut local = lock(&self.local);
+            items.iter().copied().filter(|i| local.insert(*i)).collect()
+        };
+        let started = self.write_running(view, &items).await;
+        let mut local = lock(&self.local);
+        for item in &items {
+            if !started.contains(item) {
+                local.remove(item);
+            }
+        }
+        started
+    }
+
+    async fn write_running(&mut self, view: &JobView, items: &[u32]) -> Vec<u32> {
         let mode = if self.config.failover { Mode::Persistent } else { Mode::Ephemeral };
         let data = self.me.as_str().as_bytes().to_vec();
-        let ops: Vec<Op> = items
-            .iter()
-            .map(|&i| Op::Create { path: self.paths.item_leaf(i, ItemLeaf::Running), data: data.clone(), mode })
-            .collect();
+        let mut ops = Vec::new();
+        let started = Utc::now().timestamp_millis().to_string().into_bytes();
+        for &i in items {
+            ops.push(Op::Create { path: self.paths.item_leaf(i, ItemLeaf::Running), data: data.clone(), mode });
+            ops.push(Op::Set { path: self.paths.item(i), data: started.clone(), version: None });
+            if view.items.get(&i).is_some_and(|v| v.misfire) {
+                ops.push(Op::Delete { path: self.paths.item_leaf(i, ItemLeaf::Misfire), version: None });
+            }
+        }
         match self.registry.transaction(&ops).await {
             Ok(()) => return items.to_vec(),
             Err(RegistryError::Transaction { .. }) => {}
@@ -1000,11 +1073,18 @@ impl JobRunner {
                 return Vec::new();
             }
         }
+        let started_ms = started;
         let mut started = Vec::new();
-        for (&item, op) in items.iter().zip(&ops) {
-            let Op::Create { path, .. } = op else { continue };
-            match self.registry.create(path, &data, mode).await {
-                Ok(_) => started.push(item),
+        for &item in items {
+            let path = self.paths.item_leaf(item, ItemLeaf::Running);
+            match self.registry.create(&path, &data, mode).await {
+                Ok(_) => {
+                    if let Err(e) = self.registry.put(&self.paths.item(item), &started_ms).await {
+                        tracing::warn!(job = %self.name(), item, error = %e, "cannot record the item's start");
+                    }
+                    self.clear_misfire(item).await;
+                    started.push(item);
+                }
                 Err(RegistryError::NodeExists(_)) => {
                     tracing::info!(job = %self.name(), item, "item is running elsewhere: skipped")
                 }
@@ -1016,10 +1096,76 @@ impl JobRunner {
         started
     }
 
+    /// Records fire `fire` as owed to every item 0..total (see [`JobRunner::owe`]).
+    async fn owe_fire_to_all_items(&self, fire: DateTime<Utc>) {
+        let owes = (0..self.total()).map(|item| self.owe(item, fire));
+        futures::future::join_all(owes).await;
+    }
+
+    /// Records that `fire` is owed a run of `item` — a `misfire` node holding the fire's instant —
+    /// unless a run that started at or after the fire covers it. Each run writes its start instant
+    /// as the data of `sharding/{item}` in the transaction that marks it running, so the check
+    /// and the write are one version-checked transaction: a run starting meanwhile makes it fail
+    /// and it is decided again. Returns whether the fire is owed.
+    async fn owe(&self, item: u32, fire: DateTime<Utc>) -> bool {
+        let item_node = self.paths.item(item);
+        let misfire = self.paths.item_leaf(item, ItemLeaf::Misfire);
+        for _ in 0..3 {
+            let last_start = match self.registry.get(&item_node).await {
+                Ok(node) => node,
+                Err(e) => {
+                    tracing::warn!(job = %self.name(), item, error = %e, "cannot read the item's last start");
+                    return true;
+                }
+            };
+            if let Some(node) = &last_start
+                && node.text().trim().parse::<i64>().is_ok_and(|started| started >= fire.timestamp_millis())
+            {
+                return false;
+            }
+            let data = fire.timestamp_millis().to_string().into_bytes();
+            let ops = match &last_start {
+                Some(node) => vec![
+                    Op::Check { path: item_node.clone(), version: Some(node.stat.version) },
+                    Op::Create { path: misfire.clone(), data, mode: Mode::Persistent },
+                ],
+                None => vec![Op::Create { path: misfire.clone(), data, mode: Mode::Persistent }],
+            };
+            match self.registry.transaction(&ops).await {
+                Ok(()) => return true,
+                Err(RegistryError::Transaction { source, .. }) if matches!(*source, RegistryError::NodeExists(_)) => {
+                    return true;
+                }
+                Err(RegistryError::Transaction { .. }) => continue,
+                Err(e) => {
+                    tracing::warn!(job = %self.name(), item, error = %e, "cannot record the misfire");
+                    return true;
+                }
+            }
+        }
+        true
+    }
+
+    /// A run of `item` that started at `started` ended: an owed fire no later than its start is
+    /// covered by it, so its misfire node goes.
+    async fn settle_misfire(&self, item: u32, started: DateTime<Utc>) {
+        let node = self.paths.item_leaf(item, ItemLeaf::Misfire);
+        let Ok(Some(misfire)) = self.registry.get(&node).await else { return };
+        // ElasticJob writes an empty misfire node: owed since an unknown instant.
+        let owed = misfire.text().trim().parse::<i64>().unwrap_or(0);
+        if owed <= started.timestamp_millis()
+            && let Err(e) = self.registry.delete(&node, Some(misfire.stat.version)).await
+            && !matches!(e, RegistryError::NoNode(_) | RegistryError::BadVersion(_))
+        {
+            tracing::warn!(job = %self.name(), item, error = %e, "cannot clear a covered misfire");
+        }
+    }
+
     /// Finished runs: log, clear their running nodes in one batch, start queued re-runs.
     async fn on_finished(&mut self, batch: Vec<Result<Finished, tokio::task::JoinError>>) {
         let mut done = Vec::new();
         let mut failovers_done = Vec::new();
+        let mut settle = Vec::new();
         let mut rerun = Vec::new();
         for result in batch {
             let Ok(finished) = result else {
@@ -1035,6 +1181,7 @@ impl JobRunner {
                 // The running node stays: the run is an orphan now, failed over by whoever sees
                 // this session end, or by this instance once the registry answers again.
                 tracing::warn!(job = %self.name(), item = finished.item, "item killed: cut off from the registry");
+                lock(&self.local).remove(&finished.item);
                 continue;
             }
             if matches!(run.source, Source::Failover(_)) {
@@ -1042,6 +1189,7 @@ impl JobRunner {
             } else {
                 done.push(finished.item);
             }
+            settle.push((finished.item, run.started_at));
             if let Some(source) = queued {
                 rerun.push((finished.item, source));
             }
@@ -1052,6 +1200,24 @@ impl JobRunner {
         if !failovers_done.is_empty() {
             self.complete_failovers(&failovers_done).await;
         }
+        {
+            let mut local = lock(&self.local);
+            for item in done.iter().chain(&failovers_done) {
+                local.remove(item);
+            }
+        }
+        if self.config.misfire {
+            let owed: Vec<(u32, DateTime<Utc>)> = {
+                let view = self.cache.view();
+                settle
+                    .into_iter()
+                    .filter(|(item, _)| view.exists(&self.paths.item_leaf(*item, ItemLeaf::Misfire)))
+                    .collect()
+            };
+            for (item, started) in owed {
+                self.settle_misfire(item, started).await;
+            }
+        }
         if !rerun.is_empty() {
             let view = self.view();
             let local = view.local_items(self.me.as_str(), self.total());
@@ -1059,7 +1225,6 @@ impl JobRunner {
                 if view.sharding_pending(self.total()) {
                     self.pending = Some(source);
                 } else if local.contains(&item) {
-                    self.clear_misfire(item).await;
                     self.start_items(&view, vec![item], source).await;
                 }
             }
@@ -1270,25 +1435,49 @@ impl JobRunner {
         let Some(run) = slot.run.take_if(|r| r.id == finished.id) else { return };
         log_outcome(self.paths.job(), finished.item, &run, &finished.outcome);
         self.record_trigger_result(finished.item, &run, &finished.outcome).await;
-        if self.config.monitor_execution && !(finished.outcome.killed && self.config.failover) {
-            self.clear_running_nodes(Some(&[finished.item])).await;
+        let keep_node = finished.fenced || (finished.outcome.killed && self.config.failover);
+        if self.config.monitor_execution && !keep_node {
+            if matches!(run.source, Source::Failover(_)) {
+                self.complete_failovers(&[finished.item]).await;
+            } else {
+                self.clear_running_nodes(Some(&[finished.item])).await;
+            }
         }
+        lock(&self.local).remove(&finished.item);
     }
 }
 
-/// One failover claim (reference §3.5 `failoverIfNecessary`): under the failover latch, take the
-/// first queued item (ElasticJob's order: reverse lexicographic) that this instance is not
-/// running, in one transaction that checks the queue entry, writes `failover` (ephemeral) and
-/// `failovering` (persistent) with this instance's id and removes the entry — so a claim is
-/// either complete or absent, never half done.
-async fn claim(
+/// One failover round, under the failover latch so that queueing and claiming never interleave
+/// across instances:
+///
+/// 1. Each suspect item is confirmed with a fresh read of its `running`, `failover` and
+///    `failovering` nodes against the live instances: a run whose runner is gone (or is this
+///    instance, which is not running it — a run killed by fencing) is queued, in one transaction
+///    that creates the queue entry and removes the orphan's nodes (version-checked).
+/// 2. Then the first queued item (ElasticJob's order: reverse lexicographic) that this instance
+///    is not running is claimed (reference §3.5 `failoverIfNecessary`) in one transaction that
+///    checks the entry, writes `failover` (ephemeral), `failovering` and `running` (persistent)
+///    with this instance's id, stamps the item's start and removes the entry — so a claim is
+///    complete or absent, and never starts while another run holds the item's `running` node.
+///
+/// Returns the claimed item.
+async fn failover_round(
     registry: &Registry,
     paths: &JobPaths,
     me: &InstanceId,
-    busy: &BTreeSet<u32>,
+    local: &LocalRuns,
     total: u32,
+    suspects: &[u32],
 ) -> Result<Option<u32>, RegistryError> {
     let _latch = registry.latch(&paths.failover_latch()).await?;
+    if !suspects.is_empty() {
+        let instances: BTreeSet<String> =
+            registry.children(&paths.instances()).await?.unwrap_or_default().into_iter().collect();
+        registry.create_if_absent(&paths.failover_items(), codec::EMPTY).await?;
+        for &item in suspects {
+            queue_if_orphaned(registry, paths, me, local, &instances, item).await?;
+        }
+    }
     let Some(mut names) = registry.children(&paths.failover_items()).await? else {
         return Ok(None);
     };
@@ -1296,30 +1485,89 @@ async fn claim(
     let id = me.as_str().as_bytes().to_vec();
     for name in names {
         let Some(item) = path::parse_item(&name) else { continue };
-        if busy.contains(&item) {
+        // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
+        if !lock(local).insert(item) {
             continue;
         }
         let entry = paths.failover_item(item);
         if item >= total {
+            lock(local).remove(&item);
             registry.delete_if_exists(&entry).await?;
             continue;
         }
+        let started = chrono::Utc::now().timestamp_millis().to_string().into_bytes();
         let ops = [
             Op::Check { path: entry.clone(), version: None },
             Op::Create { path: paths.item_leaf(item, ItemLeaf::Failover), data: id.clone(), mode: Mode::Ephemeral },
             Op::Create { path: paths.item_leaf(item, ItemLeaf::Failovering), data: id.clone(), mode: Mode::Persistent },
-            Op::Delete { path: entry, version: None },
+            Op::Create { path: paths.item_leaf(item, ItemLeaf::Running), data: id.clone(), mode: Mode::Persistent },
+            Op::Set { path: paths.item(item), data: started, version: None },
+            Op::Delete { path: entry.clone(), version: None },
         ];
-        match registry.transaction(&ops).await {
+        let result = registry.transaction(&ops).await;
+        if result.is_err() {
+            lock(local).remove(&item);
+        }
+        match result {
             Ok(()) => {
                 tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
                 return Ok(Some(item));
+            }
+            // Someone runs the item now (its new owner, after resharding): that run covers the
+            // orphaned one, so the entry is spent.
+            Err(RegistryError::Transaction { index: 3, .. }) => {
+                tracing::info!(job = %paths.job(), item, "orphaned item is running again already");
+                registry.delete_if_exists(&entry).await?;
             }
             Err(RegistryError::Transaction { .. }) => continue,
             Err(e) => return Err(e),
         }
     }
     Ok(None)
+}
+
+/// Step 1 of [`failover_round`] for one item.
+async fn queue_if_orphaned(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    local: &LocalRuns,
+    instances: &BTreeSet<String>,
+    item: u32,
+) -> Result<(), RegistryError> {
+    let leaves = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering];
+    let nodes: Vec<String> = leaves.iter().map(|&l| paths.item_leaf(item, l)).collect();
+    let fresh = registry.get_many(&nodes).await?;
+    // Checked after the read: a run of ours that began before it is in the set by now.
+    let here = lock(local).contains(&item);
+    let orphaned = |id: &str| (id == me.as_str() && !here) || (id != me.as_str() && !instances.contains(id));
+    let text = |i: usize| fresh.get(i).and_then(Option::as_ref).map(crate::registry::NodeData::text);
+    let version = |i: usize| fresh.get(i).and_then(Option::as_ref).map(|n| n.stat.version);
+    let (running, failover, failovering) = (text(0), text(1), text(2));
+    if failover.as_deref().is_some_and(|o| o != me.as_str() && instances.contains(o)) {
+        return Ok(());
+    }
+    let runner = match (&running, &failovering) {
+        (Some(r), _) if orphaned(r) => r.clone(),
+        (None, Some(f)) if orphaned(f) => f.clone(),
+        _ => return Ok(()),
+    };
+    let mut ops = vec![Op::Create { path: paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent }];
+    if running.is_some() {
+        ops.push(Op::Delete { path: nodes[0].clone(), version: version(0) });
+    }
+    if failovering.as_deref().is_some_and(orphaned) {
+        ops.push(Op::Delete { path: nodes[2].clone(), version: version(2) });
+    }
+    match registry.transaction(&ops).await {
+        Ok(()) => tracing::warn!(job = %paths.job(), item, runner = %runner, "orphaned run: queued for failover"),
+        // Already queued: its entry stands for it.
+        Err(e @ RegistryError::Transaction { .. }) => {
+            tracing::debug!(job = %paths.job(), item, error = %e, "orphaned item already queued");
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(())
 }
 
 fn log_outcome(job: &str, item: u32, run: &ActiveRun, outcome: &ItemOutcome) {

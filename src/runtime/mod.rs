@@ -1,7 +1,7 @@
 //! The worker runtime behind `ejctl run`, also usable as a library.
 //!
 //! [`Worker::start`] connects to the registry (ZooKeeper, or an embedded in-process registry),
-//! publishes each job's configuration, registers the instance and starts one [`job::JobRunner`]
+//! publishes each job's configuration, registers the instance and starts one `JobRunner`
 //! task per job; all jobs share one registry session. Jobs are tokio tasks, not threads, so one
 //! process hosts thousands of jobs. [`Worker::run_until`] is the process life of `ejctl run`:
 //! the first stop signal stops new fires and lets running items finish within the shutdown

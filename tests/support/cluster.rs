@@ -325,11 +325,13 @@ impl Cluster {
     pub async fn wait_until(&self, secs: u64, what: &str, check: impl AsyncFn(&Cluster) -> bool) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
         while !check(self).await {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "timed out after {secs}s waiting for {what}\n{}",
-                self.logs()
-            );
+            if tokio::time::Instant::now() >= deadline {
+                let kept = self.preserve();
+                panic!(
+                    "timed out after {secs}s waiting for {what}; records and logs copied to {kept}\n{}",
+                    self.logs()
+                );
+            }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -363,6 +365,19 @@ impl Cluster {
             done.len() as u32 >= items
         })
         .await;
+    }
+
+    /// Copies the records and logs out of the temporary directory (which is removed on drop), for
+    /// a failing test to point at.
+    pub fn preserve(&self) -> String {
+        let kept = std::env::temp_dir().join(format!("ejctl-failed-{}", unique_ns("run")));
+        let _ = std::fs::create_dir_all(&kept);
+        if let Ok(entries) = std::fs::read_dir(self.dir.path()) {
+            for e in entries.flatten() {
+                let _ = std::fs::copy(e.path(), kept.join(e.file_name()));
+            }
+        }
+        kept.display().to_string()
     }
 
     /// The workers' logs (process clusters), for failure messages.

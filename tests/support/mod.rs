@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // Each test module uses a different part of the support code.
 
+pub mod chaos;
 pub mod cluster;
 pub mod proxy;
 pub mod zk;

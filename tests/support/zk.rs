@@ -169,6 +169,12 @@ pub struct ZkServer {
 impl ZkServer {
     /// Starts a server (tick time 1 s, so sessions may be 2–20 s) and waits until it serves.
     pub fn start() -> ZkServer {
+        ZkServer::start_with_tick(1000)
+    }
+
+    /// Starts a server with this tick time (sessions may be 2–20 ticks) and waits until it
+    /// serves. A short tick makes session expiry happen closer to the session timeout.
+    pub fn start_with_tick(tick_ms: u32) -> ZkServer {
         require_zookeeper();
         let dir = tempfile::Builder::new().prefix("ejctl-zk-").tempdir().unwrap();
         let port = free_port();
@@ -178,7 +184,7 @@ impl ZkServer {
         std::fs::write(
             &cfg,
             format!(
-                "tickTime=1000\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
+                "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
                  admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
                 data.display()
             ),

@@ -1,0 +1,548 @@
+//! The chaos harness and the delivery-guarantee checker of SPEC §2a.
+//!
+//! Four `ejctl run` workers on a 3-member ZooKeeper ensemble, each reaching every member through
+//! its own TCP proxy, run one job: 8 items on a 1-second cron with failover and misfire on. The
+//! job's script records `fire item instance start` when it starts and `... end` when it ends, and
+//! sleeps 0–1.4 s (a deterministic function of the fire and the item). Meanwhile the harness
+//! injects faults, one at a time with quiet periods between them: SIGKILL a worker (restarted
+//! later), freeze a worker with all its children longer than the session timeout, SIGTERM a worker
+//! (restarted later), kill a ZooKeeper member (the leader among them), and cut a worker off from
+//! ZooKeeper through its proxies longer than the session timeout. The schedule comes from a fixed
+//! seed.
+//!
+//! [`check`] then asserts the guarantee on what ran: every fire of every item is covered by a
+//! completed run starting at or after it — within a second of the item being free away from
+//! faults, within `period + session timeout + 2 s` in a fault window —, no two runs of an item
+//! overlap (a killed run ends when its worker was killed, frozen or fenced), and a run that covers
+//! no fire follows a killed run.
+//!
+//! A frozen worker is resumed before its children: the worker fences at once (its deadline passed
+//! while frozen) and its pending kill reaches the children as they resume, so a paused script
+//! does no further work. Resuming the children first would let a script whose item was failed over
+//! during the pause run on for the few milliseconds the kill takes — the limit of any lease-based
+//! scheduler without fencing at the resource.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use super::proxy::Proxy;
+use super::zk::ZkEnsemble;
+
+/// Records start and end lines; sleeps a deterministic 0–1.4 s.
+const CHAOS_SCRIPT: &str = r#"#!/bin/sh
+start=$(date +%s%3N)
+inst=${EJCTL_TASK_ID##*@-@READY@-@}
+echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $$" >> "$1.starts"
+d=$(( (EJCTL_FIRE_TIME / 1000 * 7 + EJCTL_SHARDING_ITEM * 13) % 15 ))
+sleep $((d / 10)).$((d % 10))
+end=$(date +%s%3N)
+echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $end" >> "$1"
+"#;
+
+/// How a chaos run is set up.
+#[derive(Debug, Clone)]
+pub struct ChaosConfig {
+    /// How long to inject faults.
+    pub seconds: u64,
+    /// The seed of the fault schedule.
+    pub seed: u64,
+    /// The workers' session timeout.
+    pub session_timeout_ms: u64,
+    /// The workers' kill grace.
+    pub kill_grace_s: u64,
+    /// `true`: every fault kind once, in a fixed order (CI); `false`: random faults.
+    pub every_kind_once: bool,
+}
+
+impl ChaosConfig {
+    /// The CI configuration: each kind of fault once, a few minutes at most.
+    pub fn ci() -> ChaosConfig {
+        ChaosConfig { seconds: 0, seed: 42, session_timeout_ms: 4000, kill_grace_s: 1, every_kind_once: true }
+    }
+}
+
+/// The kinds of fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// SIGKILL a worker; restart it later.
+    KillWorker,
+    /// SIGSTOP a worker and its children longer than the session timeout.
+    FreezeWorker,
+    /// Cut a worker off from ZooKeeper longer than the session timeout.
+    CutWorker,
+    /// SIGTERM a worker (graceful stop); restart it later.
+    StopWorker,
+    /// Kill the ZooKeeper leader; restart it later.
+    KillZkLeader,
+    /// Kill a ZooKeeper follower; restart it later.
+    KillZkFollower,
+}
+
+const ALL_KINDS: [FaultKind; 6] = [
+    FaultKind::KillWorker,
+    FaultKind::FreezeWorker,
+    FaultKind::CutWorker,
+    FaultKind::StopWorker,
+    FaultKind::KillZkLeader,
+    FaultKind::KillZkFollower,
+];
+
+/// One injected fault.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub kind: FaultKind,
+    /// The worker slot (worker faults).
+    pub worker: Option<usize>,
+    /// The instance ids the worker slot had when the fault started.
+    pub instance: Option<String>,
+    /// When the fault started and when it was undone (restart, resume, heal), epoch ms.
+    pub start: i64,
+    pub end: i64,
+}
+
+/// What a chaos run produced.
+pub struct Outcome {
+    pub dir: tempfile::TempDir,
+    pub faults: Vec<Fault>,
+    pub started: i64,
+    pub ended: i64,
+    pub config: ChaosConfig,
+}
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+struct Slot {
+    ip: String,
+    file: PathBuf,
+    log: PathBuf,
+    proxies: Vec<Proxy>,
+    child: Option<Child>,
+}
+
+impl Slot {
+    fn spawn(&mut self) {
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
+            .arg("run")
+            .arg(&self.file)
+            .env("RUST_LOG", "ejctl=info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
+    }
+
+    fn instance(&self) -> String {
+        format!("{}@-@{}", self.ip, self.pid())
+    }
+
+    fn cut(&self, on: bool) {
+        for p in &self.proxies {
+            p.cut(on);
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn signal(pid: u32, sig: &str) {
+    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
+}
+
+/// Every descendant of `pid` (children, grandchildren, ...), from /proc.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut parent_of: HashMap<u32, Vec<u32>> = HashMap::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else { continue };
+            // Field 4 (ppid) follows the parenthesised command name.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r.to_string()) else { continue };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if let Some(ppid) = fields.get(1).and_then(|f| f.parse::<u32>().ok()) {
+                parent_of.entry(ppid).or_default().push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![pid];
+    while let Some(p) = stack.pop() {
+        for &c in parent_of.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
+            out.push(c);
+            stack.push(c);
+        }
+    }
+    out
+}
+
+fn wait_exit(child: &mut Child, timeout: Duration) {
+    let deadline = std::time::Instant::now() + timeout;
+    while std::time::Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Runs the chaos scenario (blocking; call from a blocking context).
+pub fn run(config: ChaosConfig) -> Outcome {
+    let dir = tempfile::Builder::new().prefix("ejctl-chaos-").tempdir().unwrap();
+    let script = dir.path().join("chaos.sh");
+    std::fs::write(&script, CHAOS_SCRIPT).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let record = dir.path().join("runs.txt");
+    let mut ensemble = ZkEnsemble::start();
+    let t_ms = config.session_timeout_ms;
+    let mut slots: Vec<Slot> = (0..4)
+        .map(|i| {
+            let proxies: Vec<Proxy> =
+                ensemble.members.iter().map(|m| Proxy::start(([127, 0, 0, 1], m.client_port).into())).collect();
+            let servers: Vec<String> = proxies.iter().map(Proxy::addr).collect();
+            let file = dir.path().join(format!("worker-{i}.toml"));
+            std::fs::write(
+                &file,
+                format!(
+                    "[registry]\nservers = \"{}\"\nnamespace = \"chaos\"\nsession_timeout_ms = {t_ms}\nconnection_timeout_ms = 3000\n\n\
+                     [instance]\nip = \"127.0.0.{}\"\nshutdown_timeout_seconds = 10\nkill_grace_seconds = {}\n\n\
+                     [[job]]\nname = \"chaos\"\ncron = \"* * * * * ?\"\nsharding_total_count = 8\nfailover = true\nmisfire = true\n\
+                     command = \"{} {}\"\n",
+                    servers.join(","),
+                    i + 1,
+                    config.kill_grace_s,
+                    script.display(),
+                    record.display()
+                ),
+            )
+            .unwrap();
+            Slot { ip: format!("127.0.0.{}", i + 1), file, log: dir.path().join(format!("worker-{i}.log")), proxies, child: None }
+        })
+        .collect();
+    for s in &mut slots {
+        s.spawn();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let started = now_ms();
+    std::thread::sleep(Duration::from_secs(8));
+    let mut rng = Rng(config.seed);
+    let mut faults = Vec::new();
+    let deadline = started + i64::try_from(config.seconds).unwrap_or(0) * 1000;
+    let outage = Duration::from_millis(t_ms + 2000);
+    let mut fixed = ALL_KINDS.iter().copied();
+    loop {
+        let kind = if config.every_kind_once {
+            match fixed.next() {
+                Some(kind) => kind,
+                None => break,
+            }
+        } else if now_ms() < deadline {
+            ALL_KINDS[usize::try_from(rng.below(ALL_KINDS.len() as u64)).unwrap_or(0)]
+        } else {
+            break;
+        };
+        let worker = usize::try_from(rng.below(4)).unwrap_or(0);
+        let start = now_ms();
+        let mut instance = None;
+        match kind {
+            FaultKind::KillWorker => {
+                instance = Some(slots[worker].instance());
+                if let Some(mut c) = slots[worker].child.take() {
+                    let _ = c.kill();
+                    let _ = c.wait();
+                }
+                std::thread::sleep(Duration::from_millis(t_ms + 2000));
+                slots[worker].spawn();
+            }
+            FaultKind::FreezeWorker => {
+                instance = Some(slots[worker].instance());
+                let pid = slots[worker].pid();
+                signal(pid, "STOP");
+                let children = descendants(pid);
+                for &c in &children {
+                    signal(c, "STOP");
+                }
+                std::thread::sleep(outage);
+                signal(pid, "CONT");
+                std::thread::sleep(Duration::from_millis(300));
+                for &c in &children {
+                    signal(c, "CONT");
+                }
+            }
+            FaultKind::CutWorker => {
+                instance = Some(slots[worker].instance());
+                slots[worker].cut(true);
+                std::thread::sleep(outage);
+                slots[worker].cut(false);
+            }
+            FaultKind::StopWorker => {
+                instance = Some(slots[worker].instance());
+                if let Some(mut c) = slots[worker].child.take() {
+                    signal(c.id(), "TERM");
+                    wait_exit(&mut c, Duration::from_secs(30));
+                }
+                std::thread::sleep(Duration::from_secs(2));
+                slots[worker].spawn();
+            }
+            FaultKind::KillZkLeader | FaultKind::KillZkFollower => {
+                let want = if kind == FaultKind::KillZkLeader { "leader" } else { "follower" };
+                let member = ensemble.members.iter().position(|m| m.is_running() && m.mode() == want).unwrap_or(0);
+                ensemble.members[member].kill();
+                std::thread::sleep(Duration::from_secs(4));
+                ensemble.start_member(member);
+            }
+        }
+        let end = now_ms();
+        let is_worker = !matches!(kind, FaultKind::KillZkLeader | FaultKind::KillZkFollower);
+        faults.push(Fault { kind, worker: is_worker.then_some(worker), instance, start, end });
+        // A quiet period: the cluster settles before the next fault.
+        std::thread::sleep(Duration::from_millis(t_ms + 4000));
+    }
+    std::thread::sleep(Duration::from_secs(4));
+    let ended = now_ms();
+    for s in &mut slots {
+        if let Some(mut c) = s.child.take() {
+            signal(c.id(), "TERM");
+            wait_exit(&mut c, Duration::from_secs(15));
+        }
+    }
+    Outcome { dir, faults, started, ended, config }
+}
+
+/// One run of an item.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub item: u32,
+    pub instance: String,
+    pub start: i64,
+    pub end: Option<i64>,
+    /// Where a killed run is taken to have stopped.
+    pub effective_end: i64,
+}
+
+/// The counts the checker prints.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub fires: usize,
+    pub runs: usize,
+    pub kills: usize,
+    pub failovers: usize,
+    pub repeats: usize,
+    pub misses: usize,
+    pub overlaps: usize,
+    pub faults: usize,
+    pub violations: Vec<String>,
+}
+
+impl Summary {
+    /// The one summary line.
+    pub fn line(&self) -> String {
+        format!(
+            "chaos: fires={} item_runs={} kills={} failovers={} repeats={} misses={} overlaps={} faults={}",
+            self.fires, self.runs, self.kills, self.failovers, self.repeats, self.misses, self.overlaps, self.faults
+        )
+    }
+}
+
+fn read_named(path: &Path) -> Vec<(i64, u32, String, i64, i64)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Some((
+                f.first()?.parse().ok()?,
+                f.get(1)?.parse().ok()?,
+                (*f.get(2)?).to_string(),
+                f.get(3)?.parse().ok()?,
+                f.get(4)?.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// Checks SPEC §2a on what a chaos run recorded.
+pub fn check(outcome: &Outcome) -> Summary {
+    let record = outcome.dir.path().join("runs.txt");
+    let starts = read_named(&record.with_extension("txt.starts"));
+    let ends = read_named(&record);
+    let t = i64::try_from(outcome.config.session_timeout_ms).unwrap_or(4000);
+    let fencing = t / 2;
+    let grace = i64::try_from(outcome.config.kill_grace_s).unwrap_or(1) * 1000;
+    let end_of: HashMap<(u32, String, i64), i64> = ends.iter().map(|e| ((e.1, e.2.clone(), e.3), e.4)).collect();
+    let mut summary = Summary { faults: outcome.faults.len(), ..Summary::default() };
+    let mut runs: Vec<Run> = Vec::new();
+    for (_fire, item, instance, start, _pid) in &starts {
+        let end = end_of.get(&(*item, instance.clone(), *start)).copied();
+        let effective_end = match end {
+            Some(e) => e,
+            None => match killed_at(outcome, instance, *start, fencing + grace + 500) {
+                Some(k) => {
+                    summary.kills += 1;
+                    k
+                }
+                None if *start > outcome.ended - 3000 => outcome.ended,
+                None => {
+                    summary
+                        .violations
+                        .push(format!("item {item} on {instance} started at {start} and vanished without a fault"));
+                    outcome.ended
+                }
+            },
+        };
+        runs.push(Run { item: *item, instance: instance.clone(), start: *start, end, effective_end });
+    }
+    summary.runs = runs.len();
+    let mut by_item: BTreeMap<u32, Vec<Run>> = BTreeMap::new();
+    for r in runs {
+        by_item.entry(r.item).or_default().push(r);
+    }
+    for list in by_item.values_mut() {
+        list.sort_by_key(|r| r.start);
+    }
+
+    // No overlap.
+    for (item, list) in &by_item {
+        for w in list.windows(2) {
+            if w[0].effective_end > w[1].start {
+                summary.overlaps += 1;
+                summary.violations.push(format!("item {item} overlapped: {:?} and {:?}", w[0], w[1]));
+            }
+        }
+    }
+
+    // No miss: every whole second from the end of the warm-up to a tail before the end.
+    let first_fire = (outcome.started / 1000 + 6) * 1000;
+    let last_fire = ((outcome.ended - t - 3000) / 1000) * 1000;
+    let in_fault_window =
+        |f: i64| outcome.faults.iter().any(|fault| f >= fault.start - 1000 && f <= fault.end + 1000 + t);
+    let mut covering: HashMap<(u32, i64), ()> = HashMap::new();
+    for (item, list) in &by_item {
+        for fire in (first_fire..=last_fire).step_by(1000) {
+            summary.fires += usize::from(*item == 0);
+            let covered_by = list.iter().filter(|r| r.end.is_some() && r.start >= fire).min_by_key(|r| r.start);
+            let busy_end = list
+                .iter()
+                .filter(|r| r.start < fire && r.effective_end > fire)
+                .map(|r| r.effective_end)
+                .max()
+                .unwrap_or(fire);
+            // A fire whose first run was killed by a fault is owed a late run, like a fire inside a
+            // fault window: runs may outlast the cron period, so such a fire can lie more than a
+            // period before the fault.
+            let first_run_killed =
+                list.iter().filter(|r| r.start >= fire).min_by_key(|r| r.start).is_some_and(|r| r.end.is_none());
+            let bound = if in_fault_window(fire) || first_run_killed {
+                fire + 1000 + t + 2000
+            } else {
+                busy_end.max(fire) + 1000
+            };
+            match covered_by {
+                Some(r) if r.start <= bound => {
+                    covering.insert((*item, r.start), ());
+                }
+                Some(r) => {
+                    summary.misses += 1;
+                    summary.violations.push(format!(
+                        "item {item}: fire {fire} first covered by a run at {} ({} ms late, bound {} ms)",
+                        r.start,
+                        r.start - fire,
+                        bound - fire
+                    ));
+                }
+                None => {
+                    summary.misses += 1;
+                    summary.violations.push(format!("item {item}: fire {fire} never covered"));
+                }
+            }
+        }
+    }
+
+    // No repeat: a completed run inside the checked range that covers no fire must follow a
+    // killed run. Failovers: completed runs that follow a killed run on another instance.
+    for (item, list) in &by_item {
+        for (i, r) in list.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|p| &list[p]);
+            let after_kill = prev.is_some_and(|p| p.end.is_none());
+            if after_kill && prev.is_some_and(|p| p.instance != r.instance) && r.end.is_some() {
+                summary.failovers += 1;
+            }
+            // A run is a repeat when it is the first covering run of no fire: every fire up to its
+            // start was covered by an earlier completed run.
+            let in_range = r.start > first_fire && r.start <= last_fire;
+            // The runtime knows when it spawned a run, the record when the script began, a few
+            // milliseconds later: a run spawned just before a fire instant and recorded just after
+            // it leaves the fire uncovered for the runtime, which runs once more (conservative).
+            let spawned_at_the_boundary = prev.is_some_and(|p| p.start.rem_euclid(1000) < 50);
+            if in_range
+                && r.end.is_some()
+                && !covering.contains_key(&(*item, r.start))
+                && !after_kill
+                && !spawned_at_the_boundary
+            {
+                summary.repeats += 1;
+                summary.violations.push(format!("item {item}: repeated run {r:?} after {prev:?}"));
+            }
+        }
+    }
+    summary
+}
+
+/// When a run that left no end line was killed: by a fault of its worker (SIGKILL: at once;
+/// frozen: at the freeze; cut off: within the fencing deadline), or by fencing during a ZooKeeper
+/// outage.
+fn killed_at(outcome: &Outcome, instance: &str, start: i64, fence_bound: i64) -> Option<i64> {
+    for fault in &outcome.faults {
+        let mine = fault.instance.as_deref() == Some(instance);
+        match fault.kind {
+            FaultKind::KillWorker if mine && start <= fault.start => return Some(fault.start),
+            FaultKind::FreezeWorker if mine && start <= fault.start => return Some(fault.start),
+            FaultKind::CutWorker if mine && start <= fault.start + fence_bound => {
+                return Some(start.max(fault.start) + fence_bound);
+            }
+            FaultKind::StopWorker if mine && start <= fault.end => return Some(fault.end),
+            FaultKind::KillZkLeader | FaultKind::KillZkFollower
+                if start <= fault.end && start >= fault.start - 2000 =>
+            {
+                return Some(fault.start.max(start) + fence_bound);
+            }
+            _ => {}
+        }
+    }
+    None
+}
