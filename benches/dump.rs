@@ -10,9 +10,11 @@
 // A benchmark reports on stdout.
 #![allow(clippy::print_stdout)]
 
-#[path = "../tests/support/zk.rs"]
-#[allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
-mod zk;
+#[path = "../tests/support/mod.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod support;
+
+use support::zk;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -39,9 +39,11 @@
 // what was just written (a file path of a temporary directory).
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
 
-#[path = "../tests/support/zk.rs"]
-#[allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
-mod zk;
+#[path = "../tests/support/mod.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod support;
+
+use support::zk;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;

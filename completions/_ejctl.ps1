@@ -790,7 +790,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE')
             [CompletionResult]::new('--job-name', '--job-name', [CompletionResultType]::ParameterName, 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)')
             [CompletionResult]::new('--instances', '--instances', [CompletionResultType]::ParameterName, 'Instance ids, comma-separated (`ip@-@pid`)')
-            [CompletionResult]::new('--total', '--total', [CompletionResultType]::ParameterName, 'shardingTotalCount')
+            [CompletionResult]::new('--total', '--total', [CompletionResultType]::ParameterName, 'shardingTotalCount (1 to 100000, as in a job configuration)')
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')

@@ -729,7 +729,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --strategy 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE'
             cand --job-name 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)'
             cand --instances 'Instance ids, comma-separated (`ip@-@pid`)'
-            cand --total 'shardingTotalCount'
+            cand --total 'shardingTotalCount (1 to 100000, as in a job configuration)'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'

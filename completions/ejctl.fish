@@ -524,7 +524,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l strategy -d 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l job-name -d 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l instances -d 'Instance ids, comma-separated (`ip@-@pid`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount (1 to 100000, as in a job configuration)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r

@@ -8,9 +8,11 @@
 //!   layout (the only place that spells node names), the [`registry::Registry`] handle with a
 //!   ZooKeeper and an embedded in-process implementation, the watched subtree cache and the
 //!   namespace tree reader used by `ejctl dump`.
-//! * [`coord`]: coordination logic that needs no I/O (sharding strategies, item parameters).
+//! * [`coord`]: coordination logic that needs no I/O: sharding strategies, item parameters,
+//!   configuration validation, the typed job view and its decisions, statuses.
 //! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
-//!   election, sharding, fires, reactions to the registry, graceful and forced stops, dump port.
+//!   election, sharding, fires, misfire, failover, fencing, reactions to the registry, graceful
+//!   and forced stops, dump port.
 //! * [`schedule`]: Quartz cron expressions and job time zones.
 //! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs.
 //! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.

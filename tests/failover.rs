@@ -15,7 +15,7 @@ const ONE_OFF_FAILOVER: &str =
 const EVERY_SECOND: &str = "name = \"tick\"\ncron = \"* * * * * ?\"\nsharding_total_count = 4\nfailover = true\nmisfire = true\ncommand = \"{script} {record}\"";
 
 fn short_sessions(proxied: bool) -> ClusterOptions {
-    ClusterOptions { session_timeout_ms: 4000, kill_grace_seconds: 1, fencing_timeout_ms: None, proxied }
+    ClusterOptions { session_timeout_ms: 4000, kill_grace_seconds: 1, proxied, ..ClusterOptions::default() }
 }
 
 fn now_ms() -> i64 {

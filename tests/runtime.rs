@@ -309,16 +309,7 @@ mod reactions {
         }
 
         fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
-            let deadline = std::time::Instant::now() + timeout;
-            loop {
-                if let Ok(Some(status)) = self.child.try_wait() {
-                    return status.code();
-                }
-                if std::time::Instant::now() > deadline {
-                    return None;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            crate::support::wait_exit(&mut self.child, timeout)
         }
     }
 

@@ -223,20 +223,7 @@ fn lookup(key: &str) -> Option<(&'static str, Field, Kind)> {
     })
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
+use crate::jobfile::edit_distance;
 
 /// The closest known key (YAML or snake_case spelling, whichever style `key` uses), if close.
 fn suggest(key: &str) -> Option<String> {

@@ -74,8 +74,8 @@ pub struct PlanArgs {
     /// Instance ids, comma-separated (`ip@-@pid`).
     #[arg(long, value_delimiter = ',', required = true)]
     pub instances: Vec<String>,
-    /// shardingTotalCount.
-    #[arg(long)]
+    /// shardingTotalCount (1 to 100000, as in a job configuration).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::coord::validate::MAX_SHARDING_TOTAL_COUNT)))]
     pub total: u32,
     /// Use the instances in the order given instead of ElasticJob's (reverse lexicographic).
     #[arg(long)]
@@ -116,6 +116,10 @@ fn plan(args: PlanArgs, out: &mut Output) -> Result<Exit> {
     let mut instances: Vec<String> = args.instances.iter().map(|s| s.trim().to_string()).collect();
     if instances.iter().any(String::is_empty) {
         return Err(CliError::usage("--instances has an empty instance id").into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(dup) = instances.iter().find(|id| !seen.insert(id.as_str())) {
+        return Err(CliError::usage(format!("--instances names '{dup}' twice; instance ids are unique")).into());
     }
     if !args.keep_order {
         strategy::sort_instances_like_elasticjob(&mut instances);

@@ -444,7 +444,6 @@ impl JobRunner {
                         tracing::warn!(job = %self.name(), error = %e, "registration failed, retrying");
                         self.retry_registration = Some(Instant::now() + Duration::from_secs(1));
                     }
-                    self.clear_stale_running_nodes().await;
                 } else if !was_connected {
                     tracing::info!(job = %self.name(), "registry connection is back (same session)");
                 }
@@ -1302,28 +1301,6 @@ impl JobRunner {
         }
         if let Err(e) = self.registry.delete_if_exists(&self.paths.failover_items()).await {
             tracing::warn!(job = %self.name(), error = %e, "cannot clear the failover queue");
-        }
-    }
-
-    /// After a new session: running nodes carrying this instance's id for items it is not
-    /// running are leftovers of the old session.
-    async fn clear_stale_running_nodes(&mut self) {
-        let stale: Vec<u32> = {
-            let view = self.view();
-            view.items
-                .iter()
-                .filter(|(i, v)| v.running && self.slots.get(i).is_none_or(|s| s.run.is_none()))
-                .map(|(i, _)| *i)
-                .collect()
-        };
-        for item in stale {
-            let node = self.paths.item_leaf(item, ItemLeaf::Running);
-            if let Ok(Some(n)) = self.registry.get(&node).await
-                && n.data == self.me.as_str().as_bytes()
-                && let Err(e) = self.registry.delete_if_exists(&node).await
-            {
-                tracing::warn!(job = %self.name(), item, error = %e, "cannot clear a stale running node");
-            }
         }
     }
 

@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use super::proxy::Proxy;
 use super::zk::ZkEnsemble;
+use super::{read_records, signal, wait_exit};
 
 /// Records start and end lines; sleeps a deterministic 0–1.4 s.
 const CHAOS_SCRIPT: &str = r#"#!/bin/sh
@@ -179,10 +180,6 @@ impl Drop for Slot {
     }
 }
 
-fn signal(pid: u32, sig: &str) {
-    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
-}
-
 /// Every descendant of `pid` (children, grandchildren, ...), from /proc.
 fn descendants(pid: u32) -> Vec<u32> {
     let mut parent_of: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -207,18 +204,6 @@ fn descendants(pid: u32) -> Vec<u32> {
         }
     }
     out
-}
-
-fn wait_exit(child: &mut Child, timeout: Duration) {
-    let deadline = std::time::Instant::now() + timeout;
-    while std::time::Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// Runs the chaos scenario (blocking; call from a blocking context).
@@ -314,7 +299,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
                 instance = Some(slots[worker].instance());
                 if let Some(mut c) = slots[worker].child.take() {
                     signal(c.id(), "TERM");
-                    wait_exit(&mut c, Duration::from_secs(30));
+                    let _ = wait_exit(&mut c, Duration::from_secs(30));
                 }
                 std::thread::sleep(Duration::from_secs(2));
                 slots[worker].spawn();
@@ -338,7 +323,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
     for s in &mut slots {
         if let Some(mut c) = s.child.take() {
             signal(c.id(), "TERM");
-            wait_exit(&mut c, Duration::from_secs(15));
+            let _ = wait_exit(&mut c, Duration::from_secs(15));
         }
     }
     Outcome { dir, faults, started, ended, config }
@@ -379,28 +364,11 @@ impl Summary {
     }
 }
 
-fn read_named(path: &Path) -> Vec<(i64, u32, String, i64, i64)> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            Some((
-                f.first()?.parse().ok()?,
-                f.get(1)?.parse().ok()?,
-                (*f.get(2)?).to_string(),
-                f.get(3)?.parse().ok()?,
-                f.get(4)?.parse().ok()?,
-            ))
-        })
-        .collect()
-}
-
 /// Checks SPEC §2a on what a chaos run recorded.
 pub fn check(outcome: &Outcome) -> Summary {
     let record = outcome.dir.path().join("runs.txt");
-    let starts = read_named(&record.with_extension("txt.starts"));
-    let ends = read_named(&record);
+    let starts = read_records(&record.with_extension("txt.starts"));
+    let ends = read_records(&record);
     let t = i64::try_from(outcome.config.session_timeout_ms).unwrap_or(4000);
     let fencing = t / 2;
     let grace = i64::try_from(outcome.config.kill_grace_s).unwrap_or(1) * 1000;

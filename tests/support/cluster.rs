@@ -17,7 +17,8 @@ use ejctl::registry::{Registry, ZkOptions};
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
 use super::proxy::Proxy;
-use super::{ZkServer, unique_ns, zk_options};
+pub use super::signal;
+use super::{ZkServer, read_records, unique_ns, wait_exit, zk_options};
 
 /// Appends one line per completed run to the record file (its first argument): the fire
 /// instant, the item, the instance id, start and end; and at start one line to `RECORD.starts`
@@ -44,11 +45,22 @@ pub struct ClusterOptions {
     pub fencing_timeout_ms: Option<u64>,
     /// Put a TCP proxy between each process worker and ZooKeeper.
     pub proxied: bool,
+    /// The ZooKeeper server's tick time (session expiry happens on tick boundaries).
+    pub tick_ms: u32,
+    /// The workers' graceful-stop timeout.
+    pub shutdown_timeout_seconds: u64,
 }
 
 impl Default for ClusterOptions {
     fn default() -> ClusterOptions {
-        ClusterOptions { session_timeout_ms: 10_000, kill_grace_seconds: 2, fencing_timeout_ms: None, proxied: false }
+        ClusterOptions {
+            session_timeout_ms: 10_000,
+            kill_grace_seconds: 2,
+            fencing_timeout_ms: None,
+            proxied: false,
+            tick_ms: 1000,
+            shutdown_timeout_seconds: 20,
+        }
     }
 }
 
@@ -112,7 +124,7 @@ impl Cluster {
 
     /// A cluster of `ejctl run` processes on a fresh ZooKeeper, with options.
     pub async fn zookeeper_with(job_name: &str, job: &str, options: ClusterOptions) -> Cluster {
-        let server = ZkServer::start();
+        let server = ZkServer::start_with_tick(options.tick_ms);
         let ns = unique_ns("run");
         let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
         let mut c = Cluster::new(Backend::Zk { server, ns }, registry, job_name, job);
@@ -165,8 +177,8 @@ impl Cluster {
             _ => String::new(),
         };
         format!(
-            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = 20\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
-            o.kill_grace_seconds, self.job
+            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
+            o.shutdown_timeout_seconds, o.kill_grace_seconds, self.job
         )
     }
 
@@ -280,18 +292,9 @@ impl Cluster {
 
     /// Every run started so far: `(fire, item, instance, start, pid)`.
     pub fn starts(&self) -> Vec<(i64, u32, String, i64, u32)> {
-        let text = std::fs::read_to_string(self.record.with_extension("txt.starts")).unwrap_or_default();
-        text.lines()
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                Some((
-                    f.first()?.parse().ok()?,
-                    f.get(1)?.parse().ok()?,
-                    (*f.get(2)?).to_string(),
-                    f.get(3)?.parse().ok()?,
-                    f.get(4)?.parse().ok()?,
-                ))
-            })
+        read_records(&self.record.with_extension("txt.starts"))
+            .into_iter()
+            .map(|(fire, item, instance, start, pid)| (fire, item, instance, start, u32::try_from(pid).unwrap_or(0)))
             .collect()
     }
 
@@ -414,21 +417,4 @@ pub fn next_second_fire(after_ms: i64) -> i64 {
 fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-pub fn signal(pid: u32, sig: &str) {
-    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
-}
-
-fn wait_exit(child: &mut Child, timeout: Duration) -> Option<i32> {
-    let deadline = std::time::Instant::now() + timeout;
-    loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        if std::time::Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }

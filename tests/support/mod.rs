@@ -1,7 +1,7 @@
 //! Test support: real ZooKeeper servers ([`zk`]), registry fixtures that run one scenario
 //! against ZooKeeper and the embedded registry alike, and helpers for running the `ejctl` binary.
 
-#![allow(dead_code)] // Each test module uses a different part of the support code.
+#![allow(dead_code, unused_imports)] // Each test module (and bench) uses a different part of the support code.
 
 pub mod chaos;
 pub mod cluster;
@@ -95,6 +95,46 @@ macro_rules! on_both_registries {
             }
         )*
     };
+}
+
+/// Sends a signal (`TERM`, `KILL`, `STOP`, `CONT`, ...) to a process.
+pub fn signal(pid: u32, sig: &str) {
+    let _ = std::process::Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
+}
+
+/// Waits for a child to exit and returns its exit code; after `timeout` it is killed (`None`).
+pub fn wait_exit(child: &mut std::process::Child, timeout: Duration) -> Option<i32> {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reads a record file of `fire item instance start N` lines (N: the end, or the pid in a
+/// `.starts` file); malformed lines are skipped.
+pub fn read_records(path: &std::path::Path) -> Vec<(i64, u32, String, i64, i64)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Some((
+                f.first()?.parse().ok()?,
+                f.get(1)?.parse().ok()?,
+                (*f.get(2)?).to_string(),
+                f.get(3)?.parse().ok()?,
+                f.get(4)?.parse().ok()?,
+            ))
+        })
+        .collect()
 }
 
 /// Awaits `fut` for at most `secs` seconds, failing the test with `what` otherwise.

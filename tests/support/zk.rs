@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::signal;
+
 const ZK_JAR: &str = "/usr/share/java/zookeeper.jar";
 const SLF4J_JAR: &str = "/usr/share/java/slf4j-simple.jar";
 
@@ -140,10 +142,6 @@ impl Member {
     pub fn is_running(&self) -> bool {
         self.child.is_some()
     }
-}
-
-fn signal(pid: u32, sig: &str) {
-    let _ = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status();
 }
 
 impl Drop for Member {
