@@ -11,16 +11,11 @@ mod support;
 
 use support::chaos::{self, ChaosConfig};
 
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn main() {
     let json = std::env::args().any(|a| a == "--json");
     let config = ChaosConfig {
-        seconds: arg("--minutes", 30) * 60,
-        seed: arg("--seed", 7),
+        seconds: support::bench_arg("--minutes", 30) * 60,
+        seed: support::bench_arg("--seed", 7),
         every_kind_once: false,
         ..ChaosConfig::ci()
     };

@@ -20,23 +20,16 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use ejctl::registry::path::{ItemLeaf, JobPaths};
-use ejctl::registry::{Mode, Op, Registry, ZkOptions};
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
-}
+use ejctl::registry::{Mode, Op, Registry};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let json = std::env::args().any(|a| a == "--json");
-    let target = arg("--nodes", 10_000);
-    let runs = arg("--runs", 7);
+    let target = support::bench_arg("--nodes", 10_000);
+    let runs = support::bench_arg("--runs", 7);
     let server = zk::ZkServer::start();
     let ns = "bench-dump";
-    let mut options = ZkOptions::new(&server.connect_string(), ns);
-    options.create_namespace = true;
-    let registry = Registry::connect(options).await?;
+    let registry = Registry::connect(support::zk_options(&server.connect_string(), ns)).await?;
 
     let job = JobPaths::new("bigJob");
     let config = "cron: 0/5 * * * * ?\ndisabled: false\nfailover: true\njobName: bigJob\nmaxTimeDiffSeconds: -1\n\

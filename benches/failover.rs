@@ -20,16 +20,11 @@ mod support;
 
 use std::time::Duration;
 
-use ejctl::registry::{Mode, WatchEvent};
+use ejctl::registry::WatchEvent;
 use support::cluster::{Cluster, ClusterOptions};
 
 const JOB: &str =
     "name = \"fo\"\nsharding_total_count = 2\nfailover = true\nmisfire = true\ncommand = \"{script} {record}\"";
-
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
-}
 
 fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
@@ -60,9 +55,8 @@ async fn round(c: &mut Cluster, graceful: bool) -> i64 {
         u32::from(owner0 != ida)
     };
     c.set_sleep(Some(60.0));
+    c.trigger(std::slice::from_ref(&ida)).await;
     let paths = c.paths();
-    c.registry.delete_recursive(&paths.triggers()).await.unwrap();
-    c.registry.create(&paths.trigger(&ida), b"", Mode::Persistent).await.unwrap();
     c.wait_until(20, "a's item to start", async |c| c.starts().iter().any(|s| s.2 == ida && s.1 == a_item)).await;
     c.set_sleep(None);
     let mut watch = c.registry.watch_subtree(&paths.instances()).await.unwrap();
@@ -92,8 +86,8 @@ async fn round(c: &mut Cluster, graceful: bool) -> i64 {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let json = std::env::args().any(|a| a == "--json");
-    let rounds = arg("--rounds", 10);
-    let session_ms = arg("--session-ms", 4000);
+    let rounds = support::bench_arg("--rounds", 10);
+    let session_ms = support::bench_arg("--session-ms", 4000);
     let mut results = Vec::new();
     for graceful in [true, false] {
         let options = ClusterOptions {

@@ -55,7 +55,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, anyhow, bail, ensure};
 use ejctl::registry::path::{self, ItemLeaf, JobPaths, Node};
-use ejctl::registry::{Mode, Op, Registry, WatchEvent, ZkOptions};
+use ejctl::registry::{Mode, Op, Registry, WatchEvent};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -769,10 +769,7 @@ fn ideal_loop(script: &Path, record: &Path, shape: Shape, fires: usize, fork: bo
 /// multi of `k` creates (what a fire waits for before it starts its items) and one of `k` deletes.
 async fn multi_latency(ctx: &Ctx, k: u32, tries: usize) -> Result<(f64, f64)> {
     let (_, ns) = ctx.scratch("multi")?;
-    let mut options = ZkOptions::new(&ctx.server.connect_string(), &ns);
-    options.session_timeout = Duration::from_millis(SESSION_TIMEOUT_MS);
-    options.create_namespace = true;
-    let registry = Registry::connect(options).await?;
+    let registry = Registry::connect(support::zk_options(&ctx.server.connect_string(), &ns)).await?;
     let paths = JobPaths::new("m");
     let mut watch = registry.watch_subtree(paths.root()).await?;
     let drain = tokio::spawn(async move { while watch.next().await.is_some() {} });
@@ -1308,10 +1305,7 @@ async fn section_reshard(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Va
     let jobs = cron_jobs(shape, &script, &record, true, Some("* * * * * ?"));
     let paths = JobPaths::new("job0");
 
-    let mut options = ZkOptions::new(&ctx.server.connect_string(), &ns);
-    options.session_timeout = Duration::from_millis(SESSION_TIMEOUT_MS);
-    options.create_namespace = true;
-    let registry = Registry::connect(options).await?;
+    let registry = Registry::connect(support::zk_options(&ctx.server.connect_string(), &ns)).await?;
     let (tx, mut rx) = mpsc::unbounded_channel();
     let watcher = tokio::spawn(watch_sharding(registry.clone(), paths, shape.t, tx));
 

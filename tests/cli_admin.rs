@@ -5,7 +5,6 @@
 //! stderr message and the tree read back with `Registry`.
 
 use std::collections::BTreeMap;
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -13,11 +12,11 @@ use assert_cmd::Command;
 use ejctl::jobfile;
 use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
 use ejctl::registry::path::{ItemLeaf, JobPaths};
-use ejctl::registry::{Mode, Op, Registry};
+use ejctl::registry::{Mode, Registry};
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 use serde_json::{Value, json};
 
-use crate::support::{ZkServer, unique_ns, zk_options};
+use crate::support::{ZkServer, assert_unreachable, ejctl, ejctl_on, eventually, seed_jobs, write_script, zk_registry};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/elasticjob-3.0.5");
 
@@ -27,13 +26,6 @@ const SCRIPT: &str = "javaScriptJob";
 const I1: &str = "192.168.10.1@-@2101";
 const I2: &str = "192.168.10.2@-@2102";
 const I3: &str = "192.168.10.3@-@2103";
-
-/// `ejctl` with the registry flags for `server` and `ns`.
-fn ejctl(server: &ZkServer, ns: &str) -> Command {
-    let mut cmd = Command::cargo_bin("ejctl").unwrap();
-    cmd.env_remove("RUST_LOG").args(["--zk", &server.connect_string(), "--namespace", ns]);
-    cmd
-}
 
 /// Runs a command that must succeed and parses its stdout as JSON.
 fn json_of(cmd: &mut Command) -> Value {
@@ -78,9 +70,7 @@ async fn value(r: &Registry, path: &str) -> Option<String> {
 }
 
 async fn fixture() -> (ZkServer, String, Registry) {
-    let server = ZkServer::start();
-    let ns = unique_ns("admin");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let (server, ns, r) = zk_registry("admin").await;
     load_fixture(&r).await;
     (server, ns, r)
 }
@@ -91,7 +81,7 @@ async fn a_java_tree_is_listed_and_shown() {
     let before = snapshot(&r).await;
 
     // job list: statuses of reference §4.4; the config-less orphanJob is skipped.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "list", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]));
     assert_eq!(doc["namespace"], ns.as_str());
     let jobs = doc["jobs"].as_array().unwrap();
     let listed: Vec<(&str, &str, u64, u64)> = jobs
@@ -120,21 +110,21 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(jobs[1]["timeZone"], Value::Null);
 
     // The same document in YAML; plain rows without a header; a table for people.
-    let out = ejctl(&server, &ns).args(["job", "list", "-o", "yaml"]).assert().success().get_output().stdout.clone();
+    let out = ejctl_on(&server, &ns).args(["job", "list", "-o", "yaml"]).assert().success().get_output().stdout.clone();
     let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_slice(&out).unwrap();
     assert_eq!(yaml["jobs"][2]["name"].as_str(), Some(SIMPLE));
-    let (code, plain, err) = run(ejctl(&server, &ns).args(["job", "list", "-o", "plain"]));
+    let (code, plain, err) = run(ejctl_on(&server, &ns).args(["job", "list", "-o", "plain"]));
     assert_eq!((code, err.as_str()), (0, ""));
     let rows: Vec<Vec<&str>> = plain.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 3);
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
     assert_eq!(&rows[2][4..], ["2", "3", "order settlement"]);
-    let (code, table, _) = run(ejctl(&server, &ns).args(["job", "list"]));
+    let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");
 
     // job show: one document with config, servers, instances, sharding, failover and leader.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "show", FAILOVER, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "show", FAILOVER, "-o", "json"]));
     let job = &doc["job"];
     assert_eq!(job["name"], FAILOVER);
     assert_eq!(job["namespace"], ns.as_str());
@@ -173,27 +163,27 @@ async fn a_java_tree_is_listed_and_shown() {
     );
 
     // Every key the Java side wrote is in the config document.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "show", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "show", SIMPLE, "-o", "json"]));
     let config = &doc["job"]["config"];
     assert_eq!(config["jobExecutorThreadPoolSizeProviderType"], "CPU");
     assert_eq!(config["props"], json!({"custom.key": "value"}));
     assert_eq!(config.as_object().unwrap().len(), 19, "{config:#}");
     assert_eq!(doc["job"]["instances"][1]["items"], json!([0, 2]));
     assert_eq!(doc["job"]["instances"][1]["leader"], true);
-    let (code, text, _) = run(ejctl(&server, &ns).args(["job", "show", SIMPLE]));
+    let (code, text, _) = run(ejctl_on(&server, &ns).args(["job", "show", SIMPLE]));
     assert_eq!(code, 0);
     for needle in
         ["javaSimpleJob (org.apache", "0=Beijing,1=Shanghai,2=Guangzhou", "Servers", "Instances", "Sharding", I2]
     {
         assert!(text.contains(needle), "missing {needle}: {text}");
     }
-    let (code, plain, _) = run(ejctl(&server, &ns).args(["job", "show", SCRIPT, "-o", "plain"]));
+    let (code, plain, _) = run(ejctl_on(&server, &ns).args(["job", "show", SCRIPT, "-o", "plain"]));
     assert_eq!(code, 0);
     assert!(plain.starts_with("job\tjavaScriptJob\tSCRIPT\tDISABLED\n"), "{plain}");
     assert!(plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\n"), "{plain}");
 
     // sharding show.
-    let doc = json_of(ejctl(&server, &ns).args(["sharding", "show", SCRIPT, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "show", SCRIPT, "-o", "json"]));
     assert_eq!(doc["job"], SCRIPT);
     assert_eq!(doc["shardingTotalCount"], 2);
     let items: Vec<(u64, &str, &str, bool)> = doc["items"]
@@ -210,21 +200,21 @@ async fn a_java_tree_is_listed_and_shown() {
         })
         .collect();
     assert_eq!(items, [(0, I2, "PENDING", false), (1, I1, "DISABLED", true)]);
-    let (code, table, _) = run(ejctl(&server, &ns).args(["sharding", "show", FAILOVER]));
+    let (code, table, _) = run(ejctl_on(&server, &ns).args(["sharding", "show", FAILOVER]));
     assert_eq!(code, 0);
     assert!(table.contains("SHARDING_FLAG") && table.contains("misfire"), "{table}");
 
     // failover list.
-    let doc = json_of(ejctl(&server, &ns).args(["failover", "list", FAILOVER, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["failover", "list", FAILOVER, "-o", "json"]));
     assert_eq!(doc["job"], FAILOVER);
     assert_eq!(doc["pending"], json!([{"item": 1, "owner": I3}]));
     assert_eq!(doc["assigned"][0]["failover"], I1);
-    let (code, plain, _) = run(ejctl(&server, &ns).args(["failover", "list", FAILOVER, "-o", "plain"]));
+    let (code, plain, _) = run(ejctl_on(&server, &ns).args(["failover", "list", FAILOVER, "-o", "plain"]));
     assert_eq!(code, 0);
     assert_eq!(plain, format!("1\tpending\t{I3}\t\t\t\n0\tassigned\t{I3}\t{I1}\t{I1}\trunning\n"));
 
     // instance list, all jobs and one.
-    let doc = json_of(ejctl(&server, &ns).args(["instance", "list", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["instance", "list", "-o", "json"]));
     let all = doc["instances"].as_array().unwrap();
     assert_eq!(all.len(), 5);
     let leader = all.iter().find(|i| i["job"] == SIMPLE && i["id"] == I2).unwrap();
@@ -233,16 +223,16 @@ async fn a_java_tree_is_listed_and_shown() {
         json!({"job": SIMPLE, "id": I2, "serverIp": "192.168.10.2", "serverStatus": "ENABLED", "labels": null,
                "leader": true, "items": [0, 2]})
     );
-    let doc = json_of(ejctl(&server, &ns).args(["instance", "list", SCRIPT, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["instance", "list", SCRIPT, "-o", "json"]));
     let statuses: Vec<&str> =
         doc["instances"].as_array().unwrap().iter().map(|i| i["serverStatus"].as_str().unwrap()).collect();
     assert_eq!(statuses, ["DISABLED", "DISABLED"]);
-    let (code, table, _) = run(ejctl(&server, &ns).args(["instance", "list"]));
+    let (code, table, _) = run(ejctl_on(&server, &ns).args(["instance", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("LEADER") && table.contains(I1), "{table}");
 
     // server list: ServerStatisticsAPI, the orphan job's server included.
-    let doc = json_of(ejctl(&server, &ns).args(["server", "list", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["server", "list", "-o", "json"]));
     assert_eq!(
         doc["servers"],
         json!([
@@ -252,7 +242,7 @@ async fn a_java_tree_is_listed_and_shown() {
             {"ip": "192.168.10.9", "instances": [], "jobs": ["orphanJob"], "disabledJobs": []},
         ])
     );
-    let (code, plain, _) = run(ejctl(&server, &ns).args(["server", "list", "-o", "plain"]));
+    let (code, plain, _) = run(ejctl_on(&server, &ns).args(["server", "list", "-o", "plain"]));
     assert_eq!(code, 0);
     assert!(plain.starts_with(&format!("192.168.10.1\t1\t3\t1\t{I1}\n")), "{plain}");
 
@@ -265,7 +255,7 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     let (server, ns, r) = fixture().await;
     let simple = JobPaths::new(SIMPLE);
     let status = async |job: &str| {
-        let doc = json_of(ejctl(&server, &ns).args(["job", "list", "-o", "json"]));
+        let doc = json_of(ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]));
         doc["jobs"].as_array().unwrap().iter().find(|j| j["name"] == job).unwrap()["status"]
             .as_str()
             .unwrap()
@@ -273,7 +263,7 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     };
 
     // Disable on every server.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "disable", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "disable", SIMPLE, "-o", "json"]));
     assert_eq!(
         doc,
         json!({"action": "disable", "job": SIMPLE, "server": null, "changed": [
@@ -285,20 +275,20 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     assert_eq!(value(&r, &simple.server("192.168.10.2")).await.as_deref(), Some("DISABLED"));
     assert_eq!(status(SIMPLE).await, "DISABLED");
     // Again: an idempotent no-op, exit 0.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "disable", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "disable", SIMPLE, "-o", "json"]));
     assert_eq!(doc["changed"], json!([]));
-    let (code, out, err) = run(ejctl(&server, &ns).args(["job", "disable", SIMPLE]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["job", "disable", SIMPLE]));
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(err, "job 'javaSimpleJob' is already disabled on every server: nothing to change\n");
 
     // Enable one server: a partial disable is OK. Table mode: stdout empty, confirmation on stderr.
-    let (code, out, err) = run(ejctl(&server, &ns).args(["job", "enable", SIMPLE, "--server", "192.168.10.1"]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["job", "enable", SIMPLE, "--server", "192.168.10.1"]));
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", "job 'javaSimpleJob' enabled on 192.168.10.1\n"));
     assert_eq!(value(&r, &simple.server("192.168.10.1")).await.as_deref(), Some("ENABLED"));
     assert_eq!(value(&r, &simple.server("192.168.10.2")).await.as_deref(), Some("DISABLED"));
     assert_eq!(status(SIMPLE).await, "OK");
     // -q: nothing at all.
-    ejctl(&server, &ns)
+    ejctl_on(&server, &ns)
         .args(["-q", "job", "enable", SIMPLE, "--server", "192.168.10.1"])
         .assert()
         .success()
@@ -306,18 +296,18 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
         .stderr("");
 
     // resume = enable, pause = disable (the 3.x folding of 2.x's paused flag).
-    let doc = json_of(ejctl(&server, &ns).args(["job", "resume", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "resume", SIMPLE, "-o", "json"]));
     assert_eq!(doc["action"], "resume");
     assert_eq!(doc["changed"][0]["server"], "192.168.10.2");
     assert_eq!(doc["changed"][0]["effect"], "enabled");
-    let doc = json_of(ejctl(&server, &ns).args(["job", "pause", SIMPLE, "--ip", "192.168.10.2", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "pause", SIMPLE, "--ip", "192.168.10.2", "-o", "json"]));
     assert_eq!((doc["action"].as_str(), doc["server"].as_str()), (Some("pause"), Some("192.168.10.2")));
     assert_eq!(value(&r, &simple.server("192.168.10.2")).await.as_deref(), Some("DISABLED"));
-    json_of(ejctl(&server, &ns).args(["job", "resume", SIMPLE, "-o", "json"]));
+    json_of(ejctl_on(&server, &ns).args(["job", "resume", SIMPLE, "-o", "json"]));
     assert_eq!(value(&r, &simple.server("192.168.10.2")).await.as_deref(), Some("ENABLED"));
 
     // server disable/enable: every job that has servers/{ip}.
-    let doc = json_of(ejctl(&server, &ns).args(["server", "disable", "192.168.10.1", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["server", "disable", "192.168.10.1", "-o", "json"]));
     assert_eq!(doc["server"], "192.168.10.1");
     assert_eq!(doc["job"], Value::Null);
     let changed: Vec<&str> = doc["changed"].as_array().unwrap().iter().map(|c| c["job"].as_str().unwrap()).collect();
@@ -325,7 +315,7 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     for job in [FAILOVER, SCRIPT, SIMPLE] {
         assert_eq!(value(&r, &JobPaths::new(job).server("192.168.10.1")).await.as_deref(), Some("DISABLED"), "{job}");
     }
-    let (code, out, err) = run(ejctl(&server, &ns).args(["server", "enable", "192.168.10.1"]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["server", "enable", "192.168.10.1"]));
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(err, format!("server 192.168.10.1 enabled for 3 job(s): {FAILOVER}, {SCRIPT}, {SIMPLE}\n"));
     for job in [FAILOVER, SCRIPT, SIMPLE] {
@@ -334,33 +324,33 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     assert_eq!(value(&r, &JobPaths::new(SCRIPT).server("192.168.10.2")).await.as_deref(), Some("DISABLED"));
 
     // sharding disable/enable: sharding/{item}/disabled, one transaction.
-    let doc = json_of(ejctl(&server, &ns).args(["sharding", "disable", SIMPLE, "1", "2", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "disable", SIMPLE, "1", "2", "-o", "json"]));
     let items: Vec<u64> = doc["changed"].as_array().unwrap().iter().map(|c| c["item"].as_u64().unwrap()).collect();
     assert_eq!(items, [1, 2]);
     assert_eq!(doc["changed"][0]["effect"], "disabled");
     assert_eq!(value(&r, &simple.item_leaf(1, ItemLeaf::Disabled)).await.as_deref(), Some(""));
     assert_eq!(value(&r, &simple.item_leaf(2, ItemLeaf::Disabled)).await.as_deref(), Some(""));
-    let doc = json_of(ejctl(&server, &ns).args(["sharding", "show", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "show", SIMPLE, "-o", "json"]));
     let statuses: Vec<&str> = doc["items"].as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect();
     assert_eq!(statuses, ["RUNNING", "DISABLED", "DISABLED"]);
-    let (code, out, err) = run(ejctl(&server, &ns).args(["sharding", "enable", SIMPLE, "1"]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["sharding", "enable", SIMPLE, "1"]));
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", "job 'javaSimpleJob': item(s) 1 enabled\n"));
     assert_eq!(value(&r, &simple.item_leaf(1, ItemLeaf::Disabled)).await, None);
-    let (code, _, err) = run(ejctl(&server, &ns).args(["sharding", "enable", SIMPLE, "1"]));
+    let (code, _, err) = run(ejctl_on(&server, &ns).args(["sharding", "enable", SIMPLE, "1"]));
     assert_eq!((code, err.as_str()), (0, "job 'javaSimpleJob': item(s) 1 already enabled: nothing to change\n"));
     // The Java side's disabled item.
-    json_of(ejctl(&server, &ns).args(["sharding", "enable", SCRIPT, "1", "-o", "json"]));
+    json_of(ejctl_on(&server, &ns).args(["sharding", "enable", SCRIPT, "1", "-o", "json"]));
     assert_eq!(value(&r, &JobPaths::new(SCRIPT).item_leaf(1, ItemLeaf::Disabled)).await, None);
 
     // trigger: the trigger root is replaced, one empty node per instance (what Java writes).
     r.create(&simple.trigger("10.9.9.9@-@1"), b"", Mode::Persistent).await.unwrap();
-    let doc = json_of(ejctl(&server, &ns).args(["job", "trigger", SIMPLE, "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "trigger", SIMPLE, "-o", "json"]));
     assert_eq!(doc, json!({"job": SIMPLE, "triggered": [I1, I2]}));
     let mut triggers = r.children(&simple.triggers()).await.unwrap().unwrap();
     triggers.sort();
     assert_eq!(triggers, [I1, I2], "the stale trigger node is gone");
     assert_eq!(value(&r, &simple.trigger(I1)).await.as_deref(), Some(""));
-    let (code, out, err) = run(ejctl(&server, &ns).args(["job", "trigger", SCRIPT]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["job", "trigger", SCRIPT]));
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(err, format!("job 'javaScriptJob' triggered on {I1}, {I2}\n"));
 
@@ -368,7 +358,7 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     // instances on enabled servers are awaited until the timeout, the others are skipped.
     let started = Instant::now();
     let (code, out, err) =
-        run(ejctl(&server, &ns).args(["job", "trigger", FAILOVER, "--wait", "--timeout", "1s", "-o", "json"]));
+        run(ejctl_on(&server, &ns).args(["job", "trigger", FAILOVER, "--wait", "--timeout", "1s", "-o", "json"]));
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(code, 1, "{err}");
     assert_eq!(err, "ejctl: error: job 'javaFailoverJob': timed out after 1s waiting for items 2, 3\n");
@@ -387,7 +377,7 @@ async fn a_java_tree_is_disabled_enabled_and_triggered() {
     assert_eq!(value(&r, &failover.trigger(I1)).await.as_deref(), Some(token), "the token is the trigger data");
     assert_eq!(r.exists(&failover.trigger_results(token)).await.unwrap(), None, "the results node is cleaned up");
     // Table mode names the missing items too.
-    let (code, out, _) = run(ejctl(&server, &ns).args(["job", "trigger", FAILOVER, "--wait", "--timeout", "200ms"]));
+    let (code, out, _) = run(ejctl_on(&server, &ns).args(["job", "trigger", FAILOVER, "--wait", "--timeout", "200ms"]));
     assert_eq!(code, 1);
     assert!(out.contains("missing") && out.contains("skipped") && out.contains("is not live"), "{out}");
 }
@@ -411,7 +401,7 @@ async fn shutdown_and_remove_ask_for_confirmation() {
         vec!["server", "remove", "192.168.10.1"],
         vec!["server", "shutdown", "192.168.10.1"],
     ] {
-        let (code, out, err) = run(ejctl(&server, &ns).args(&args));
+        let (code, out, err) = run(ejctl_on(&server, &ns).args(&args));
         assert_eq!((code, out.as_str()), (4, ""), "{args:?}: {err}");
         assert!(
             err.starts_with("ejctl: error: ") && err.ends_with("? refusing without confirmation: pass --yes\n"),
@@ -419,7 +409,7 @@ async fn shutdown_and_remove_ask_for_confirmation() {
         );
         assert_eq!(err.lines().count(), 1);
     }
-    let (_, _, err) = run(ejctl(&server, &ns).args(["job", "remove", SIMPLE]));
+    let (_, _, err) = run(ejctl_on(&server, &ns).args(["job", "remove", SIMPLE]));
     assert_eq!(
         err,
         "ejctl: error: remove job 'javaSimpleJob' (2 instance(s) shut down, 2 server node(s) deleted)? refusing without confirmation: pass --yes\n"
@@ -427,7 +417,7 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert_eq!(snapshot(&r).await, before);
 
     // shutdown --server: the instance nodes whose serverIp is the IP.
-    let doc = json_of(ejctl(&server, &ns).args([
+    let doc = json_of(ejctl_on(&server, &ns).args([
         "job",
         "shutdown",
         SIMPLE,
@@ -446,13 +436,13 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert!(r.exists(&simple.instance(I1)).await.unwrap().is_some());
     assert_eq!(value(&r, &simple.server("192.168.10.2")).await.as_deref(), Some("ENABLED"), "servers stay");
     // Again: nothing to do, exit 0 without asking.
-    let (code, out, err) = run(ejctl(&server, &ns).args(["job", "shutdown", SIMPLE, "--server", "192.168.10.2"]));
+    let (code, out, err) = run(ejctl_on(&server, &ns).args(["job", "shutdown", SIMPLE, "--server", "192.168.10.2"]));
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(err, "job 'javaSimpleJob' has no live instances on server 192.168.10.2: nothing to shut down\n");
 
     // remove --server: shutdown, then delete servers/{ip}; the config stays.
     let (code, out, err) =
-        run(ejctl(&server, &ns).args(["job", "remove", SIMPLE, "--server", "192.168.10.1", "--yes"]));
+        run(ejctl_on(&server, &ns).args(["job", "remove", SIMPLE, "--server", "192.168.10.1", "--yes"]));
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(
         err,
@@ -462,11 +452,11 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert_eq!(r.exists(&simple.server("192.168.10.1")).await.unwrap(), None);
     assert!(r.exists(&simple.server("192.168.10.2")).await.unwrap().is_some());
     assert!(r.exists(&simple.config()).await.unwrap().is_some());
-    let doc = json_of(ejctl(&server, &ns).args(["job", "list", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]));
     assert_eq!(doc["jobs"][2]["status"], "CRASHED");
 
     // remove (every server) of the script job.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "remove", SCRIPT, "--yes", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "remove", SCRIPT, "--yes", "-o", "json"]));
     assert_eq!(doc["changed"].as_array().unwrap().len(), 4, "{doc:#}");
     let script = JobPaths::new(SCRIPT);
     assert_eq!(r.children(&script.instances()).await.unwrap(), Some(vec![]));
@@ -474,28 +464,28 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert!(r.exists(&script.config()).await.unwrap().is_some());
 
     // server shutdown / remove: the job = null forms.
-    let doc = json_of(ejctl(&server, &ns).args(["server", "shutdown", "192.168.10.1", "--yes", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["server", "shutdown", "192.168.10.1", "--yes", "-o", "json"]));
     assert_eq!(
         doc["changed"],
         json!([{"job": FAILOVER, "server": null, "instance": I1, "item": null, "effect": "deleted"}])
     );
     let failover = JobPaths::new(FAILOVER);
     assert_eq!(r.exists(&failover.instance(I1)).await.unwrap(), None);
-    let doc = json_of(ejctl(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes", "-o", "json"]));
     assert_eq!(
         doc["changed"],
         json!([{"job": FAILOVER, "server": "192.168.10.3", "instance": null, "item": null, "effect": "deleted"}])
     );
     assert_eq!(r.exists(&failover.server("192.168.10.3")).await.unwrap(), None);
     // Now no job knows it.
-    let (code, _, err) = run(ejctl(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes"]));
+    let (code, _, err) = run(ejctl_on(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes"]));
     assert_eq!((code, err), (3, format!("ejctl: error: server '192.168.10.3' not found in namespace '{ns}'\n")));
 
     // remove --purge: the whole job tree.
-    let doc = json_of(ejctl(&server, &ns).args(["job", "remove", FAILOVER, "--purge", "--yes", "-o", "json"]));
+    let doc = json_of(ejctl_on(&server, &ns).args(["job", "remove", FAILOVER, "--purge", "--yes", "-o", "json"]));
     assert_eq!(doc["changed"].as_array().unwrap().last().unwrap()["effect"], "deleted");
     assert_eq!(r.exists(failover.root()).await.unwrap(), None);
-    ejctl(&server, &ns).args(["job", "show", FAILOVER]).assert().code(3);
+    ejctl_on(&server, &ns).args(["job", "show", FAILOVER]).assert().code(3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -565,26 +555,19 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
     ];
     for (args, code, message) in cases {
         for format in ["table", "json"] {
-            let (got, out, err) = run(ejctl(&server, &ns).args(&args).args(["-o", format]));
+            let (got, out, err) = run(ejctl_on(&server, &ns).args(&args).args(["-o", format]));
             assert_eq!(got, code, "{args:?} -o {format}: {err}");
             assert_eq!(out, "", "{args:?} -o {format}: nothing on stdout");
             assert_eq!(err, format!("ejctl: error: {message}\n"), "{args:?} -o {format}");
         }
     }
     // --timeout needs --wait (a usage error from the parser).
-    ejctl(&server, &ns).args(["job", "trigger", SIMPLE, "--timeout", "1s"]).assert().code(2);
+    ejctl_on(&server, &ns).args(["job", "trigger", SIMPLE, "--timeout", "1s"]).assert().code(2);
     assert_eq!(snapshot(&r).await, before, "failed commands wrote nothing");
 
     // An unreachable registry: exit 5, one line.
-    let dead = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    for args in [vec!["job", "list"], vec!["job", "disable", SIMPLE], vec!["server", "list", "-o", "json"]] {
-        let (code, out, err) = run(Command::cargo_bin("ejctl")
-            .unwrap()
-            .args(["--zk", &format!("127.0.0.1:{dead}"), "--namespace", &ns, "--connect-timeout", "1s"])
-            .args(&args));
-        assert_eq!((code, out.as_str()), (5, ""), "{args:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("ejctl: error: cannot connect to the registry: zookeeper at 127.0.0.1:"), "{err}");
+    for args in [&["job", "list"][..], &["job", "disable", SIMPLE], &["server", "list", "-o", "json"]] {
+        assert_unreachable(ejctl(), args);
     }
 }
 
@@ -594,15 +577,10 @@ const MIXED_SCRIPT: &str =
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn trigger_wait_reports_the_results_of_real_workers() {
-    use std::os::unix::fs::PermissionsExt;
-
-    let server = ZkServer::start();
-    let ns = unique_ns("trigger");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let (server, ns, r) = zk_registry("trigger").await;
     let dir = tempfile::Builder::new().prefix("ejctl-trigger-").tempdir().unwrap();
     let script = dir.path().join("mixed.sh");
-    std::fs::write(&script, MIXED_SCRIPT).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_script(&script, MIXED_SCRIPT);
     let file = dir.path().join("jobs.toml");
     std::fs::write(
         &file,
@@ -629,21 +607,17 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
         workers.push(Worker::start(config).await.unwrap());
     }
     let ids: Vec<String> = workers.iter().map(|w| w.instance_id().to_string()).collect();
-    // Test-side polling: wait until the leader has given each instance one item of each job.
-    let deadline = Instant::now() + Duration::from_secs(30);
+    // Wait until the leader has given each instance one item of each job.
     for job in ["mixed", "good"] {
         let p = JobPaths::new(job);
-        loop {
+        eventually(30, &format!("sharding of {job} to settle"), async || {
             let owners =
                 r.get_many(&[p.item_leaf(0, ItemLeaf::Instance), p.item_leaf(1, ItemLeaf::Instance)]).await.unwrap();
             let mut owners: Vec<String> = owners.into_iter().flatten().map(|n| n.text()).collect();
             owners.sort();
-            if owners == ids && r.exists(&p.sharding_necessary()).await.unwrap().is_none() {
-                break;
-            }
-            assert!(Instant::now() < deadline, "sharding of {job} did not settle: {owners:?}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+            owners == ids && r.exists(&p.sharding_necessary()).await.unwrap().is_none()
+        })
+        .await;
     }
     let owner = |job: &str, item: u32| {
         let p = JobPaths::new(job);
@@ -653,7 +627,7 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
 
     // Item 1 fails: both results printed, exit 1, the failure named on stderr.
     let (code, out, err) = tokio::task::block_in_place(|| {
-        run(ejctl(&server, &ns).args(["job", "trigger", "mixed", "--wait", "--timeout", "30s", "-o", "json"]))
+        run(ejctl_on(&server, &ns).args(["job", "trigger", "mixed", "--wait", "--timeout", "30s", "-o", "json"]))
     });
     assert_eq!(code, 1, "{err}");
     let failed_on = owner("mixed", 1).await;
@@ -681,11 +655,11 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
 
     // Every item succeeds: exit 0; table and plain renderings.
     let (code, out, err) =
-        tokio::task::block_in_place(|| run(ejctl(&server, &ns).args(["job", "trigger", "good", "--wait"])));
+        tokio::task::block_in_place(|| run(ejctl_on(&server, &ns).args(["job", "trigger", "good", "--wait"])));
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(out.contains("RESULT") && out.matches(" ok ").count() == 2, "{out}");
     let (code, out, _) = tokio::task::block_in_place(|| {
-        run(ejctl(&server, &ns).args(["job", "trigger", "good", "--wait", "-o", "plain"]))
+        run(ejctl_on(&server, &ns).args(["job", "trigger", "good", "--wait", "-o", "plain"]))
     });
     assert_eq!(code, 0);
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
@@ -694,9 +668,9 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
     assert_eq!((rows[1][0], rows[1][2], rows[1][3]), ("1", "ok", "0"));
 
     // A disabled item is skipped, not awaited.
-    ejctl(&server, &ns).args(["-q", "sharding", "disable", "mixed", "1"]).assert().success();
+    ejctl_on(&server, &ns).args(["-q", "sharding", "disable", "mixed", "1"]).assert().success();
     let (code, out, err) = tokio::task::block_in_place(|| {
-        run(ejctl(&server, &ns).args(["job", "trigger", "mixed", "--wait", "--timeout", "30s", "-o", "json"]))
+        run(ejctl_on(&server, &ns).args(["job", "trigger", "mixed", "--wait", "--timeout", "30s", "-o", "json"]))
     });
     assert_eq!((code, err.as_str()), (0, ""));
     let doc: Value = serde_json::from_str(&out).unwrap();
@@ -708,59 +682,22 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
     }
     // The workers are gone: nothing to trigger.
     let (code, _, err) =
-        tokio::task::block_in_place(|| run(ejctl(&server, &ns).args(["job", "trigger", "good", "--wait"])));
+        tokio::task::block_in_place(|| run(ejctl_on(&server, &ns).args(["job", "trigger", "good", "--wait"])));
     assert_eq!((code, err.as_str()), (1, "ejctl: error: job 'good' has no live instances to trigger\n"));
 }
 
-/// Figures for `job list -o json` over 1,000 jobs (printed, not asserted).
+/// `job list` over 1,000 jobs (timed by `cargo bench --bench admin`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn job_list_reads_1000_jobs_with_pipelined_reads() {
-    let server = ZkServer::start();
-    let ns = unique_ns("thousand");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
-    let id = InstanceId::new("10.0.0.1", 42);
-    let instance = InstanceInfo::new(&id).to_yaml();
-    for chunk in (0..1000).collect::<Vec<u32>>().chunks(50) {
-        let mut ops = Vec::new();
-        for i in chunk {
-            let name = format!("job{i:04}");
-            let p = JobPaths::new(&name);
-            let mut cfg = JobConfig::new(&name, 2);
-            cfg.cron = Some("0/10 * * * * ?".into());
-            cfg.description = Some(format!("job number {i}"));
-            let mut create =
-                |path: String, data: &[u8], mode: Mode| ops.push(Op::Create { path, data: data.to_vec(), mode });
-            create(p.root().to_string(), b"SCRIPT", Mode::Persistent);
-            create(p.config(), cfg.to_yaml().as_bytes(), Mode::Persistent);
-            create(p.servers(), b"", Mode::Persistent);
-            create(p.server(id.ip()), b"ENABLED", Mode::Persistent);
-            create(p.instances(), b"", Mode::Persistent);
-            create(p.instance(id.as_str()), instance.as_bytes(), Mode::Ephemeral);
-            create(p.sharding(), b"", Mode::Persistent);
-            for item in 0..2 {
-                create(p.item(item), b"", Mode::Persistent);
-                create(p.item_leaf(item, ItemLeaf::Instance), id.as_str().as_bytes(), Mode::Persistent);
-            }
-        }
-        r.transaction(&ops).await.unwrap();
-    }
-    let mut times = Vec::new();
-    for _ in 0..3 {
-        let started = Instant::now();
-        let out = tokio::task::block_in_place(|| {
-            ejctl(&server, &ns).args(["job", "list", "-o", "json"]).assert().success().get_output().stdout.clone()
-        });
-        times.push(started.elapsed());
-        let doc: Value = serde_json::from_slice(&out).unwrap();
-        let jobs = doc["jobs"].as_array().unwrap();
-        assert_eq!(jobs.len(), 1000);
-        assert!(jobs.iter().all(|j| j["status"] == "OK"));
-    }
-    times.sort();
-    eprintln!(
-        "job list -o json, 1000 jobs (debug build, whole process incl. connect): min {:?}, median {:?}, max {:?}",
-        times[0], times[1], times[2]
-    );
+    let (server, ns, r) = zk_registry("thousand").await;
+    seed_jobs(&r, 1000, Mode::Ephemeral).await;
+    let out = tokio::task::block_in_place(|| {
+        ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]).assert().success().get_output().stdout.clone()
+    });
+    let doc: Value = serde_json::from_slice(&out).unwrap();
+    let jobs = doc["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 1000);
+    assert!(jobs.iter().all(|j| j["status"] == "OK"));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use ejctl::registry::Registry;
 use ejctl::registry::path::JobPaths;
 use serde_json::Value;
 
-use crate::support::{ZkServer, unique_ns, zk_options};
+use crate::support::{ZkServer, assert_unreachable, unique_ns, write_script, zk_options, zk_registry};
 
 /// A configuration as ElasticJob-Lite 3.0.5 writes it (reference §1.2): SnakeYAML `dumpAsMap`
 /// order, the 3.0.5 executor key, a tracing configuration tagged with its Java class, and a key
@@ -48,24 +48,11 @@ staticSharding: false
 /// The job root of a Java job: its class name.
 const JAVA_CLASS: &str = "org.apache.shardingsphere.elasticjob.example.job.JavaJob";
 
-/// `ejctl` isolated from the developer's environment: no `EJCTL_*` variables, no editor, and a
+/// `ejctl` isolated from the developer's environment (see `support::ejctl`), with no editor and a
 /// contexts file under `home` (absent unless a test writes it).
 fn bare(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ejctl").unwrap();
-    for var in [
-        "RUST_LOG",
-        "VISUAL",
-        "EDITOR",
-        "EJCTL_ZK",
-        "EJCTL_NAMESPACE",
-        "EJCTL_CONTEXT",
-        "EJCTL_DIGEST",
-        "EJCTL_OUTPUT",
-        "EJCTL_CONNECT_TIMEOUT",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("EJCTL_CONFIG", contexts_file(home));
+    let mut cmd = crate::support::ejctl();
+    cmd.env_remove("VISUAL").env_remove("EDITOR").env("EJCTL_CONFIG", contexts_file(home));
     cmd
 }
 
@@ -116,10 +103,8 @@ reconcileIntervalMinutes: 0\nshardingTotalCount: 2\nstaticSharding: false\n";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_and_set_keep_every_key_the_java_side_wrote() {
-    let server = ZkServer::start();
+    let (server, ns, r) = zk_registry("cfg").await;
     let home = tempfile::tempdir().unwrap();
-    let ns = unique_ns("cfg");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
     seed_java_job(&r).await;
     let cli = || ejctl(home.path(), &server, &ns);
 
@@ -228,10 +213,8 @@ async fn get_and_set_keep_every_key_the_java_side_wrote() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_is_refused_and_the_tree_is_unchanged() {
-    let server = ZkServer::start();
+    let (server, ns, r) = zk_registry("cfgerr").await;
     let home = tempfile::tempdir().unwrap();
-    let ns = unique_ns("cfgerr");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
     seed_java_job(&r).await;
     seed_script_job(&r).await;
     r.put("/rootOnly", b"SCRIPT").await.unwrap();
@@ -309,17 +292,8 @@ async fn bad_input_is_refused_and_the_tree_is_unchanged() {
     );
 
     // Unreachable registry: exit 5, one line.
-    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     for cmd in [&["config", "get", "javaJob"][..], &["config", "set", "javaJob", "failover=true"]] {
-        let out = bare(home.path())
-            .args(["--zk", &format!("127.0.0.1:{dead}"), "--namespace", &ns, "--connect-timeout", "1s"])
-            .args(cmd)
-            .assert()
-            .code(5)
-            .stdout("");
-        let err = stderr(&out);
-        assert!(err.starts_with("ejctl: error: cannot connect to the registry: zookeeper at 127.0.0.1:"), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_unreachable(bare(home.path()), cmd);
     }
     // No registry at all.
     bare(home.path())
@@ -334,10 +308,8 @@ async fn bad_input_is_refused_and_the_tree_is_unchanged() {
 
 /// Writes an executable `EDITOR` script.
 fn editor(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\nset -e\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_script(&path, &format!("#!/bin/sh\nset -e\n{body}\n"));
     path.display().to_string()
 }
 
@@ -350,10 +322,8 @@ fn kept_copy(err: &str) -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn edit_validates_and_refuses_concurrent_changes() {
-    let server = ZkServer::start();
+    let (server, ns, r) = zk_registry("edit").await;
     let home = tempfile::tempdir().unwrap();
-    let ns = unique_ns("edit");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
     seed_java_job(&r).await;
     let cli = || ejctl(home.path(), &server, &ns);
     let dir = home.path();
@@ -409,22 +379,30 @@ async fn edit_validates_and_refuses_concurrent_changes() {
     );
 
     // Invalid results: exit 2, the copy is kept, nothing is written.
-    for (name, script, message) in [
+    for (name, script, message, edited) in [
         (
             "cron.sh",
             r#"sed -i 's/^cron: .*/cron: 0 0 12 * * */' "$1""#,
             "ejctl: error: job 'javaJob': cron: invalid cron expression '0 0 12 * * *'",
+            "cron: 0 0 12 * * *\n",
         ),
         (
             "typo.sh",
             r#"sed -i 's/^shardingTotalCount:/shardingTotalCont:/' "$1""#,
             "ejctl: error: job 'javaJob': unknown key 'shardingTotalCont' (did you mean 'shardingTotalCount'?); ElasticJob's Java reader rejects unknown keys",
+            "shardingTotalCont: ",
         ),
-        ("yaml.sh", r#"echo 'cron: [' >> "$1""#, "ejctl: error: job 'javaJob': job configuration: not valid YAML"),
+        (
+            "yaml.sh",
+            r#"echo 'cron: [' >> "$1""#,
+            "ejctl: error: job 'javaJob': job configuration: not valid YAML",
+            "cron: [\n",
+        ),
         (
             "rename.sh",
             r#"sed -i 's/^jobName: .*/jobName: other/' "$1""#,
             "ejctl: error: job 'javaJob': jobName cannot be changed",
+            "jobName: other\n",
         ),
     ] {
         let ed = editor(dir, name, script);
@@ -433,7 +411,8 @@ async fn edit_validates_and_refuses_concurrent_changes() {
         assert!(err.starts_with(message), "{name}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         let copy = kept_copy(&err);
-        assert!(std::fs::read_to_string(&copy).unwrap() != expected, "{name}: the edit is in the copy");
+        let kept = std::fs::read_to_string(&copy).unwrap();
+        assert!(kept.contains(edited), "{name}: the edit is in the copy: {kept}");
         std::fs::remove_file(copy).unwrap();
     }
     // A failing editor: exit 1, nothing written.
@@ -610,10 +589,8 @@ async fn apply_is_idempotent_and_diff_shows_drift() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn contexts_name_registries() {
-    let server = ZkServer::start();
+    let (server, ns, r) = zk_registry("ctx").await;
     let home = tempfile::tempdir().unwrap();
-    let ns = unique_ns("ctx");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
     seed_java_job(&r).await;
     let file = contexts_file(home.path());
     let cli = || bare(home.path());

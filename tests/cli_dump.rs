@@ -4,19 +4,12 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 
-use assert_cmd::Command;
 use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Registry};
 
-use crate::support::{ZkServer, unique_ns, zk_options};
-
-/// `ejctl` with the registry flags for `server` and `ns`.
-pub fn ejctl(server: &ZkServer, ns: &str) -> Command {
-    let mut cmd = Command::cargo_bin("ejctl").unwrap();
-    cmd.env_remove("RUST_LOG").args(["--zk", &server.connect_string(), "--namespace", ns]);
-    cmd
-}
+use crate::support::zk::free_port;
+use crate::support::{ZkServer, assert_unreachable, ejctl, ejctl_on, unique_ns, zk_options, zk_registry};
 
 /// Writes a small job tree as a Java worker would leave it.
 async fn seed(r: &Registry, job: &str) {
@@ -35,14 +28,13 @@ async fn seed(r: &Registry, job: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dump_prints_the_tree_in_every_format() {
-    let server = ZkServer::start();
-    let ns = unique_ns("dump");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let (server, ns, r) = zk_registry("dump").await;
     seed(&r, "alpha").await;
     seed(&r, "beta").await;
 
     // plain: ElasticJob's dump lines for one job, reverse order, no root line.
-    let out = ejctl(&server, &ns).args(["dump", "alpha", "-o", "plain"]).assert().success().get_output().stdout.clone();
+    let out =
+        ejctl_on(&server, &ns).args(["dump", "alpha", "-o", "plain"]).assert().success().get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with('/')).collect();
     assert_eq!(
@@ -63,14 +55,14 @@ async fn dump_prints_the_tree_in_every_format() {
     assert!(text.contains("\nserverIp: 192.168.0.1\n"), "multi-line values are printed raw: {text}");
 
     // --mask-ips
-    let out = ejctl(&server, &ns).args(["dump", "alpha", "-o", "plain", "--mask-ips"]).assert().success();
+    let out = ejctl_on(&server, &ns).args(["dump", "alpha", "-o", "plain", "--mask-ips"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("/alpha/servers/ip1 | ENABLED"), "{text}");
     assert!(text.contains("/alpha/sharding/0/instance | ip1@-@42"), "{text}");
     assert!(!text.contains("192.168"), "{text}");
 
     // json: the whole namespace, parents first, with node metadata.
-    let out = ejctl(&server, &ns).args(["dump", "-o", "json"]).assert().success().get_output().stdout.clone();
+    let out = ejctl_on(&server, &ns).args(["dump", "-o", "json"]).assert().success().get_output().stdout.clone();
     let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(doc["namespace"], ns.as_str());
     assert_eq!(doc["job"], serde_json::Value::Null);
@@ -85,12 +77,13 @@ async fn dump_prints_the_tree_in_every_format() {
     assert_eq!(root["ephemeral"], false);
 
     // yaml carries the same document.
-    let out = ejctl(&server, &ns).args(["dump", "beta", "-o", "yaml"]).assert().success().get_output().stdout.clone();
+    let out =
+        ejctl_on(&server, &ns).args(["dump", "beta", "-o", "yaml"]).assert().success().get_output().stdout.clone();
     let doc: serde_yaml_ng::Value = serde_yaml_ng::from_slice(&out).unwrap();
     assert_eq!(doc["job"].as_str(), Some("beta"));
 
     // table: an indented tree.
-    let out = ejctl(&server, &ns).args(["dump", "alpha"]).assert().success().get_output().stdout.clone();
+    let out = ejctl_on(&server, &ns).args(["dump", "alpha"]).assert().success().get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("/alpha = SCRIPT\n"), "{text}");
     assert!(text.contains("├── config\n"), "{text}");
@@ -99,22 +92,20 @@ async fn dump_prints_the_tree_in_every_format() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dump_reports_missing_jobs_and_namespaces() {
-    let server = ZkServer::start();
-    let ns = unique_ns("dump");
-    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let (server, ns, r) = zk_registry("dump").await;
     seed(&r, "alpha").await;
-    ejctl(&server, &ns)
+    ejctl_on(&server, &ns)
         .args(["dump", "nope"])
         .assert()
         .code(3)
         .stdout("")
         .stderr(format!("ejctl: error: job 'nope' not found in namespace '{ns}'\n"));
-    ejctl(&server, "no-such-namespace")
+    ejctl_on(&server, "no-such-namespace")
         .args(["dump"])
         .assert()
         .code(3)
         .stderr("ejctl: error: namespace 'no-such-namespace' does not exist in the registry\n");
-    ejctl(&server, &ns)
+    ejctl_on(&server, &ns)
         .args(["dump", "bad/name"])
         .assert()
         .code(2)
@@ -126,22 +117,7 @@ async fn dump_reports_missing_jobs_and_namespaces() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn registry_errors_are_one_line_with_exit_5() {
     let server = ZkServer::start();
-    // Unreachable: a port nothing listens on.
-    let dead = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let out = Command::cargo_bin("ejctl")
-        .unwrap()
-        .env("RUST_BACKTRACE", "1")
-        .args(["dump", "--zk", &format!("127.0.0.1:{dead}"), "--namespace", "x", "--connect-timeout", "1s"])
-        .assert()
-        .code(5)
-        .stdout("")
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(out).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("ejctl: error: cannot connect to the registry: zookeeper at 127.0.0.1:"), "{err}");
-    assert!(!err.contains("backtrace") && !err.contains("panicked"), "{err}");
+    assert_unreachable(ejctl(), &["dump"]);
 
     // Bad connect strings.
     for (bad, why) in [
@@ -149,7 +125,7 @@ async fn registry_errors_are_one_line_with_exit_5() {
         ("h:abc", "'abc' is not a port number"),
         ("h:2181/chroot", "has a path"),
     ] {
-        let out = Command::cargo_bin("ejctl").unwrap().args(["dump", "--zk", bad, "--namespace", "x"]).assert().code(5);
+        let out = ejctl().args(["dump", "--zk", bad, "--namespace", "x"]).assert().code(5);
         let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(why), "{bad}: {err}");
@@ -161,14 +137,14 @@ async fn registry_errors_are_one_line_with_exit_5() {
     opts.digest = Some("ops:right".into());
     let owner = Registry::connect(opts).await.unwrap();
     owner.put("/job/config", b"x").await.unwrap();
-    let out = ejctl(&server, &ns).args(["dump", "--digest", "ops:wrong"]).assert().code(5);
+    let out = ejctl_on(&server, &ns).args(["dump", "--digest", "ops:wrong"]).assert().code(5);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("wrong or missing digest credentials"), "{err}");
     // ...and without credentials.
-    ejctl(&server, &ns).args(["dump"]).assert().code(5);
+    ejctl_on(&server, &ns).args(["dump"]).assert().code(5);
     // The right credentials work.
-    ejctl(&server, &ns)
+    ejctl_on(&server, &ns)
         .args(["dump", "--digest", "ops:right", "-o", "plain"])
         .assert()
         .success()
@@ -186,17 +162,16 @@ fn dump_reads_a_worker_dump_port() {
         conn.write_all(b"/myJob/servers/10.1.2.3 | ENABLED\n/myJob/instances/10.1.2.3@-@7 | \n").unwrap();
         line
     });
-    Command::cargo_bin("ejctl")
-        .unwrap()
+    ejctl()
         .args(["dump", "myJob", "--addr", &addr, "--mask-ips"])
         .assert()
         .success()
         .stdout("/myJob/servers/ip1 | ENABLED\n/myJob/instances/ip1@-@7 | \n");
     assert_eq!(worker.join().unwrap(), "dump@myJob\n");
     // Nothing listening: a clear failure.
-    let dead = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
-    let out = Command::cargo_bin("ejctl").unwrap().args(["dump", "myJob", "--addr", &dead]).assert().code(1);
+    let dead = format!("127.0.0.1:{}", free_port());
+    let out = ejctl().args(["dump", "myJob", "--addr", &dead]).assert().code(1);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(err.starts_with(&format!("ejctl: error: cannot read the dump port at {dead}")), "{err}");
-    Command::cargo_bin("ejctl").unwrap().args(["dump", "--addr", &dead]).assert().code(2);
+    ejctl().args(["dump", "--addr", &dead]).assert().code(2);
 }

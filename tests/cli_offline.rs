@@ -8,7 +8,7 @@
 
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use ejctl::registry::Registry;
@@ -16,17 +16,12 @@ use ejctl::registry::path::JobPaths;
 use serde_json::{Value, json};
 
 use crate::support::cluster::signal;
-use crate::support::{ZkServer, unique_ns, zk_options};
+use crate::support::{ZkServer, eventually, unique_ns, wait_exit, zk_options, zk_registry};
 
 /// `ejctl` without environment that could change its behaviour, and with backtraces asked for:
 /// an error must still be one line.
 fn ejctl() -> Command {
-    let mut cmd = Command::cargo_bin("ejctl").unwrap();
-    for var in
-        ["RUST_LOG", "EJCTL_OUTPUT", "EJCTL_ZK", "EJCTL_NAMESPACE", "EJCTL_CONTEXT", "EJCTL_DIGEST", "EJCTL_CONFIG"]
-    {
-        cmd.env_remove(var);
-    }
+    let mut cmd = crate::support::ejctl();
     cmd.env("RUST_BACKTRACE", "1").timeout(Duration::from_secs(60));
     cmd
 }
@@ -828,9 +823,7 @@ fn read(path: &Path) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_valid_job_file_runs_until_sigterm_and_leaves_the_registry() {
-    let server = ZkServer::start();
-    let ns = unique_ns("offline-run");
-    let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let (server, ns, registry) = zk_registry("offline-run").await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("jobs.toml");
     std::fs::write(
@@ -861,19 +854,13 @@ async fn a_valid_job_file_runs_until_sigterm_and_leaves_the_registry() {
     let instance = paths.instance(&format!("127.0.0.1@-@{pid}"));
 
     // Started: the config is published and the instance registered.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let config = registry.exists(&paths.config()).await.unwrap().is_some();
-        let registered = registry.exists(&instance).await.unwrap().is_some();
-        if config && registered {
-            break;
-        }
+    eventually(30, "ejctl run to register", async || {
         if let Some(status) = worker.0.try_wait().unwrap() {
             panic!("ejctl run exited early with {status}: {}", read(&stderr));
         }
-        assert!(Instant::now() < deadline, "ejctl run did not register within 30 s: {}", read(&stderr));
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        registry.exists(&paths.config()).await.unwrap().is_some() && registry.exists(&instance).await.unwrap().is_some()
+    })
+    .await;
     let config = registry.get(&paths.config()).await.unwrap().unwrap().text();
     assert!(config.contains("jobName: idle\n"), "{config}");
     assert!(config.contains("cron: 0 0 0 1 1 ? 2099\n"), "{config}");
@@ -886,16 +873,9 @@ async fn a_valid_job_file_runs_until_sigterm_and_leaves_the_registry() {
 
     // SIGTERM: exit 0 within a few seconds, the instance node gone.
     signal(pid, "TERM");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = worker.0.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "ejctl run did not exit within 10 s of SIGTERM: {}", read(&stderr));
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let code = tokio::task::block_in_place(|| wait_exit(&mut worker.0, Duration::from_secs(10)));
     let log = read(&stderr);
-    assert_eq!(status.code(), Some(0), "{log}");
+    assert_eq!(code, Some(0), "exit 0 within 10 s of SIGTERM: {log}");
     assert_eq!(registry.exists(&instance).await.unwrap(), None, "the instance node is gone: {log}");
     assert_eq!(read(&stdout), "", "ejctl run writes nothing on stdout");
     assert!(!log.contains("panicked"), "{log}");

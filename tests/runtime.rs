@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ejctl::registry::Mode;
 use ejctl::registry::codec::ServerStatus;
 
 use crate::support::cluster::{Cluster, Run, next_second_fire};
@@ -145,12 +144,7 @@ async fn a_trigger_runs_a_one_off_job_once(mut c: Cluster) {
     c.wait_settled(&all, 3).await;
     assert!(c.runs().is_empty(), "a one-off job does not run on its own");
 
-    // What `ejctl job trigger once` writes: a trigger node per instance.
-    let paths = c.paths();
-    c.registry.delete_recursive(&paths.triggers()).await.unwrap();
-    for id in &all {
-        c.registry.create(&paths.trigger(id), b"", Mode::Persistent).await.unwrap();
-    }
+    c.trigger(&all).await;
     c.wait_until(20, "the triggered items to run", async |c| c.runs().len() >= 3).await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     let runs = c.runs();
@@ -160,7 +154,7 @@ async fn a_trigger_runs_a_one_off_job_once(mut c: Cluster) {
     let used: BTreeSet<String> = runs.iter().map(|r| r.instance.clone()).collect();
     assert_eq!(used, set(&all), "each instance ran its item");
     assert!(
-        c.registry.children(&paths.triggers()).await.unwrap().unwrap_or_default().is_empty(),
+        c.registry.children(&c.paths().triggers()).await.unwrap().unwrap_or_default().is_empty(),
         "trigger nodes are consumed"
     );
 }
@@ -169,15 +163,12 @@ mod reactions {
     //! Reactions to the registry (reference §6.2) and the process life of `ejctl run`.
 
     use std::collections::BTreeSet;
-    use std::process::{Command, Stdio};
     use std::time::Duration;
 
-    use ejctl::registry::Registry;
     use ejctl::registry::codec::JobConfig;
     use ejctl::registry::path::ItemLeaf;
 
-    use crate::support::cluster::{Cluster, RECORD_SCRIPT, next_second_fire, signal};
-    use crate::support::{ZkServer, unique_ns, zk_options};
+    use crate::support::cluster::{Cluster, ClusterOptions, next_second_fire, signal};
 
     async fn update_config(c: &Cluster, change: impl FnOnce(&mut JobConfig)) {
         let node = c.registry.get(&c.paths().config()).await.unwrap().unwrap();
@@ -203,10 +194,9 @@ mod reactions {
         let items: BTreeSet<u32> = c.runs().iter().filter(|r| r.fire == fire).map(|r| r.item).collect();
         assert_eq!(items, (0..4).collect());
 
-        // A new cron: every third second from then on.
+        // A new cron: every third second once the fire already due when it arrived has passed.
         update_config(&c, |cfg| cfg.cron = Some("0/3 * * * * ?".into())).await;
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let from = chrono::Utc::now().timestamp_millis();
+        let from = chrono::Utc::now().timestamp_millis() + 1000;
         c.wait_until(20, "two fires on the new schedule", async |c| {
             c.runs_by_fire().keys().filter(|f| **f > from).count() >= 2
         })
@@ -244,125 +234,50 @@ mod reactions {
         c.wait_settled(std::slice::from_ref(&idb), 4).await;
         let fire = next_second_fire(500);
         c.wait_fire(fire, 4).await;
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        c.wait_fire(fire + 1000, 4).await;
         assert!(c.runs().iter().filter(|r| r.fire >= fire).all(|r| r.instance == idb), "a no longer runs the job");
         assert!(c.registry.exists(&c.paths().instance(&ida)).await.unwrap().is_none(), "a did not re-register");
     }
 
-    /// A worker on a real ZooKeeper with a dump port, running `job` from a job file.
-    struct Lone {
-        server: ZkServer,
-        ns: String,
-        dir: tempfile::TempDir,
-        child: std::process::Child,
-    }
-
-    impl Lone {
-        async fn start(job: &str, dump_port: Option<u16>) -> (Lone, Registry) {
-            let server = ZkServer::start();
-            let ns = unique_ns("lone");
-            let dir = tempfile::tempdir().unwrap();
-            let script = dir.path().join("record.sh");
-            std::fs::write(&script, RECORD_SCRIPT).unwrap();
-            std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-            let record = dir.path().join("runs.txt");
-            let dump = dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
-            let file = dir.path().join("job.toml");
-            std::fs::write(
-                &file,
-                format!(
-                    "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\n\n[instance]\nip = \"127.0.0.1\"\n{dump}shutdown_timeout_seconds = 20\nkill_grace_seconds = 1\n\n[[job]]\n{}\n",
-                    server.connect_string(),
-                    job.replace("{script}", &script.display().to_string()).replace("{record}", &record.display().to_string())
-                ),
-            )
-            .unwrap();
-            let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
-                .arg("run")
-                .arg(&file)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(dir.path().join("worker.log")).unwrap())
-                .spawn()
-                .unwrap();
-            let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
-            let lone = Lone { server, ns, dir, child };
-            let instance = format!("/lone/instances/127.0.0.1@-@{}", lone.child.id());
-            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-            while registry.exists(&instance).await.unwrap().is_none() {
-                assert!(tokio::time::Instant::now() < deadline, "the worker did not register");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            (lone, registry)
-        }
-
-        fn starts(&self) -> usize {
-            std::fs::read_to_string(self.dir.path().join("runs.txt.starts")).unwrap_or_default().lines().count()
-        }
-
-        fn ends(&self) -> usize {
-            std::fs::read_to_string(self.dir.path().join("runs.txt")).unwrap_or_default().lines().count()
-        }
-
-        fn set_sleep(&self, seconds: u32) {
-            std::fs::write(self.dir.path().join("runs.txt.sleep"), format!("{seconds}\n")).unwrap();
-        }
-
-        fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
-            crate::support::wait_exit(&mut self.child, timeout)
-        }
-    }
-
-    impl Drop for Lone {
-        fn drop(&mut self) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-
-    async fn wait_for(what: &str, secs: u64, check: impl Fn() -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
-        while !check() {
-            assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
     const TRIGGERED: &str = "name = \"lone\"\nsharding_total_count = 1\ncommand = \"{script} {record}\"";
+
+    /// One `ejctl run` process running the one-off job [`TRIGGERED`] on a real ZooKeeper.
+    async fn lone(dump_port: Option<u16>) -> (Cluster, usize) {
+        let options = ClusterOptions { kill_grace_seconds: 1, dump_port, ..ClusterOptions::default() };
+        let mut c = Cluster::zookeeper_with("lone", TRIGGERED, options).await;
+        let w = c.start("127.0.0.1").await;
+        (c, w)
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_stop_signal_lets_running_items_finish_and_a_second_one_kills_them() {
         // Graceful: the running item finishes, then the worker leaves and exits 0.
-        let (mut lone, registry) = Lone::start(TRIGGERED, None).await;
-        let id = format!("127.0.0.1@-@{}", lone.child.id());
-        lone.set_sleep(2);
-        registry.create(&format!("/lone/trigger/{id}"), b"", ejctl::registry::Mode::Persistent).await.unwrap();
-        wait_for("the item to start", 20, || lone.starts() == 1).await;
-        signal(lone.child.id(), "TERM");
-        let code = tokio::task::block_in_place(|| lone.wait_exit(Duration::from_secs(30)));
-        assert_eq!(code, Some(0));
-        assert_eq!(lone.ends(), 1, "the running item finished before the worker exited");
-        assert!(registry.exists(&format!("/lone/instances/{id}")).await.unwrap().is_none());
+        let (mut c, w) = lone(None).await;
+        c.set_sleep(Some(2.0));
+        c.trigger(&[c.id(w)]).await;
+        c.wait_until(20, "the item to start", async |c| c.starts().len() == 1).await;
+        signal(c.pid(w), "TERM");
+        assert_eq!(c.wait_exit(w, Duration::from_secs(30)), Some(0));
+        assert_eq!(c.runs().len(), 1, "the running item finished before the worker exited");
+        assert!(c.registry.exists(&c.paths().instance(&c.id(w))).await.unwrap().is_none());
 
         // Forced: a second signal kills the item and exits 130 at once.
-        let (mut lone, registry) = Lone::start(TRIGGERED, None).await;
-        let id = format!("127.0.0.1@-@{}", lone.child.id());
-        lone.set_sleep(60);
-        registry.create(&format!("/lone/trigger/{id}"), b"", ejctl::registry::Mode::Persistent).await.unwrap();
-        wait_for("the item to start", 20, || lone.starts() == 1).await;
-        signal(lone.child.id(), "TERM");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        signal(lone.child.id(), "INT");
-        let code = tokio::task::block_in_place(|| lone.wait_exit(Duration::from_secs(10)));
-        assert_eq!(code, Some(130));
-        assert_eq!(lone.ends(), 0, "the item was killed");
-        assert!(registry.exists(&format!("/lone/instances/{id}")).await.unwrap().is_none());
+        let (mut c, w) = lone(None).await;
+        c.set_sleep(Some(60.0));
+        c.trigger(&[c.id(w)]).await;
+        c.wait_until(20, "the item to start", async |c| c.starts().len() == 1).await;
+        signal(c.pid(w), "TERM");
+        c.wait_until(10, "the first signal to be handled", async |c| c.log(w).contains("stopping: no new fires")).await;
+        signal(c.pid(w), "INT");
+        assert_eq!(c.wait_exit(w, Duration::from_secs(10)), Some(130));
+        assert!(c.runs().is_empty(), "the item was killed");
+        assert!(c.registry.exists(&c.paths().instance(&c.id(w))).await.unwrap().is_none());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_dump_port_answers_with_the_jobs_tree() {
         let port = crate::support::zk::free_port();
-        let (lone, _registry) = Lone::start(TRIGGERED, Some(port)).await;
+        let (c, w) = lone(Some(port)).await;
         let out = assert_cmd::Command::cargo_bin("ejctl")
             .unwrap()
             .args(["dump", "lone", "--addr", &format!("127.0.0.1:{port}"), "-o", "plain"])
@@ -373,7 +288,7 @@ mod reactions {
             .clone();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("/lone/servers/ip1 | ENABLED\n"), "{text}");
-        assert!(text.contains(&format!("/lone/instances/ip1@-@{} | jobInstanceId: ip1@-@", lone.child.id())), "{text}");
+        assert!(text.contains(&format!("/lone/instances/ip1@-@{} | jobInstanceId: ip1@-@", c.pid(w))), "{text}");
         assert!(
             text.contains("/lone/config | cron")
                 || text.contains("/lone/config | description")
@@ -391,6 +306,5 @@ mod reactions {
             .stdout
             .clone();
         assert!(out.is_empty());
-        let _ = (&lone.server, &lone.ns);
     }
 }

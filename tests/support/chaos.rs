@@ -29,7 +29,10 @@ use std::time::Duration;
 
 use super::proxy::Proxy;
 use super::zk::ZkEnsemble;
-use super::{read_records, signal, wait_exit};
+use super::{read_records, signal, wait_exit, write_script};
+
+/// The chaos job's sharding total count.
+const ITEMS: u32 = 8;
 
 /// Records start and end lines; sleeps a deterministic 0–1.4 s.
 const CHAOS_SCRIPT: &str = r#"#!/bin/sh
@@ -107,7 +110,9 @@ pub struct Fault {
 pub struct Outcome {
     pub dir: tempfile::TempDir,
     pub faults: Vec<Fault>,
+    /// When the workers had settled (epoch ms): the checker starts at the next whole second.
     pub started: i64,
+    /// When fault injection and the tail ended (epoch ms).
     pub ended: i64,
     pub config: ChaosConfig,
 }
@@ -210,8 +215,7 @@ fn descendants(pid: u32) -> Vec<u32> {
 pub fn run(config: ChaosConfig) -> Outcome {
     let dir = tempfile::Builder::new().prefix("ejctl-chaos-").tempdir().unwrap();
     let script = dir.path().join("chaos.sh");
-    std::fs::write(&script, CHAOS_SCRIPT).unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    write_script(&script, CHAOS_SCRIPT);
     let record = dir.path().join("runs.txt");
     let mut ensemble = ZkEnsemble::start();
     let t_ms = config.session_timeout_ms;
@@ -226,7 +230,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
                 format!(
                     "[registry]\nservers = \"{}\"\nnamespace = \"chaos\"\nsession_timeout_ms = {t_ms}\nconnection_timeout_ms = 3000\n\n\
                      [instance]\nip = \"127.0.0.{}\"\nshutdown_timeout_seconds = 10\nkill_grace_seconds = {}\n\n\
-                     [[job]]\nname = \"chaos\"\ncron = \"* * * * * ?\"\nsharding_total_count = 8\nfailover = true\nmisfire = true\n\
+                     [[job]]\nname = \"chaos\"\ncron = \"* * * * * ?\"\nsharding_total_count = {ITEMS}\nfailover = true\nmisfire = true\n\
                      command = \"{} {}\"\n",
                     servers.join(","),
                     i + 1,
@@ -243,8 +247,9 @@ pub fn run(config: ChaosConfig) -> Outcome {
         s.spawn();
         std::thread::sleep(Duration::from_millis(300));
     }
-    let started = now_ms();
-    std::thread::sleep(Duration::from_secs(8));
+    let started = settled(&record, now_ms() + 2000, &dir);
+    // A few checked fires before the first fault.
+    std::thread::sleep(Duration::from_secs(2));
     let mut rng = Rng(config.seed);
     let mut faults = Vec::new();
     let deadline = started + i64::try_from(config.seconds).unwrap_or(0) * 1000;
@@ -329,6 +334,24 @@ pub fn run(config: ChaosConfig) -> Outcome {
     Outcome { dir, faults, started, ended, config }
 }
 
+/// Waits until every item has completed a run of a fire at or after `since` (the last worker
+/// has joined and the items are divided among all four) and returns when that was.
+fn settled(record: &Path, since: i64, dir: &tempfile::TempDir) -> i64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let ends = read_records(record);
+        if (0..ITEMS).all(|item| ends.iter().any(|e| e.1 == item && e.0 >= since)) {
+            return now_ms();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "chaos: the workers ran no fire of every item within 60 s; logs in {}",
+            dir.path().display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// One run of an item.
 #[derive(Debug, Clone)]
 pub struct Run {
@@ -396,7 +419,8 @@ pub fn check(outcome: &Outcome) -> Summary {
         runs.push(Run { item: *item, instance: instance.clone(), start: *start, end, effective_end });
     }
     summary.runs = runs.len();
-    let mut by_item: BTreeMap<u32, Vec<Run>> = BTreeMap::new();
+    // Every item of the job, so that an item that never ran counts as missing every fire.
+    let mut by_item: BTreeMap<u32, Vec<Run>> = (0..ITEMS).map(|i| (i, Vec::new())).collect();
     for r in runs {
         by_item.entry(r.item).or_default().push(r);
     }
@@ -415,14 +439,17 @@ pub fn check(outcome: &Outcome) -> Summary {
     }
 
     // No miss: every whole second from the end of the warm-up to a tail before the end.
-    let first_fire = (outcome.started / 1000 + 6) * 1000;
+    let first_fire = (outcome.started / 1000 + 1) * 1000;
     let last_fire = ((outcome.ended - t - 3000) / 1000) * 1000;
     let in_fault_window =
         |f: i64| outcome.faults.iter().any(|fault| f >= fault.start - 1000 && f <= fault.end + 1000 + t);
+    if first_fire > last_fire {
+        summary.violations.push(format!("no fire to check between {first_fire} and {last_fire}"));
+    }
+    summary.fires = (first_fire..=last_fire).step_by(1000).count();
     let mut covering: HashMap<(u32, i64), ()> = HashMap::new();
     for (item, list) in &by_item {
         for fire in (first_fire..=last_fire).step_by(1000) {
-            summary.fires += usize::from(*item == 0);
             let covered_by = list.iter().filter(|r| r.end.is_some() && r.start >= fire).min_by_key(|r| r.start);
             let busy_end = list
                 .iter()

@@ -13,12 +13,12 @@ use std::time::Duration;
 use ejctl::jobfile;
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::registry::path::JobPaths;
-use ejctl::registry::{Registry, ZkOptions};
+use ejctl::registry::{Mode, Registry, ZkOptions};
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
 use super::proxy::Proxy;
 pub use super::signal;
-use super::{ZkServer, read_records, unique_ns, wait_exit, zk_options};
+use super::{ZkServer, read_records, unique_ns, wait_exit, write_script, zk_options};
 
 /// Appends one line per completed run to the record file (its first argument): the fire
 /// instant, the item, the instance id, start and end; and at start one line to `RECORD.starts`
@@ -49,6 +49,8 @@ pub struct ClusterOptions {
     pub tick_ms: u32,
     /// The workers' graceful-stop timeout.
     pub shutdown_timeout_seconds: u64,
+    /// The workers' dump port (process clusters).
+    pub dump_port: Option<u16>,
 }
 
 impl Default for ClusterOptions {
@@ -60,6 +62,7 @@ impl Default for ClusterOptions {
             proxied: false,
             tick_ms: 1000,
             shutdown_timeout_seconds: 20,
+            dump_port: None,
         }
     }
 }
@@ -142,8 +145,7 @@ impl Cluster {
     fn new(backend: Backend, registry: Registry, job_name: &str, job: &str) -> Cluster {
         let dir = tempfile::Builder::new().prefix("ejctl-run-").tempdir().unwrap();
         let script = dir.path().join("record.sh");
-        std::fs::write(&script, RECORD_SCRIPT).unwrap();
-        make_executable(&script);
+        write_script(&script, RECORD_SCRIPT);
         let record = dir.path().join("runs.txt");
         let job =
             job.replace("{script}", &script.display().to_string()).replace("{record}", &record.display().to_string());
@@ -176,8 +178,9 @@ impl Cluster {
             }
             _ => String::new(),
         };
+        let dump = o.dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
         format!(
-            "{registry}[instance]\nip = \"{ip}\"\nshutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
+            "{registry}[instance]\nip = \"{ip}\"\n{dump}shutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
             o.shutdown_timeout_seconds, o.kill_grace_seconds, self.job
         )
     }
@@ -256,6 +259,24 @@ impl Cluster {
         }
     }
 
+    /// Waits for process instance `i` to exit (after a signal) and returns its exit code; after
+    /// `timeout` it is killed (`None`).
+    pub fn wait_exit(&mut self, i: usize, timeout: Duration) -> Option<i32> {
+        match &mut self.instances[i] {
+            Instance::Process { child, .. } => tokio::task::block_in_place(|| wait_exit(child, timeout)),
+            Instance::InProcess { .. } => panic!("instance {i} is in-process"),
+        }
+    }
+
+    /// What `ejctl job trigger` writes: a trigger node per instance in `ids`.
+    pub async fn trigger(&self, ids: &[String]) {
+        let paths = self.paths();
+        self.registry.delete_recursive(&paths.triggers()).await.unwrap();
+        for id in ids {
+            self.registry.create(&paths.trigger(id), b"", Mode::Persistent).await.unwrap();
+        }
+    }
+
     /// SIGKILLs process instance `i` (its scripts die with it); returns the instant, epoch ms.
     pub fn kill(&mut self, i: usize) -> i64 {
         let now = chrono::Utc::now().timestamp_millis();
@@ -271,6 +292,14 @@ impl Cluster {
         match &self.instances[i] {
             Instance::Process { child, .. } => child.id(),
             Instance::InProcess { .. } => std::process::id(),
+        }
+    }
+
+    /// Whether process instance `i` is still the process `start` spawned (it has not exited).
+    pub fn is_running(&mut self, i: usize) -> bool {
+        match &mut self.instances[i] {
+            Instance::Process { child, .. } => matches!(child.try_wait(), Ok(None)),
+            Instance::InProcess { worker, .. } => worker.is_some(),
         }
     }
 
@@ -300,18 +329,9 @@ impl Cluster {
 
     /// Every run recorded so far, in file order.
     pub fn runs(&self) -> Vec<Run> {
-        let text = std::fs::read_to_string(&self.record).unwrap_or_default();
-        text.lines()
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                Some(Run {
-                    fire: f.first()?.parse().ok()?,
-                    item: f.get(1)?.parse().ok()?,
-                    instance: (*f.get(2)?).to_string(),
-                    start: f.get(3)?.parse().ok()?,
-                    end: f.get(4)?.parse().ok()?,
-                })
-            })
+        read_records(&self.record)
+            .into_iter()
+            .map(|(fire, item, instance, start, end)| Run { fire, item, instance, start, end })
             .collect()
     }
 
@@ -383,6 +403,11 @@ impl Cluster {
         kept.display().to_string()
     }
 
+    /// The log of process instance `i` so far.
+    pub fn log(&self, i: usize) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("worker-{i}.log"))).unwrap_or_default()
+    }
+
     /// The workers' logs (process clusters), for failure messages.
     pub fn logs(&self) -> String {
         let mut out = String::new();
@@ -412,9 +437,4 @@ impl Cluster {
 pub fn next_second_fire(after_ms: i64) -> i64 {
     let t = chrono::Utc::now().timestamp_millis() + after_ms;
     (t / 1000 + 1) * 1000
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }

@@ -11,8 +11,10 @@ pub mod zk;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
 use ejctl::registry::embedded::EmbeddedStore;
-use ejctl::registry::{Registry, ZkOptions};
+use ejctl::registry::path::{ItemLeaf, JobPaths};
+use ejctl::registry::{Mode, Op, Registry, ZkOptions};
 
 pub use zk::{ZkEnsemble, ZkServer};
 
@@ -30,6 +32,114 @@ pub fn zk_options(servers: &str, ns: &str) -> ZkOptions {
     o.request_timeout = Duration::from_secs(30);
     o.create_namespace = true;
     o
+}
+
+/// A fresh ZooKeeper server, a namespace no other test uses (`prefix-...`) and a session on it.
+pub async fn zk_registry(prefix: &str) -> (ZkServer, String, Registry) {
+    let server = ZkServer::start();
+    let ns = unique_ns(prefix);
+    let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    (server, ns, registry)
+}
+
+/// The `ejctl` binary, isolated from the environment that would change what it does: no
+/// `RUST_LOG` and no `EJCTL_*` variables (so no contexts file either, unless a test sets one).
+pub fn ejctl() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("ejctl").unwrap();
+    for var in [
+        "RUST_LOG",
+        "EJCTL_ZK",
+        "EJCTL_NAMESPACE",
+        "EJCTL_CONTEXT",
+        "EJCTL_DIGEST",
+        "EJCTL_OUTPUT",
+        "EJCTL_CONNECT_TIMEOUT",
+        "EJCTL_CONFIG",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// [`ejctl`] with the registry flags for `server` and `ns`.
+pub fn ejctl_on(server: &ZkServer, ns: &str) -> assert_cmd::Command {
+    let mut cmd = ejctl();
+    cmd.args(["--zk", &server.connect_string(), "--namespace", ns]);
+    cmd
+}
+
+/// Runs `cmd ARGS` against a registry address nothing listens on and asserts what every admin
+/// command does then: exit 5, nothing on stdout, one line on stderr naming the address, and no
+/// backtrace even with `RUST_BACKTRACE=1`.
+pub fn assert_unreachable(mut cmd: assert_cmd::Command, args: &[&str]) {
+    let dead = format!("127.0.0.1:{}", zk::free_port());
+    let out = cmd
+        .env("RUST_BACKTRACE", "1")
+        .args(["--zk", &dead, "--namespace", "x", "--connect-timeout", "1s"])
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: stdout {:?}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("ejctl: error: cannot connect to the registry: zookeeper at 127.0.0.1:"), "{err}");
+    assert!(!err.contains("backtrace") && !err.contains("panicked"), "{err}");
+}
+
+/// Polls `check` every 50 ms until it holds, failing the test with `what` after `secs` seconds
+/// (test code; the product never polls).
+pub async fn eventually(secs: u64, what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while !check().await {
+        assert!(tokio::time::Instant::now() < deadline, "timed out after {secs}s waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Writes an executable script.
+pub fn write_script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, body).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Writes `n` script jobs `job0000`, `job0001`, ... as one live Java instance leaves them: config,
+/// an enabled server, the instance (`instance_mode`: ephemeral to belong to `r`'s session) and two
+/// items it owns; 50 jobs per transaction.
+pub async fn seed_jobs(r: &Registry, n: usize, instance_mode: Mode) {
+    let id = InstanceId::new("10.0.0.1", 42);
+    let instance = InstanceInfo::new(&id).to_yaml();
+    for chunk in (0..n).collect::<Vec<usize>>().chunks(50) {
+        let mut ops = Vec::new();
+        for i in chunk {
+            let name = format!("job{i:04}");
+            let p = JobPaths::new(&name);
+            let mut cfg = JobConfig::new(&name, 2);
+            cfg.cron = Some("0/10 * * * * ?".into());
+            cfg.description = Some(format!("job number {i}"));
+            let mut create =
+                |path: String, data: &[u8], mode: Mode| ops.push(Op::Create { path, data: data.to_vec(), mode });
+            create(p.root().to_string(), b"SCRIPT", Mode::Persistent);
+            create(p.config(), cfg.to_yaml().as_bytes(), Mode::Persistent);
+            create(p.servers(), b"", Mode::Persistent);
+            create(p.server(id.ip()), b"ENABLED", Mode::Persistent);
+            create(p.instances(), b"", Mode::Persistent);
+            create(p.instance(id.as_str()), instance.as_bytes(), instance_mode);
+            create(p.sharding(), b"", Mode::Persistent);
+            for item in 0..2 {
+                create(p.item(item), b"", Mode::Persistent);
+                create(p.item_leaf(item, ItemLeaf::Instance), id.as_str().as_bytes(), Mode::Persistent);
+            }
+        }
+        r.transaction(&ops).await.unwrap();
+    }
+}
+
+/// A benchmark's `--name VALUE` argument, or `default`.
+pub fn bench_arg<T: std::str::FromStr>(name: &str, default: T) -> T {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// Where a scenario runs: a real ZooKeeper server or an embedded store.
@@ -64,11 +174,7 @@ impl Fixture {
     /// The server goes away and comes back within the session timeout.
     pub async fn outage(&mut self) {
         match &mut self.target {
-            Target::Zk(server) => tokio::task::block_in_place(|| {
-                server.member().kill();
-                std::thread::sleep(Duration::from_millis(300));
-                server.start_again();
-            }),
+            Target::Zk(server) => tokio::task::block_in_place(|| server.outage(Duration::from_millis(300))),
             Target::Embedded(store) => {
                 store.disconnect();
                 tokio::time::sleep(Duration::from_millis(300)).await;

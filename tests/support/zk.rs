@@ -235,6 +235,13 @@ impl ZkServer {
         self.member.spawn();
         self.wait_serving();
     }
+
+    /// SIGKILLs the server, leaves it down for `down` and starts it again (blocking).
+    pub fn outage(&mut self, down: Duration) {
+        self.member.kill();
+        std::thread::sleep(down);
+        self.start_again();
+    }
 }
 
 /// A 3-member ensemble on loopback.
