@@ -16,9 +16,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ejctl::config::JobConfig;
 use ejctl::exec::context::ShardingContext;
 use ejctl::exec::inproc::{DataflowJob, SimpleJob, dataflow, simple};
-use ejctl::registry::codec::JobConfig;
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 

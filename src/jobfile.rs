@@ -63,11 +63,14 @@ use std::time::Duration;
 
 use toml::{Table, Value};
 
-use crate::coord::strategy::Strategy;
-use crate::coord::validate::{self, ERROR_HANDLER_TYPES, EXECUTOR_POOL_TYPES, canonical_type_name};
+use crate::config::JobConfig;
+use crate::config::schema::{
+    EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, INSTANCE_KEYS, Kind, REGISTRY_KEYS,
+    TYPE_FILE_KEY, Value as FieldValue, camel_to_snake,
+};
+use crate::config::validate;
 use crate::exec::{Executor, JobType};
 use crate::registry::ZkOptions;
-use crate::registry::codec::{ExecutorPoolKey, JobConfig};
 use crate::registry::path::{is_ipv4, validate_namespace};
 use crate::registry::zk::parse_connect_string;
 
@@ -291,36 +294,6 @@ struct FileContents {
 }
 
 const TOP_KEYS: &[&str] = &["registry", "instance", "job"];
-const REGISTRY_KEYS: &[&str] =
-    &["servers", "namespace", "digest", "session_timeout_ms", "connection_timeout_ms", "fencing_timeout_ms"];
-const INSTANCE_KEYS: &[&str] = &["ip", "dump_port", "shutdown_timeout_seconds", "kill_grace_seconds"];
-/// The keys of a `[[job]]` that map onto `JobConfigurationPOJO` fields (plus `name`, `type`).
-const JOB_KEYS: &[&str] = &[
-    "name",
-    "type",
-    "cron",
-    "time_zone",
-    "sharding_total_count",
-    "sharding_item_parameters",
-    "job_parameter",
-    "monitor_execution",
-    "failover",
-    "misfire",
-    "max_time_diff_seconds",
-    "reconcile_interval_minutes",
-    "job_sharding_strategy_type",
-    "job_executor_thread_pool_size_provider_type",
-    "job_executor_service_handler_type",
-    "job_error_handler_type",
-    "job_listener_types",
-    "description",
-    "props",
-    "disabled",
-    "overwrite",
-    "label",
-    "static_sharding",
-];
-
 /// The command-line job types a file can define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FileJobType {
@@ -352,68 +325,7 @@ impl FileJobType {
             FileJobType::Dataflow => "dataflow",
         }
     }
-
-    /// The options a job of this type cannot do without: `(key, property)`.
-    fn required(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            FileJobType::Script => &[("command", "script.command.line")],
-            FileJobType::Http => &[("http_uri", "http.uri"), ("http_method", "http.method")],
-            FileJobType::Dataflow => &[("fetch", "ejctl.dataflow.fetch"), ("process", "ejctl.dataflow.process")],
-        }
-    }
 }
-
-/// How an extension's value is checked and turned into a property string.
-#[derive(Debug, Clone, Copy)]
-enum ExtKind {
-    /// A non-blank string.
-    Required,
-    /// Any string.
-    Text,
-    /// A whole number of seconds, at least 1.
-    Seconds,
-    /// Milliseconds as a Java `int` (ElasticJob parses it with `Integer.parseInt`), at least 1.
-    Millis,
-    /// A boolean, stored as `true` / `false`.
-    Flag,
-}
-
-/// An ejctl option stored in `props`.
-struct Extension {
-    key: &'static str,
-    prop: &'static str,
-    types: &'static [FileJobType],
-    kind: ExtKind,
-}
-
-const SCRIPT: &[FileJobType] = &[FileJobType::Script];
-const HTTP: &[FileJobType] = &[FileJobType::Http];
-const DATAFLOW: &[FileJobType] = &[FileJobType::Dataflow];
-const SCRIPT_DATAFLOW: &[FileJobType] = &[FileJobType::Script, FileJobType::Dataflow];
-
-const EXTENSIONS: &[Extension] = &[
-    Extension { key: "command", prop: "script.command.line", types: SCRIPT, kind: ExtKind::Required },
-    Extension { key: "timeout_seconds", prop: "ejctl.timeout.seconds", types: SCRIPT_DATAFLOW, kind: ExtKind::Seconds },
-    Extension { key: "http_uri", prop: "http.uri", types: HTTP, kind: ExtKind::Required },
-    Extension { key: "http_method", prop: "http.method", types: HTTP, kind: ExtKind::Required },
-    Extension { key: "http_data", prop: "http.data", types: HTTP, kind: ExtKind::Text },
-    Extension { key: "http_content_type", prop: "http.content.type", types: HTTP, kind: ExtKind::Required },
-    Extension {
-        key: "http_connect_timeout_ms",
-        prop: "http.connect.timeout.milliseconds",
-        types: HTTP,
-        kind: ExtKind::Millis,
-    },
-    Extension {
-        key: "http_read_timeout_ms",
-        prop: "http.read.timeout.milliseconds",
-        types: HTTP,
-        kind: ExtKind::Millis,
-    },
-    Extension { key: "fetch", prop: "ejctl.dataflow.fetch", types: DATAFLOW, kind: ExtKind::Required },
-    Extension { key: "process", prop: "ejctl.dataflow.process", types: DATAFLOW, kind: ExtKind::Required },
-    Extension { key: "streaming_process", prop: "streaming.process", types: DATAFLOW, kind: ExtKind::Flag },
-];
 
 /// Parses and validates one file's text.
 fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
@@ -460,7 +372,8 @@ fn syntax_error(file: &Path, text: &str, e: &toml::de::Error) -> JobFileError {
 
 fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFileError> {
     let f = Fields { table, file, job: None, prefix: "registry." };
-    f.check_keys(REGISTRY_KEYS, &[])?;
+    let known: Vec<&str> = REGISTRY_KEYS.iter().map(|k| k.key).collect();
+    f.check_keys(&known, &[])?;
     let servers = f.string("servers")?.ok_or_else(|| f.err("servers", "required (the ZooKeeper connect string)"))?;
     parse_connect_string(&servers).map_err(|e| f.err("servers", e.to_string()))?;
     let namespace = f.string("namespace")?.ok_or_else(|| f.err("namespace", "required"))?;
@@ -494,7 +407,8 @@ fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFile
 
 fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFileError> {
     let f = Fields { table, file, job: None, prefix: "instance." };
-    f.check_keys(INSTANCE_KEYS, &[])?;
+    let known: Vec<&str> = INSTANCE_KEYS.iter().map(|k| k.key).collect();
+    f.check_keys(&known, &[])?;
     let ip = f.string("ip")?;
     if let Some(ip) = &ip
         && !is_ipv4(ip)
@@ -532,72 +446,52 @@ fn parse_job(
         .string("name")?
         .ok_or_else(|| unnamed.err("name", format!("missing in [[job]] number {index} of this file")))?;
     let f = Fields { table, file, job: Some(&name), prefix: "" };
-    if table.contains_key("job_extra_configurations") {
+    if table.contains_key(EXTRA_CONFIGURATIONS_FILE_KEY) {
         return Err(f.err(
-            "job_extra_configurations",
+            EXTRA_CONFIGURATIONS_FILE_KEY,
             "cannot be set from a job file (it holds tagged Java objects); set it with a Java application",
         ));
     }
+    let known: Vec<&str> = std::iter::once(TYPE_FILE_KEY).chain(FIELDS.iter().map(|field| field.file)).collect();
     let extension_keys: Vec<&str> = EXTENSIONS.iter().map(|e| e.key).collect();
-    f.check_keys(JOB_KEYS, &extension_keys)?;
+    f.check_keys(&known, &extension_keys)?;
 
-    let kind = match f.string("type")? {
+    let kind = match f.string(TYPE_FILE_KEY)? {
         None => FileJobType::Script,
-        Some(t) => FileJobType::parse(&t)
-            .ok_or_else(|| f.err("type", format!("unknown job type '{t}'; expected script, http or dataflow")))?,
+        Some(t) => FileJobType::parse(&t).ok_or_else(|| {
+            f.err(TYPE_FILE_KEY, format!("unknown job type '{t}'; expected script, http or dataflow"))
+        })?,
     };
-    let mut cfg = JobConfig::new(&name, f.int32("sharding_total_count")?.unwrap_or(1));
-    cfg.cron = f.string("cron")?;
-    cfg.time_zone = f.string("time_zone")?;
-    cfg.sharding_item_parameters = f.string("sharding_item_parameters")?;
-    cfg.job_parameter = f.string("job_parameter")?;
-    cfg.description = f.string("description")?;
-    cfg.label = f.string("label")?;
-    cfg.job_sharding_strategy_type = f.string("job_sharding_strategy_type")?;
-    cfg.job_error_handler_type = f.string("job_error_handler_type")?;
-    let pool = f.string("job_executor_thread_pool_size_provider_type")?;
-    let old_pool = f.string("job_executor_service_handler_type")?;
-    match (pool, old_pool) {
-        (Some(_), Some(_)) => {
-            return Err(f.err(
-                "job_executor_service_handler_type",
-                "set only one of job_executor_thread_pool_size_provider_type (ElasticJob 3.0.5 and later) \
-                 and job_executor_service_handler_type (3.0.0 to 3.0.4)",
-            ));
-        }
-        (Some(t), None) => cfg.job_executor_pool_type = Some(t),
-        (None, Some(t)) => {
-            cfg.job_executor_pool_type = Some(t);
-            cfg.executor_pool_key = ExecutorPoolKey::ServiceHandler;
-        }
-        (None, None) => {}
+    let mut cfg = JobConfig::new(&name, 1);
+    let pools: Vec<&str> = FIELDS
+        .iter()
+        .filter(|field| matches!(field.id, FieldId::ExecutorPool(_)) && table.contains_key(field.file))
+        .map(|field| field.file)
+        .collect();
+    if let [first, second, ..] = pools.as_slice() {
+        return Err(f.err(
+            second,
+            format!("set only one of {first} (ElasticJob 3.0.5 and later) and {second} (3.0.0 to 3.0.4)"),
+        ));
     }
-    if let Some(v) = f.int32("max_time_diff_seconds")? {
-        cfg.max_time_diff_seconds = v;
-    }
-    if let Some(v) = f.int32("reconcile_interval_minutes")? {
-        cfg.reconcile_interval_minutes = v;
-    }
-    for (key, field) in [
-        ("monitor_execution", &mut cfg.monitor_execution),
-        ("failover", &mut cfg.failover),
-        ("misfire", &mut cfg.misfire),
-        ("disabled", &mut cfg.disabled),
-        ("overwrite", &mut cfg.overwrite),
-        ("static_sharding", &mut cfg.static_sharding),
-    ] {
-        if let Some(v) = f.boolean(key)? {
-            *field = v;
+    for field in FIELDS {
+        let key = field.file;
+        let value = match field.kind {
+            Kind::Str | Kind::TypeName(_) => f.string(key)?.map(|v| FieldValue::Str(Some(v))),
+            Kind::Int => f.int32(key)?.map(FieldValue::Int),
+            Kind::Bool => f.boolean(key)?.map(FieldValue::Bool),
+            Kind::List => f.string_list(key)?.map(FieldValue::List),
+            Kind::Map => f.string_map(key)?.map(FieldValue::Map),
+        };
+        if let Some(value) = value {
+            cfg.set(field.id, value);
         }
     }
-    cfg.job_listener_types = f.string_list("job_listener_types")?.unwrap_or_default();
-    cfg.props = f.string_map("props")?.unwrap_or_default();
 
     for ext in EXTENSIONS {
         let Some(value) = table.get(ext.key) else { continue };
-        if !ext.types.contains(&kind) {
-            let names: Vec<&str> = ext.types.iter().map(|t| t.name()).collect();
-            return Err(f.err_no_key(format!("{} is only for {} jobs", ext.key, names.join(" and "))));
+        if !ext.types.contains(&kind.name()) {
+            return Err(f.err_no_key(format!("{} is only for {} jobs", ext.key, ext.types.join(" and "))));
         }
         let text = extension_value(&f, ext, value)?;
         if cfg.props.contains_key(ext.prop) {
@@ -605,16 +499,16 @@ fn parse_job(
         }
         cfg.props.insert(ext.prop.to_string(), text);
     }
-    for (key, prop) in kind.required() {
-        if cfg.props.get(*prop).is_none_or(|v| v.trim().is_empty()) {
-            return Err(f.err_no_key(format!("{} jobs need '{key}'", kind.name())));
+    for ext in EXTENSIONS.iter().filter(|e| e.required && e.types.contains(&kind.name())) {
+        if cfg.props.get(ext.prop).is_none_or(|v| v.trim().is_empty()) {
+            return Err(f.err_no_key(format!("{} jobs need '{}'", kind.name(), ext.key)));
         }
     }
 
     for warning in validate::check_config(&cfg).map_err(|e| f.err(&toml_key(e.key), e.message))? {
         warnings.push(format!("{}: job '{name}': {} {}", file.display(), toml_key(warning.key), warning.message));
     }
-    canonicalise_types(&mut cfg);
+    cfg.canonicalise_type_names();
     let job_type = kind.job_type();
     Executor::from_config(&job_type, &cfg, None).map_err(|m| executor_error(&f, table, &m))?;
     Ok(JobDefinition { file: file.to_path_buf(), job_type, config: cfg })
@@ -663,44 +557,10 @@ fn extension_value(f: &Fields<'_>, ext: &Extension, value: &Value) -> Result<Str
     }
 }
 
-/// Writes type names the way ElasticJob spells them (validation has accepted them already).
-fn canonicalise_types(cfg: &mut JobConfig) {
-    fn canonical(value: &mut Option<String>, to: impl Fn(&str) -> Option<&'static str>) {
-        match value.as_deref() {
-            Some("") => *value = None,
-            Some(name) => {
-                if let Some(c) = to(name) {
-                    *value = Some(c.to_string());
-                }
-            }
-            None => {}
-        }
-    }
-    canonical(&mut cfg.job_sharding_strategy_type, |s| Strategy::from_config(Some(s)).ok().map(Strategy::as_str));
-    canonical(&mut cfg.job_executor_pool_type, |s| canonical_type_name(s, &EXECUTOR_POOL_TYPES));
-    canonical(&mut cfg.job_error_handler_type, |s| canonical_type_name(s, &ERROR_HANDLER_TYPES));
-}
-
 /// The job-file key of a `JobConfigurationPOJO` YAML key: `shardingTotalCount` →
 /// `sharding_total_count`, `jobName` → `name`.
 fn toml_key(yaml_key: &str) -> String {
-    if yaml_key == "jobName" {
-        return "name".to_string();
-    }
-    camel_to_snake(yaml_key)
-}
-
-fn camel_to_snake(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 4);
-    for c in s.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    FIELDS.iter().find(|f| f.yaml == yaml_key).map_or_else(|| camel_to_snake(yaml_key), |f| f.file.to_string())
 }
 
 /// "a string", "an integer", ... for messages.
@@ -855,6 +715,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ExecutorPoolKey;
 
     struct Files {
         dir: tempfile::TempDir,

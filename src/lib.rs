@@ -21,6 +21,7 @@
 //! * [`exit`]: process exit codes and how errors map onto them.
 
 pub mod cli;
+pub mod config;
 pub mod coord;
 pub mod exec;
 pub mod exit;

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use ejctl::config::JobConfig;
 use ejctl::jobfile;
-use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
+use ejctl::registry::codec::{InstanceId, InstanceInfo};
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Registry};
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};

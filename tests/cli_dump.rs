@@ -4,7 +4,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 
-use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
+use ejctl::config::JobConfig;
+use ejctl::registry::codec::{InstanceId, InstanceInfo};
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Registry};
 

@@ -1,5 +1,6 @@
-//! `completions/` and `man/` must match what the clap definition generates. Run with
-//! `EJCTL_REGENERATE=1` to rewrite them after changing the command line.
+//! `completions/` and `man/` must match what the clap definition generates, and the README's
+//! key table what the configuration schema generates. Run with `EJCTL_REGENERATE=1` to rewrite
+//! them after changing the command line or the schema.
 
 use std::path::Path;
 
@@ -37,5 +38,24 @@ fn completions_and_man_pages_are_current() {
     assert!(
         stale.is_empty(),
         "generated files are stale: {stale:?}\nregenerate them with `EJCTL_REGENERATE=1 cargo test --test integration generated`"
+    );
+}
+
+#[test]
+fn the_readme_key_table_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme.find("<!-- keys:").expect("README has a <!-- keys: ... --> marker");
+    let start = start + readme[start..].find('\n').unwrap() + 1;
+    let end = readme.find("<!-- /keys -->").expect("README has a <!-- /keys --> marker");
+    let expected = ejctl::config::schema::readme_table();
+    if std::env::var_os("EJCTL_REGENERATE").is_some() {
+        std::fs::write(&path, format!("{}{expected}{}", &readme[..start], &readme[end..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "README.md's key table is stale: `EJCTL_REGENERATE=1 cargo test --test integration generated` rewrites it"
     );
 }

@@ -165,7 +165,7 @@ mod reactions {
     use std::collections::BTreeSet;
     use std::time::Duration;
 
-    use ejctl::registry::codec::JobConfig;
+    use ejctl::config::JobConfig;
     use ejctl::registry::path::ItemLeaf;
 
     use crate::support::cluster::{Cluster, ClusterOptions, next_second_fire, signal};

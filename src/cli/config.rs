@@ -21,7 +21,7 @@
 //! * `diff FILE...`: what `apply` would change; exit 1 when there is drift, 0 when none.
 //!
 //! `set`, `edit` and `apply` validate the result with the job-file validation
-//! ([`crate::coord::validate`]; for `SCRIPT`, `HTTP` and `DATAFLOW` jobs the executor properties
+//! ([`crate::config::validate`]; for `SCRIPT`, `HTTP` and `DATAFLOW` jobs the executor properties
 //! too), ask before changing `shardingTotalCount` (`--yes` without a terminal), and write with
 //! the version read, so a concurrent change is refused (exit 4) instead of overwritten. Nothing
 //! unchanged is written.
@@ -57,12 +57,14 @@ use super::GlobalArgs;
 use super::context::{self, Layer};
 use super::output::{Format, Output};
 use super::prompt;
-use crate::coord::strategy::Strategy;
-use crate::coord::validate::{self, ERROR_HANDLER_TYPES, EXECUTOR_POOL_TYPES, canonical_type_name};
+use crate::config::schema::{
+    self, EXTRA_CONFIGURATIONS, EXTRA_CONFIGURATIONS_FILE_KEY, FieldId, Kind, Value as FieldValue, field,
+};
+use crate::config::validate;
+use crate::config::{ExecutorPoolKey, JobConfig};
 use crate::exec::{Executor, JobType};
 use crate::exit::{CliError, Exit};
-use crate::jobfile::{self, JobDefinition};
-use crate::registry::codec::{ExecutorPoolKey, JobConfig};
+use crate::jobfile::{self, JobDefinition, edit_distance};
 use crate::registry::path::{JobPaths, validate_job_name};
 use crate::registry::{Mode, NodeData, Op, Registry, RegistryError};
 
@@ -137,100 +139,12 @@ pub async fn exec(global: &GlobalArgs, cmd: ConfigCmd, out: &mut Output) -> Resu
 // ---------------------------------------------------------------------------------------------
 // Keys
 
-/// The fields of `JobConfigurationPOJO` that `config set` can change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Field {
-    JobName,
-    Cron,
-    TimeZone,
-    ShardingTotalCount,
-    ShardingItemParameters,
-    JobParameter,
-    MonitorExecution,
-    Failover,
-    Misfire,
-    MaxTimeDiffSeconds,
-    ReconcileIntervalMinutes,
-    ShardingStrategy,
-    ExecutorPool,
-    ErrorHandler,
-    ListenerTypes,
-    Description,
-    Disabled,
-    Overwrite,
-    Label,
-    StaticSharding,
-}
-
-/// How a field's value is read from `KEY=VALUE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// A string; empty removes the key (`null`).
-    OptString,
-    /// A Java `int`.
-    Int,
-    /// `true` / `false`.
-    Bool,
-    /// Comma-separated strings.
-    List,
-}
-
-/// YAML key, field, kind. Both executor-pool key names map onto the same field.
-const FIELDS: &[(&str, Field, Kind)] = &[
-    ("jobName", Field::JobName, Kind::OptString),
-    ("cron", Field::Cron, Kind::OptString),
-    ("timeZone", Field::TimeZone, Kind::OptString),
-    ("shardingTotalCount", Field::ShardingTotalCount, Kind::Int),
-    ("shardingItemParameters", Field::ShardingItemParameters, Kind::OptString),
-    ("jobParameter", Field::JobParameter, Kind::OptString),
-    ("monitorExecution", Field::MonitorExecution, Kind::Bool),
-    ("failover", Field::Failover, Kind::Bool),
-    ("misfire", Field::Misfire, Kind::Bool),
-    ("maxTimeDiffSeconds", Field::MaxTimeDiffSeconds, Kind::Int),
-    ("reconcileIntervalMinutes", Field::ReconcileIntervalMinutes, Kind::Int),
-    ("jobShardingStrategyType", Field::ShardingStrategy, Kind::OptString),
-    ("jobExecutorThreadPoolSizeProviderType", Field::ExecutorPool, Kind::OptString),
-    ("jobExecutorServiceHandlerType", Field::ExecutorPool, Kind::OptString),
-    ("jobErrorHandlerType", Field::ErrorHandler, Kind::OptString),
-    ("jobListenerTypes", Field::ListenerTypes, Kind::List),
-    ("description", Field::Description, Kind::OptString),
-    ("disabled", Field::Disabled, Kind::Bool),
-    ("overwrite", Field::Overwrite, Kind::Bool),
-    ("label", Field::Label, Kind::OptString),
-    ("staticSharding", Field::StaticSharding, Kind::Bool),
-];
-
-/// The key that holds tagged Java objects; readable, not settable with `config set`.
-const EXTRA_CONFIGURATIONS: &str = "jobExtraConfigurations";
-
-fn camel_to_snake(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 4);
-    for c in s.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The field a key names: a YAML key, its snake_case form, or `name` for `jobName`.
-fn lookup(key: &str) -> Option<(&'static str, Field, Kind)> {
-    FIELDS.iter().copied().find(|(yaml, field, _)| {
-        *yaml == key || camel_to_snake(yaml) == key || (*field == Field::JobName && key == "name")
-    })
-}
-
-use crate::jobfile::edit_distance;
-
 /// The closest known key (YAML or snake_case spelling, whichever style `key` uses), if close.
 fn suggest(key: &str) -> Option<String> {
     let snake = key.contains('_');
-    FIELDS
+    schema::FIELDS
         .iter()
-        .map(|(yaml, _, _)| if snake { camel_to_snake(yaml) } else { (*yaml).to_string() })
+        .map(|f| if snake { f.file.to_string() } else { f.yaml.to_string() })
         .chain(std::iter::once(EXTRA_CONFIGURATIONS.to_string()))
         .map(|candidate| (edit_distance(&key.to_lowercase(), &candidate.to_lowercase()), candidate))
         .filter(|(d, candidate)| *d <= 3 && *d * 3 <= candidate.len().max(key.len()))
@@ -248,7 +162,7 @@ fn unknown_key(key: &str) -> String {
 /// What an assignment changes.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Target {
-    Field(Field),
+    Field(FieldId),
     Prop(String),
 }
 
@@ -257,18 +171,8 @@ enum Target {
 struct Assignment {
     /// The key as typed.
     key: String,
-    /// The YAML key typed (for the executor pool: which of its two names).
-    yaml_key: &'static str,
     target: Target,
-    value: NewValue,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum NewValue {
-    Str(Option<String>),
-    Int(i32),
-    Bool(bool),
-    List(Vec<String>),
+    value: FieldValue,
 }
 
 /// Parses one `KEY=VALUE`; the message names the assignment.
@@ -287,41 +191,41 @@ fn parse_assignment(raw: &str) -> Result<Assignment, String> {
         let value = Some(value.to_string()).filter(|v| !v.is_empty());
         return Ok(Assignment {
             key: key.to_string(),
-            yaml_key: "props",
             target: Target::Prop(name.to_string()),
-            value: NewValue::Str(value),
+            value: FieldValue::Str(value),
         });
     }
-    if key == "props" {
+    if key == field(FieldId::Props).yaml {
         return Err(format!("'{raw}': set properties one at a time: props.NAME=VALUE"));
     }
-    if key == EXTRA_CONFIGURATIONS || key == camel_to_snake(EXTRA_CONFIGURATIONS) {
+    if key == EXTRA_CONFIGURATIONS || key == EXTRA_CONFIGURATIONS_FILE_KEY {
         return Err(format!(
             "'{key}' holds tagged Java objects and cannot be set with KEY=VALUE; use `ejctl config edit`"
         ));
     }
-    let Some((yaml_key, field, kind)) = lookup(key) else {
+    let Some(f) = schema::lookup(key) else {
         return Err(unknown_key(key));
     };
-    let value = match kind {
-        Kind::OptString => NewValue::Str(Some(value.to_string()).filter(|v| !v.is_empty())),
+    let value = match f.kind {
+        Kind::Str | Kind::TypeName(_) => FieldValue::Str(Some(value.to_string()).filter(|v| !v.is_empty())),
         Kind::Int => {
             let v = value.trim();
             if v.is_empty() {
                 return Err(format!("{key}: needs a value (an integer)"));
             }
-            NewValue::Int(v.parse::<i32>().map_err(|_| format!("{key}: '{value}' is not an integer"))?)
+            FieldValue::Int(v.parse::<i32>().map_err(|_| format!("{key}: '{value}' is not an integer"))?)
         }
         Kind::Bool => match value.trim().to_ascii_lowercase().as_str() {
-            "true" => NewValue::Bool(true),
-            "false" => NewValue::Bool(false),
+            "true" => FieldValue::Bool(true),
+            "false" => FieldValue::Bool(false),
             _ => return Err(format!("{key}: '{value}' is not true or false")),
         },
         Kind::List => {
-            NewValue::List(value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
+            FieldValue::List(value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
         }
+        Kind::Map => return Err(format!("'{raw}': set properties one at a time: props.NAME=VALUE")),
     };
-    Ok(Assignment { key: key.to_string(), yaml_key, target: Target::Field(field), value })
+    Ok(Assignment { key: key.to_string(), target: Target::Field(f.id), value })
 }
 
 /// Parses every assignment, refusing the same key twice.
@@ -330,7 +234,12 @@ fn parse_assignments(raw: &[String]) -> Result<Vec<Assignment>, String> {
     let mut out = Vec::new();
     for r in raw {
         let a = parse_assignment(r)?;
-        if let Some(first) = seen.insert(a.target.clone(), a.key.clone()) {
+        // Both executor-pool key names set the same field.
+        let target = match a.target {
+            Target::Field(FieldId::ExecutorPool(_)) => Target::Field(FieldId::ExecutorPool(ExecutorPoolKey::default())),
+            ref other => other.clone(),
+        };
+        if let Some(first) = seen.insert(target, a.key.clone()) {
             return Err(if first == a.key {
                 format!("'{}' is given twice", a.key)
             } else {
@@ -342,70 +251,23 @@ fn parse_assignments(raw: &[String]) -> Result<Vec<Assignment>, String> {
     Ok(out)
 }
 
-/// A type name in ElasticJob's spelling when it is a known one.
-fn canonical(field: Field, value: Option<String>) -> Option<String> {
-    let value = value?;
-    let known = match field {
-        Field::ShardingStrategy => Strategy::from_config(Some(&value)).ok().map(Strategy::as_str),
-        Field::ExecutorPool => canonical_type_name(&value, &EXECUTOR_POOL_TYPES),
-        Field::ErrorHandler => canonical_type_name(&value, &ERROR_HANDLER_TYPES),
-        _ => None,
-    };
-    Some(known.map_or(value, str::to_string))
-}
-
 /// Applies an assignment. The executor-pool key name stored is kept; without one, the name
-/// typed is used.
+/// typed is used. Type names are written in ElasticJob's spelling.
 fn apply_assignment(cfg: &mut JobConfig, a: &Assignment) {
-    let string = |v: &NewValue| match v {
-        NewValue::Str(s) => s.clone(),
-        _ => None,
-    };
     match (&a.target, &a.value) {
-        (Target::Prop(name), NewValue::Str(Some(v))) => {
+        (Target::Prop(name), FieldValue::Str(Some(v))) => {
             cfg.props.insert(name.clone(), v.clone());
         }
         (Target::Prop(name), _) => {
             cfg.props.remove(name);
         }
-        (Target::Field(field), value) => {
-            let field = *field;
-            match (field, value) {
-                (Field::ShardingTotalCount, NewValue::Int(v)) => cfg.sharding_total_count = *v,
-                (Field::MaxTimeDiffSeconds, NewValue::Int(v)) => cfg.max_time_diff_seconds = *v,
-                (Field::ReconcileIntervalMinutes, NewValue::Int(v)) => cfg.reconcile_interval_minutes = *v,
-                (Field::MonitorExecution, NewValue::Bool(v)) => cfg.monitor_execution = *v,
-                (Field::Failover, NewValue::Bool(v)) => cfg.failover = *v,
-                (Field::Misfire, NewValue::Bool(v)) => cfg.misfire = *v,
-                (Field::Disabled, NewValue::Bool(v)) => cfg.disabled = *v,
-                (Field::Overwrite, NewValue::Bool(v)) => cfg.overwrite = *v,
-                (Field::StaticSharding, NewValue::Bool(v)) => cfg.static_sharding = *v,
-                (Field::ListenerTypes, NewValue::List(v)) => cfg.job_listener_types.clone_from(v),
-                (Field::JobName, v) => cfg.job_name = string(v).unwrap_or_default(),
-                (Field::Cron, v) => cfg.cron = string(v),
-                (Field::TimeZone, v) => cfg.time_zone = string(v),
-                (Field::ShardingItemParameters, v) => cfg.sharding_item_parameters = string(v),
-                (Field::JobParameter, v) => cfg.job_parameter = string(v),
-                (Field::Description, v) => cfg.description = string(v),
-                (Field::Label, v) => cfg.label = string(v),
-                (Field::ShardingStrategy, v) => cfg.job_sharding_strategy_type = canonical(field, string(v)),
-                (Field::ErrorHandler, v) => cfg.job_error_handler_type = canonical(field, string(v)),
-                (Field::ExecutorPool, v) => {
-                    let stored = cfg.job_executor_pool_type.is_some()
-                        || cfg.executor_pool_key == ExecutorPoolKey::ServiceHandler;
-                    if !stored {
-                        cfg.executor_pool_key = if a.yaml_key == ExecutorPoolKey::ServiceHandler.key() {
-                            ExecutorPoolKey::ServiceHandler
-                        } else {
-                            ExecutorPoolKey::ThreadPoolSizeProvider
-                        };
-                    }
-                    cfg.job_executor_pool_type = canonical(field, string(v));
-                }
-                // parse_assignment pairs every field with its kind.
-                _ => {}
-            }
+        (Target::Field(FieldId::ExecutorPool(typed)), value) => {
+            let stored =
+                cfg.job_executor_pool_type.is_some() || cfg.executor_pool_key == ExecutorPoolKey::ServiceHandler;
+            let key = if stored { cfg.executor_pool_key } else { *typed };
+            cfg.set(FieldId::ExecutorPool(key), field(FieldId::ExecutorPool(*typed)).canonical(value.clone()));
         }
+        (Target::Field(id), value) => cfg.set(*id, field(*id).canonical(value.clone())),
     }
 }
 
@@ -465,31 +327,15 @@ fn yaml_to_json(v: &serde_yaml_ng::Value) -> Json {
 /// The configuration as a JSON object keyed by YAML key: every modelled key (null when unset),
 /// the executor pool under the key name it is stored with, then the preserved entries.
 fn config_json(cfg: &JobConfig) -> serde_json::Map<String, Json> {
-    let s = |v: &Option<String>| v.clone().map_or(Json::Null, Json::String);
     let mut m = serde_json::Map::new();
-    m.insert("cron".into(), s(&cfg.cron));
-    m.insert("description".into(), s(&cfg.description));
-    m.insert("disabled".into(), cfg.disabled.into());
-    m.insert("failover".into(), cfg.failover.into());
-    m.insert("jobErrorHandlerType".into(), s(&cfg.job_error_handler_type));
-    m.insert(cfg.executor_pool_key.key().into(), s(&cfg.job_executor_pool_type));
-    m.insert("jobListenerTypes".into(), cfg.job_listener_types.clone().into());
-    m.insert("jobName".into(), cfg.job_name.clone().into());
-    m.insert("jobParameter".into(), s(&cfg.job_parameter));
-    m.insert("jobShardingStrategyType".into(), s(&cfg.job_sharding_strategy_type));
-    m.insert("label".into(), s(&cfg.label));
-    m.insert("maxTimeDiffSeconds".into(), cfg.max_time_diff_seconds.into());
-    m.insert("misfire".into(), cfg.misfire.into());
-    m.insert("monitorExecution".into(), cfg.monitor_execution.into());
-    m.insert("overwrite".into(), cfg.overwrite.into());
-    let props: serde_json::Map<String, Json> =
-        cfg.props.iter().map(|(k, v)| (k.clone(), Json::String(v.clone()))).collect();
-    m.insert("props".into(), Json::Object(props));
-    m.insert("reconcileIntervalMinutes".into(), cfg.reconcile_interval_minutes.into());
-    m.insert("shardingItemParameters".into(), s(&cfg.sharding_item_parameters));
-    m.insert("shardingTotalCount".into(), cfg.sharding_total_count.into());
-    m.insert("staticSharding".into(), cfg.static_sharding.into());
-    m.insert("timeZone".into(), s(&cfg.time_zone));
+    for f in schema::FIELDS {
+        if let FieldId::ExecutorPool(key) = f.id
+            && key != cfg.executor_pool_key
+        {
+            continue;
+        }
+        m.insert(f.yaml.into(), cfg.get(f.id).to_json());
+    }
     for (key, block) in &cfg.preserved {
         m.insert(key.clone(), preserved_json(block));
     }
@@ -501,7 +347,7 @@ fn flat(cfg: &JobConfig) -> BTreeMap<String, Json> {
     let mut out = BTreeMap::new();
     for (key, value) in config_json(cfg) {
         match (key.as_str(), value) {
-            ("props", Json::Object(props)) => {
+            (key, Json::Object(props)) if key == field(FieldId::Props).yaml => {
                 for (k, v) in props {
                     out.insert(format!("props.{k}"), v);
                 }
@@ -646,7 +492,7 @@ fn check_new(job: &str, job_type: Option<&JobType>, old: Option<&JobConfig>, new
 
 /// Asks before changing `shardingTotalCount` (the items are resharded).
 fn confirm_count(global: &GlobalArgs, job: &str, changed: &BTreeMap<String, Change>) -> Result<()> {
-    if let Some(c) = changed.get("shardingTotalCount") {
+    if let Some(c) = changed.get(schema::yaml_key(FieldId::ShardingTotalCount)) {
         prompt::confirm(
             global,
             &format!(
@@ -919,14 +765,11 @@ fn prepare_edit(
     }
     if let Some(old) = old {
         // Type names that were changed are written in ElasticJob's spelling.
-        if new.job_sharding_strategy_type != old.job_sharding_strategy_type {
-            new.job_sharding_strategy_type = canonical(Field::ShardingStrategy, new.job_sharding_strategy_type.take());
-        }
-        if new.job_executor_pool_type != old.job_executor_pool_type {
-            new.job_executor_pool_type = canonical(Field::ExecutorPool, new.job_executor_pool_type.take());
-        }
-        if new.job_error_handler_type != old.job_error_handler_type {
-            new.job_error_handler_type = canonical(Field::ErrorHandler, new.job_error_handler_type.take());
+        for f in schema::FIELDS.iter().filter(|f| matches!(f.kind, Kind::TypeName(_))) {
+            if new.get(f.id) != old.get(f.id) {
+                let value = f.canonical(new.get(f.id));
+                new.set(f.id, value);
+            }
         }
     }
     check_new(job, job_type, old, &new)?;

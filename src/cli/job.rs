@@ -33,10 +33,12 @@ use serde::Serialize;
 use super::GlobalArgs;
 use super::output::{Format, Output};
 use super::{failover, prompt, sharding};
+use crate::config::JobConfig;
+use crate::config::schema::{self, Kind};
 use crate::coord::status::{self, JobStatus};
 use crate::coord::view::JobView;
 use crate::exit::{CliError, Exit};
-use crate::registry::codec::{JobConfig, ServerStatus, TriggerResult};
+use crate::registry::codec::{ServerStatus, TriggerResult};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Mode, NodeData, Op, Registry, TreeNode, WatchEvent};
 use crate::schedule::cron;
@@ -632,7 +634,7 @@ fn show_rows(job: &JobData, d: &JobDetail) -> Vec<Vec<String>> {
         vec!["job".into(), d.name.clone(), d.job_type.clone(), d.status.to_string()],
         vec!["cron".into(), job.cron().unwrap_or_default().into(), job.time_zone().unwrap_or_default().into()],
         vec!["next_fire".into(), d.next_fire.clone().unwrap_or_default()],
-        vec!["sharding_total_count".into(), job.total().unwrap_or(0).to_string()],
+        vec![schema::field(schema::FieldId::ShardingTotalCount).file.into(), job.total().unwrap_or(0).to_string()],
         vec!["leader".into(), d.leader.clone().unwrap_or_default()],
     ];
     for s in &d.servers {
@@ -689,17 +691,11 @@ fn show_table(job: &JobData, d: &JobDetail, next: Option<&DateTime<Utc>>, out: &
             if let Some(p) = c.job_parameter.as_deref().filter(|s| !s.is_empty()) {
                 kv("Parameter", p.to_string());
             }
-            let flags: Vec<String> = [
-                ("failover", c.failover),
-                ("misfire", c.misfire),
-                ("monitorExecution", c.monitor_execution),
-                ("staticSharding", c.static_sharding),
-                ("disabled", c.disabled),
-                ("overwrite", c.overwrite),
-            ]
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+            let flags: Vec<String> = schema::FIELDS
+                .iter()
+                .filter(|f| f.kind == Kind::Bool)
+                .map(|f| format!("{}={}", f.yaml, c.get(f.id).to_json()))
+                .collect();
             kv("Options", flags.join(" "));
             if !c.props.is_empty() {
                 kv("Props", c.props.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));

@@ -3,5 +3,4 @@
 pub mod params;
 pub mod status;
 pub mod strategy;
-pub mod validate;
 pub mod view;

@@ -21,6 +21,7 @@
 //!   `isEligibleForJobRunning`), or the kill token fires.
 //! * A non-zero exit of either command fails the item; the message says which command.
 
+use crate::config::schema::prop;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -30,11 +31,11 @@ use super::script::{argv_with_context, parse_prop_command_line, sharding_env, ti
 use super::{ItemOutcome, RunControl};
 
 /// The prop holding the fetch command line.
-pub const FETCH_PROP: &str = "ejctl.dataflow.fetch";
+pub const FETCH_PROP: &str = prop::DATAFLOW_FETCH;
 /// The prop holding the process command line.
-pub const PROCESS_PROP: &str = "ejctl.dataflow.process";
+pub const PROCESS_PROP: &str = prop::DATAFLOW_PROCESS;
 /// ElasticJob's prop for streaming mode.
-pub const STREAMING_PROP: &str = "streaming.process";
+pub const STREAMING_PROP: &str = prop::STREAMING_PROCESS;
 
 /// A dataflow job's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]

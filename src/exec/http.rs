@@ -21,6 +21,7 @@
 //! no redirects followed. Header values are sent as UTF-8 bytes; the context JSON never
 //! contains a line break (Gson escapes them), and the request is refused if it ever did.
 
+use crate::config::schema::prop;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
@@ -143,27 +144,32 @@ impl HttpSpec {
     /// A message naming the prop that is missing or invalid; an `https://` URI is refused.
     pub fn from_props(props: &BTreeMap<String, String>) -> Result<HttpSpec, String> {
         let get = |key: &str| props.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
-        let uri = get("http.uri").ok_or("props 'http.uri' is missing; an http job needs a URI")?;
+        let uri = get(prop::HTTP_URI)
+            .ok_or_else(|| format!("props '{}' is missing; an http job needs a URI", prop::HTTP_URI))?;
         let target = parse_uri(uri)?;
-        let method_name = get("http.method").ok_or("props 'http.method' is missing; an http job needs a method")?;
+        let method_name = get(prop::HTTP_METHOD)
+            .ok_or_else(|| format!("props '{}' is missing; an http job needs a method", prop::HTTP_METHOD))?;
         let method = HttpMethod::parse(method_name).ok_or_else(|| {
-            format!("props 'http.method' must be GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS, not '{method_name}'")
+            format!(
+                "props '{}' must be GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS, not '{method_name}'",
+                prop::HTTP_METHOD
+            )
         })?;
-        let content_type = get("http.content.type").map(str::to_owned);
+        let content_type = get(prop::HTTP_CONTENT_TYPE).map(str::to_owned);
         if let Some(value) = &content_type
             && value.chars().any(char::is_control)
         {
-            return Err("props 'http.content.type' contains control characters".to_owned());
+            return Err(format!("props '{}' contains control characters", prop::HTTP_CONTENT_TYPE));
         }
         // The body is sent as configured, surrounding blanks included.
-        let data = props.get("http.data").filter(|v| !v.is_empty()).cloned();
+        let data = props.get(prop::HTTP_DATA).filter(|v| !v.is_empty()).cloned();
         Ok(HttpSpec {
             uri: uri.to_owned(),
             method,
             data,
             content_type,
-            connect_timeout: millis_prop(props, "http.connect.timeout.milliseconds", DEFAULT_CONNECT_TIMEOUT)?,
-            read_timeout: millis_prop(props, "http.read.timeout.milliseconds", DEFAULT_READ_TIMEOUT)?,
+            connect_timeout: millis_prop(props, prop::HTTP_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT)?,
+            read_timeout: millis_prop(props, prop::HTTP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)?,
             target,
         })
     }

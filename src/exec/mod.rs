@@ -19,6 +19,7 @@ pub mod inproc;
 pub mod process;
 pub mod script;
 
+use crate::config::schema::prop;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +28,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use self::context::ShardingContext;
-use crate::registry::codec::JobConfig;
+use crate::config::JobConfig;
 
 /// The kind of a job, stored as the job root node's data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +150,9 @@ impl Executor {
             JobType::Http => http::HttpSpec::from_props(&config.props).map(Executor::Http),
             JobType::Dataflow => dataflow::DataflowSpec::from_props(&config.props).map(Executor::Dataflow),
             JobType::InProcess(name) => in_process
-                .map(|job| Executor::InProcess(job, config.props.get("streaming.process").is_some_and(|v| v == "true")))
+                .map(|job| {
+                    Executor::InProcess(job, config.props.get(prop::STREAMING_PROCESS).is_some_and(|v| v == "true"))
+                })
                 .ok_or_else(|| format!("no in-process implementation is registered for job type '{name}'")),
         }
     }

@@ -32,6 +32,7 @@
 //! `EJCTL_JOB_PARAMETER` and `EJCTL_TASK_ID`. stdin is `/dev/null`; stdout and stderr go to the
 //! log (capped, see [`super::process`]).
 
+use crate::config::schema::prop;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -40,10 +41,10 @@ use super::process::{self, Invocation, OutputLabel, StdoutMode};
 use super::{ItemOutcome, RunControl};
 
 /// The prop holding a script job's command line (ElasticJob's key).
-pub const COMMAND_LINE_PROP: &str = "script.command.line";
+pub const COMMAND_LINE_PROP: &str = prop::SCRIPT_COMMAND_LINE;
 
 /// The ejctl prop holding a run's timeout in seconds (script and dataflow commands).
-pub const TIMEOUT_PROP: &str = "ejctl.timeout.seconds";
+pub const TIMEOUT_PROP: &str = prop::TIMEOUT_SECONDS;
 
 /// A script job's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]

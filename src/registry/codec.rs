@@ -20,6 +20,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_yaml_ng::Value;
 
+use crate::config::JobConfig;
+use crate::config::schema::{self, FIELDS, FieldId, Kind, Value as FieldValue};
+
 use super::path::INSTANCE_ID_SEPARATOR;
 
 /// The data of marker nodes.
@@ -41,158 +44,7 @@ impl CodecError {
     }
 }
 
-/// The two key names ElasticJob used for the executor pool type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ExecutorPoolKey {
-    /// `jobExecutorThreadPoolSizeProviderType` (3.0.5 and later).
-    #[default]
-    ThreadPoolSizeProvider,
-    /// `jobExecutorServiceHandlerType` (3.0.0 to 3.0.4).
-    ServiceHandler,
-}
-
-impl ExecutorPoolKey {
-    /// The YAML key.
-    pub fn key(self) -> &'static str {
-        match self {
-            ExecutorPoolKey::ThreadPoolSizeProvider => "jobExecutorThreadPoolSizeProviderType",
-            ExecutorPoolKey::ServiceHandler => "jobExecutorServiceHandlerType",
-        }
-    }
-}
-
-/// The job configuration stored at `/{job}/config`: ElasticJob's `JobConfigurationPOJO`.
-///
-/// Field defaults ([`Default`]) are the POJO defaults, i.e. what a missing key means when read;
-/// they differ from what a Java application writes for unset builder fields (`monitorExecution`
-/// and `misfire` true, `reconcileIntervalMinutes` 10), which is why those three keys are always
-/// written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobConfig {
-    /// `jobName`.
-    pub job_name: String,
-    /// `cron`: a Quartz cron expression; `None` for a one-off job.
-    pub cron: Option<String>,
-    /// `timeZone`: `GMT+8` style; ejctl also accepts IANA names.
-    pub time_zone: Option<String>,
-    /// `shardingTotalCount`.
-    pub sharding_total_count: i32,
-    /// `shardingItemParameters`: `0=a,1=b`.
-    pub sharding_item_parameters: Option<String>,
-    /// `jobParameter`.
-    pub job_parameter: Option<String>,
-    /// `monitorExecution`: write `running` nodes.
-    pub monitor_execution: bool,
-    /// `failover`.
-    pub failover: bool,
-    /// `misfire`.
-    pub misfire: bool,
-    /// `maxTimeDiffSeconds`: -1 disables the clock check.
-    pub max_time_diff_seconds: i32,
-    /// `reconcileIntervalMinutes`: 0 disables reconcile.
-    pub reconcile_interval_minutes: i32,
-    /// `jobShardingStrategyType`.
-    pub job_sharding_strategy_type: Option<String>,
-    /// The executor pool type (`CPU`, `SINGLE_THREAD`).
-    pub job_executor_pool_type: Option<String>,
-    /// Which key name [`JobConfig::job_executor_pool_type`] is written under.
-    pub executor_pool_key: ExecutorPoolKey,
-    /// `jobErrorHandlerType`.
-    pub job_error_handler_type: Option<String>,
-    /// `jobListenerTypes`.
-    pub job_listener_types: Vec<String>,
-    /// `description`.
-    pub description: Option<String>,
-    /// `props`: executor and handler properties; ejctl's own options live under `ejctl.`.
-    pub props: BTreeMap<String, String>,
-    /// `disabled`: instances start with their server `DISABLED`.
-    pub disabled: bool,
-    /// `overwrite`: the local configuration replaces the registry's at start-up.
-    pub overwrite: bool,
-    /// `label`.
-    pub label: Option<String>,
-    /// `staticSharding`.
-    pub static_sharding: bool,
-    /// Entries this type does not model (`jobExtraConfigurations`, keys of other versions),
-    /// kept verbatim as `(key, YAML text)` and written back unchanged.
-    pub preserved: Vec<(String, String)>,
-}
-
-impl Default for JobConfig {
-    fn default() -> JobConfig {
-        JobConfig {
-            job_name: String::new(),
-            cron: None,
-            time_zone: None,
-            sharding_total_count: 0,
-            sharding_item_parameters: None,
-            job_parameter: None,
-            monitor_execution: false,
-            failover: false,
-            misfire: false,
-            max_time_diff_seconds: -1,
-            reconcile_interval_minutes: 0,
-            job_sharding_strategy_type: None,
-            job_executor_pool_type: None,
-            executor_pool_key: ExecutorPoolKey::default(),
-            job_error_handler_type: None,
-            job_listener_types: Vec::new(),
-            description: None,
-            props: BTreeMap::new(),
-            disabled: false,
-            overwrite: false,
-            label: None,
-            static_sharding: false,
-            preserved: Vec::new(),
-        }
-    }
-}
-
-/// Keys [`JobConfig`] models; anything else is preserved verbatim.
-const MODELLED_KEYS: &[&str] = &[
-    "cron",
-    "description",
-    "disabled",
-    "failover",
-    "jobErrorHandlerType",
-    "jobExecutorServiceHandlerType",
-    "jobExecutorThreadPoolSizeProviderType",
-    "jobListenerTypes",
-    "jobName",
-    "jobParameter",
-    "jobShardingStrategyType",
-    "label",
-    "maxTimeDiffSeconds",
-    "misfire",
-    "monitorExecution",
-    "overwrite",
-    "props",
-    "reconcileIntervalMinutes",
-    "shardingItemParameters",
-    "shardingTotalCount",
-    "staticSharding",
-    "timeZone",
-];
-
 impl JobConfig {
-    /// A configuration with the defaults a Java application's builder writes: `monitorExecution`
-    /// and `misfire` on, reconcile every 10 minutes, no clock check.
-    pub fn new(job_name: &str, sharding_total_count: i32) -> JobConfig {
-        JobConfig {
-            job_name: job_name.to_string(),
-            sharding_total_count,
-            monitor_execution: true,
-            misfire: true,
-            reconcile_interval_minutes: 10,
-            ..JobConfig::default()
-        }
-    }
-
-    /// The cron expression, with an empty string read as "no cron" (a one-off job).
-    pub fn cron_expr(&self) -> Option<&str> {
-        self.cron.as_deref().map(str::trim).filter(|c| !c.is_empty())
-    }
-
     /// Decodes the YAML stored at `config`.
     ///
     /// # Errors
@@ -207,40 +59,30 @@ impl JobConfig {
             _ => return Err(CodecError::new(what, "not a YAML mapping")),
         };
         let field = Fields { what, map: &map };
-        let mut cfg = JobConfig {
-            job_name: field.string("jobName")?.unwrap_or_default(),
-            cron: field.string("cron")?,
-            time_zone: field.string("timeZone")?,
-            sharding_total_count: field.int("shardingTotalCount")?.unwrap_or(0),
-            sharding_item_parameters: field.string("shardingItemParameters")?,
-            job_parameter: field.string("jobParameter")?,
-            monitor_execution: field.boolean("monitorExecution")?.unwrap_or(false),
-            failover: field.boolean("failover")?.unwrap_or(false),
-            misfire: field.boolean("misfire")?.unwrap_or(false),
-            max_time_diff_seconds: field.int("maxTimeDiffSeconds")?.unwrap_or(-1),
-            reconcile_interval_minutes: field.int("reconcileIntervalMinutes")?.unwrap_or(0),
-            job_sharding_strategy_type: field.type_name("jobShardingStrategyType")?,
-            job_executor_pool_type: None,
-            executor_pool_key: ExecutorPoolKey::default(),
-            job_error_handler_type: field.type_name("jobErrorHandlerType")?,
-            job_listener_types: field.string_list("jobListenerTypes")?,
-            description: field.string("description")?,
-            props: field.string_map("props")?,
-            disabled: field.boolean("disabled")?.unwrap_or(false),
-            overwrite: field.boolean("overwrite")?.unwrap_or(false),
-            label: field.string("label")?,
-            static_sharding: field.boolean("staticSharding")?.unwrap_or(false),
-            preserved: Vec::new(),
-        };
-        for key in [ExecutorPoolKey::ThreadPoolSizeProvider, ExecutorPoolKey::ServiceHandler] {
-            if map.contains_key(key.key()) {
-                cfg.executor_pool_key = key;
-                cfg.job_executor_pool_type = field.type_name(key.key())?;
-                break;
+        let mut cfg = JobConfig::default();
+        let mut pool_seen = false;
+        for f in FIELDS {
+            if matches!(f.id, FieldId::ExecutorPool(_)) {
+                // The first of the two key names present wins (3.0.5's name is listed first).
+                if pool_seen || !map.contains_key(f.yaml) {
+                    continue;
+                }
+                pool_seen = true;
+            }
+            let value = match f.kind {
+                Kind::Str => field.string(f.yaml)?.map(|v| FieldValue::Str(Some(v))),
+                Kind::TypeName(_) => Some(FieldValue::Str(field.type_name(f.yaml)?)),
+                Kind::Int => field.int(f.yaml)?.map(FieldValue::Int),
+                Kind::Bool => field.boolean(f.yaml)?.map(FieldValue::Bool),
+                Kind::List => Some(FieldValue::List(field.string_list(f.yaml)?)),
+                Kind::Map => Some(FieldValue::Map(field.string_map(f.yaml)?)),
+            };
+            if let Some(value) = value {
+                cfg.set(f.id, value);
             }
         }
         let unmodelled: BTreeSet<String> =
-            map.keys().filter_map(Value::as_str).filter(|k| !MODELLED_KEYS.contains(k)).map(str::to_string).collect();
+            map.keys().filter_map(Value::as_str).filter(|k| !schema::is_modelled(k)).map(str::to_string).collect();
         if !unmodelled.is_empty() {
             cfg.preserved = preserve_entries(text, &map, &unmodelled);
         }
@@ -250,45 +92,32 @@ impl JobConfig {
     /// Encodes the configuration as ElasticJob writes it.
     pub fn to_yaml(&self) -> String {
         let mut entries: Vec<(String, String)> = Vec::new();
-        // Strings are quoted as needed; Java primitives (booleans, ints) are always plain.
-        let mut put = |key: &str, rendered: Option<String>| {
-            if let Some(v) = rendered {
-                entries.push((key.to_string(), format!("{key}: {v}\n")));
-            }
-        };
-        let string = |v: &Option<String>| v.as_deref().map(yaml_scalar);
-        put("cron", string(&self.cron));
-        put("description", string(&self.description));
-        put("disabled", Some(self.disabled.to_string()));
-        put("failover", Some(self.failover.to_string()));
-        put("jobErrorHandlerType", string(&self.job_error_handler_type));
-        put(self.executor_pool_key.key(), string(&self.job_executor_pool_type));
-        put("jobName", Some(yaml_scalar(&self.job_name)));
-        put("jobParameter", string(&self.job_parameter));
-        put("jobShardingStrategyType", string(&self.job_sharding_strategy_type));
-        put("label", string(&self.label));
-        put("maxTimeDiffSeconds", Some(self.max_time_diff_seconds.to_string()));
-        put("misfire", Some(self.misfire.to_string()));
-        put("monitorExecution", Some(self.monitor_execution.to_string()));
-        put("overwrite", Some(self.overwrite.to_string()));
-        put("reconcileIntervalMinutes", Some(self.reconcile_interval_minutes.to_string()));
-        put("shardingItemParameters", string(&self.sharding_item_parameters));
-        put("shardingTotalCount", Some(self.sharding_total_count.to_string()));
-        put("staticSharding", Some(self.static_sharding.to_string()));
-        put("timeZone", string(&self.time_zone));
-        if !self.job_listener_types.is_empty() {
-            let mut block = String::from("jobListenerTypes:\n");
-            for t in &self.job_listener_types {
-                block.push_str(&format!("- {}\n", yaml_scalar(t)));
-            }
-            entries.push(("jobListenerTypes".into(), block));
-        }
-        if !self.props.is_empty() {
-            let mut block = String::from("props:\n");
-            for (k, v) in &self.props {
-                block.push_str(&format!("  {}: {}\n", yaml_scalar(k), yaml_scalar(v)));
-            }
-            entries.push(("props".into(), block));
+        for f in FIELDS {
+            let key = f.yaml;
+            // Strings are quoted as needed; Java primitives (booleans, ints) are always plain.
+            let block = match self.get(f.id) {
+                FieldValue::Str(None) => continue,
+                FieldValue::Str(Some(v)) => format!("{key}: {}\n", yaml_scalar(&v)),
+                FieldValue::Int(v) => format!("{key}: {v}\n"),
+                FieldValue::Bool(v) => format!("{key}: {v}\n"),
+                FieldValue::List(items) if items.is_empty() => continue,
+                FieldValue::List(items) => {
+                    let mut block = format!("{key}:\n");
+                    for t in &items {
+                        block.push_str(&format!("- {}\n", yaml_scalar(t)));
+                    }
+                    block
+                }
+                FieldValue::Map(map) if map.is_empty() => continue,
+                FieldValue::Map(map) => {
+                    let mut block = format!("{key}:\n");
+                    for (k, v) in &map {
+                        block.push_str(&format!("  {}: {}\n", yaml_scalar(k), yaml_scalar(v)));
+                    }
+                    block
+                }
+            };
+            entries.push((key.to_string(), block));
         }
         for (key, block) in &self.preserved {
             entries.push((key.clone(), block.clone()));
@@ -716,6 +545,7 @@ pub fn decode_text(data: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ExecutorPoolKey;
 
     /// Reference §1.2: a fully set POJO (`JobConfigurationPOJOTest`).
     const FULL_YAML: &str = "cron: 0/1 * * * * ?

@@ -27,15 +27,16 @@ use tokio_util::sync::CancellationToken;
 
 use super::fence::FenceState;
 use super::{Settings, StopMode};
+use crate::config::JobConfig;
+use crate::config::validate::validate_config;
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::{self, Strategy};
-use crate::coord::validate::validate_config;
 use crate::coord::view::{self, JobView};
 use crate::exec::context::{ShardingContext, task_id};
 use crate::exec::inproc::ErasedJob;
 use crate::exec::{Executor, ItemOutcome, JobType, RunControl};
 use crate::registry::cache::{CacheEvent, TreeCache};
-use crate::registry::codec::{self, InstanceId, InstanceInfo, JobConfig, ServerStatus, TriggerResult};
+use crate::registry::codec::{self, InstanceId, InstanceInfo, ServerStatus, TriggerResult};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{LinkState, Mode, Op, Registry, RegistryError, SessionStatus};
 use crate::schedule::cron::{self, CronExpr, JobTimeZone};

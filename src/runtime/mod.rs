@@ -12,7 +12,7 @@
 //! use ejctl::exec::JobType;
 //! use ejctl::exec::context::ShardingContext;
 //! use ejctl::exec::inproc::{SimpleJob, simple};
-//! use ejctl::registry::codec::JobConfig;
+//! use ejctl::config::JobConfig;
 //! use ejctl::registry::embedded::EmbeddedStore;
 //! use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 //!
@@ -49,9 +49,10 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use crate::config::JobConfig;
 use crate::exec::JobType;
 use crate::exec::inproc::ErasedJob;
-use crate::registry::codec::{InstanceId, JobConfig};
+use crate::registry::codec::InstanceId;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
 

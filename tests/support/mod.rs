@@ -11,7 +11,8 @@ pub mod zk;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use ejctl::registry::codec::{InstanceId, InstanceInfo, JobConfig};
+use ejctl::config::JobConfig;
+use ejctl::registry::codec::{InstanceId, InstanceInfo};
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Op, Registry, ZkOptions};

@@ -1,36 +1,27 @@
-//! Validation of a job configuration ([`JobConfig`]) before it is written to the registry.
+//! Validation of a job configuration ([`JobConfig`]) before it is written or used.
 //!
-//! One set of checks shared by the job files of `ejctl run` and by the admin's `config set` /
-//! `config edit`, so a configuration that one path accepts the other accepts too. The checks are
-//! about the ElasticJob fields only (reference §1.2); the executor properties of a job (`props`)
-//! depend on its type and are checked by [`crate::exec::Executor::from_config`].
+//! One set of checks shared by job files (`ejctl run`), the admin's `config set` / `edit` /
+//! `apply`, and the runtime when it adopts a configuration from the registry, so that a
+//! configuration one path accepts the others accept too. Each field is checked as its row of
+//! [`schema::FIELDS`] says; the executor properties of a job (`props`) depend on its type and are
+//! checked by [`crate::exec::Executor::from_config`].
 //!
-//! Errors name the YAML (camelCase) key; callers with other key names (the job file's
-//! snake_case) map [`ConfigError::key`] and [`ConfigWarning::key`] back, which is why neither
-//! message repeats the key.
+//! [`check`] returns the parsed settings ([`Checked`]: cron, time zone, strategy, item
+//! parameters) so that nothing is parsed twice. Errors name the YAML (camelCase) key; callers with
+//! other key names (the job file's snake_case) map [`ConfigError::key`] and
+//! [`ConfigWarning::key`] back, which is why neither message repeats the key.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
+use super::model::JobConfig;
+use super::schema::{Check, FIELDS, Kind, Value};
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::Strategy;
-use crate::registry::codec::JobConfig;
 use crate::registry::path::validate_job_name;
-use crate::schedule::cron;
+use crate::schedule::cron::{self, CronExpr, JobTimeZone};
 
-/// The largest `shardingTotalCount` accepted.
-///
-/// ElasticJob has no upper bound, but every item costs the registry several nodes
-/// (`sharding/{item}/instance`, `running`, `misfire`, `failover`, ...) and an entry in the
-/// leader's sharding transaction, and every instance holds its item list in memory. A count
-/// above this is far beyond any real use and almost certainly a typo (an extra zero or two) that
-/// would otherwise flood the registry with nodes.
-pub const MAX_SHARDING_TOTAL_COUNT: i32 = 100_000;
-
-/// The executor pool types (`jobExecutorThreadPoolSizeProviderType`), in canonical spelling.
-pub const EXECUTOR_POOL_TYPES: [&str; 2] = ["CPU", "SINGLE_THREAD"];
-
-/// The error handler types (`jobErrorHandlerType`), in canonical spelling.
-pub const ERROR_HANDLER_TYPES: [&str; 6] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK"];
+pub use super::schema::{ERROR_HANDLER_TYPES, EXECUTOR_POOL_TYPES, MAX_SHARDING_TOTAL_COUNT, canonical_type_name};
 
 /// A configuration value that cannot be accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,10 +55,25 @@ impl fmt::Display for ConfigWarning {
     }
 }
 
+/// A configuration that passed [`check`], with what its strings mean.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The cron; `None` for a one-off job (no cron, or a blank one).
+    pub cron: Option<CronExpr>,
+    /// The time zone the cron is read in.
+    pub time_zone: JobTimeZone,
+    /// The sharding strategy.
+    pub strategy: Strategy,
+    /// `shardingItemParameters`, item → parameter.
+    pub item_parameters: BTreeMap<i32, String>,
+    /// `shardingTotalCount`, at least 1.
+    pub total: u32,
+    /// Warnings.
+    pub warnings: Vec<ConfigWarning>,
+}
+
 /// Checks a job configuration; on success returns the warnings as text
 /// (`timeZone 'Asia/Shanghai' is an IANA name; ...`).
-///
-/// See [`check_config`] for the checks.
 ///
 /// # Errors
 /// The first field that is not acceptable, with its YAML key.
@@ -77,95 +83,102 @@ pub fn validate_config(cfg: &JobConfig) -> Result<Vec<String>, ConfigError> {
 
 /// Checks a job configuration; on success returns the warnings with their keys.
 ///
+/// # Errors
+/// The first field that is not acceptable, with its YAML key.
+pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> {
+    check(cfg).map(|checked| checked.warnings)
+}
+
+/// Checks every field as its row of [`schema::FIELDS`] says, in the table's order:
+///
 /// * `jobName` is a valid node name;
 /// * `shardingTotalCount` is between 1 and [`MAX_SHARDING_TOTAL_COUNT`];
 /// * `cron`, when set and not blank, is a valid Quartz expression (absent or blank: a one-off
 ///   job);
 /// * `timeZone` is empty, a `GMT` offset, or an IANA name (accepted with a warning, since a Java
 ///   instance rejects it);
-/// * `jobShardingStrategyType` names a built-in strategy;
-/// * the executor pool type (under whichever of its two key names) is `CPU` or `SINGLE_THREAD`;
-/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`;
 /// * `shardingItemParameters` parses (ElasticJob's messages);
 /// * `maxTimeDiffSeconds` ≥ -1 (ElasticJob treats -1 as "no check"; any other negative value
 ///   would refuse every fire);
-/// * `reconcileIntervalMinutes` ≥ 0 (0 disables reconcile).
+/// * `reconcileIntervalMinutes` ≥ 0 (0 disables reconcile);
+/// * `jobShardingStrategyType` names a built-in strategy;
+/// * the executor pool type (under whichever of its two key names) is `CPU` or `SINGLE_THREAD`;
+/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`.
 ///
 /// Type names are matched ignoring ASCII case, as ElasticJob's SPI lookup does; an empty type
 /// name means the default, as for a missing one.
 ///
 /// # Errors
 /// The first field that is not acceptable, with its YAML key.
-pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> {
-    let mut warnings = Vec::new();
-    validate_job_name(&cfg.job_name).map_err(|m| ConfigError::new("jobName", m))?;
-    if cfg.sharding_total_count < 1 {
-        return Err(ConfigError::new(
-            "shardingTotalCount",
-            format!("must be at least 1, got {}", cfg.sharding_total_count),
-        ));
-    }
-    if cfg.sharding_total_count > MAX_SHARDING_TOTAL_COUNT {
-        return Err(ConfigError::new(
-            "shardingTotalCount",
-            format!("must be at most {MAX_SHARDING_TOTAL_COUNT}, got {}", cfg.sharding_total_count),
-        ));
-    }
-    if let Some(expr) = cfg.cron_expr() {
-        cron::parse(expr).map_err(|e| ConfigError::new("cron", e.to_string()))?;
-    }
-    if let Some(zone) = cfg.time_zone.as_deref() {
-        let tz = cron::parse_time_zone(zone).map_err(|e| ConfigError::new("timeZone", e.to_string()))?;
-        if !tz.is_java_compatible() {
-            warnings.push(ConfigWarning {
-                key: "timeZone",
-                message: format!(
-                    "'{zone}' is an IANA name; a Java ElasticJob instance in the same cluster would reject it"
-                ),
-            });
+pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
+    let mut checked = Checked {
+        cron: None,
+        time_zone: JobTimeZone::default(),
+        strategy: Strategy::default(),
+        item_parameters: BTreeMap::new(),
+        total: 0,
+        warnings: Vec::new(),
+    };
+    for field in FIELDS {
+        let key = field.yaml;
+        let value = cfg.get(field.id);
+        match (field.check, &value) {
+            (Check::Any, _) => {}
+            (Check::JobName, _) => validate_job_name(&cfg.job_name).map_err(|m| ConfigError::new(key, m))?,
+            (Check::Range { min, max, below }, Value::Int(v)) => {
+                if *v < min {
+                    return Err(ConfigError::new(key, format!("must be {below}, got {v}")));
+                }
+                if *v > max {
+                    return Err(ConfigError::new(key, format!("must be at most {max}, got {v}")));
+                }
+            }
+            (Check::Cron, _) => {
+                if let Some(expr) = cfg.cron_expr() {
+                    checked.cron = Some(cron::parse(expr).map_err(|e| ConfigError::new(key, e.to_string()))?);
+                }
+            }
+            (Check::TimeZone, Value::Str(zone)) => {
+                let zone = zone.as_deref().unwrap_or("");
+                let tz = cron::parse_time_zone(zone).map_err(|e| ConfigError::new(key, e.to_string()))?;
+                if !tz.is_java_compatible() {
+                    checked.warnings.push(ConfigWarning {
+                        key,
+                        message: format!(
+                            "'{zone}' is an IANA name; a Java ElasticJob instance in the same cluster would reject it"
+                        ),
+                    });
+                }
+                checked.time_zone = tz;
+            }
+            (Check::Strategy, Value::Str(name)) => {
+                checked.strategy =
+                    Strategy::from_config(name.as_deref()).map_err(|e| ConfigError::new(key, e.to_string()))?;
+            }
+            (Check::OneOf, Value::Str(Some(name))) if !name.is_empty() => {
+                let Kind::TypeName(valid) = field.kind else { continue };
+                if canonical_type_name(name, valid).is_none() {
+                    return Err(ConfigError::new(
+                        key,
+                        format!("unknown type '{name}'; valid types: {}", valid.join(", ")),
+                    ));
+                }
+            }
+            (Check::ItemParameters, Value::Str(Some(params))) => {
+                checked.item_parameters =
+                    parse_item_parameters(params).map_err(|e| ConfigError::new(key, e.to_string()))?;
+            }
+            _ => {}
         }
     }
-    Strategy::from_config(cfg.job_sharding_strategy_type.as_deref())
-        .map_err(|e| ConfigError::new("jobShardingStrategyType", e.to_string()))?;
-    check_type_name(cfg.executor_pool_key.key(), cfg.job_executor_pool_type.as_deref(), &EXECUTOR_POOL_TYPES)?;
-    check_type_name("jobErrorHandlerType", cfg.job_error_handler_type.as_deref(), &ERROR_HANDLER_TYPES)?;
-    if let Some(params) = cfg.sharding_item_parameters.as_deref() {
-        parse_item_parameters(params).map_err(|e| ConfigError::new("shardingItemParameters", e.to_string()))?;
-    }
-    if cfg.max_time_diff_seconds < -1 {
-        return Err(ConfigError::new(
-            "maxTimeDiffSeconds",
-            format!("must be -1 (no check) or at least 0, got {}", cfg.max_time_diff_seconds),
-        ));
-    }
-    if cfg.reconcile_interval_minutes < 0 {
-        return Err(ConfigError::new(
-            "reconcileIntervalMinutes",
-            format!("must be 0 (disabled) or more, got {}", cfg.reconcile_interval_minutes),
-        ));
-    }
-    Ok(warnings)
-}
-
-/// The canonical spelling of a type name among `valid` (matched ignoring ASCII case), or `None`.
-pub fn canonical_type_name(name: &str, valid: &[&'static str]) -> Option<&'static str> {
-    valid.iter().copied().find(|v| v.eq_ignore_ascii_case(name))
-}
-
-/// Checks an optional type name against the valid ones; empty means unset.
-fn check_type_name(key: &'static str, value: Option<&str>, valid: &[&'static str]) -> Result<(), ConfigError> {
-    match value {
-        Some(name) if !name.is_empty() && canonical_type_name(name, valid).is_none() => {
-            Err(ConfigError::new(key, format!("unknown type '{name}'; valid types: {}", valid.join(", "))))
-        }
-        _ => Ok(()),
-    }
+    checked.total = u32::try_from(cfg.sharding_total_count).unwrap_or(0);
+    Ok(checked)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::codec::ExecutorPoolKey;
+    use crate::config::model::ExecutorPoolKey;
 
     fn cfg() -> JobConfig {
         let mut c = JobConfig::new("job", 3);

@@ -1,0 +1,14 @@
+//! Job configuration: the one schema of ElasticJob's `JobConfigurationPOJO` keys, the in-memory
+//! model, and validation.
+//!
+//! * [`schema`]: the table of fields (YAML key, job-file key, kind, check, default) that the
+//!   YAML codec, the job-file parser, `config set/get`, `job show` and the README table are
+//!   driven by; ejctl's `props` extensions.
+//! * [`model`]: [`JobConfig`], with ElasticJob's POJO and builder defaults.
+//! * [`validate`]: the checks every path shares, returning the parsed settings.
+
+pub mod model;
+pub mod schema;
+pub mod validate;
+
+pub use self::model::{ExecutorPoolKey, JobConfig};
