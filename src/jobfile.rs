@@ -69,8 +69,9 @@ use crate::config::schema::{
     TYPE_FILE_KEY, Value as FieldValue, camel_to_snake,
 };
 use crate::config::validate;
-use crate::exec::{Executor, JobType};
+use crate::exec::Executor;
 use crate::registry::ZkOptions;
+use crate::registry::codec::JobType;
 use crate::registry::path::{is_ipv4, validate_namespace};
 use crate::registry::zk::parse_connect_string;
 

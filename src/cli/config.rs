@@ -62,9 +62,10 @@ use crate::config::schema::{
 };
 use crate::config::validate;
 use crate::config::{ExecutorPoolKey, JobConfig};
-use crate::exec::{Executor, JobType};
+use crate::exec::Executor;
 use crate::exit::{CliError, Exit};
 use crate::jobfile::{self, JobDefinition, edit_distance};
+use crate::registry::codec::JobType;
 use crate::registry::path::{JobPaths, validate_job_name};
 use crate::registry::{Mode, NodeData, Op, Registry, RegistryError};
 

@@ -29,37 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::context::ShardingContext;
 use crate::config::JobConfig;
-
-/// The kind of a job, stored as the job root node's data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum JobType {
-    /// A command line run once per item (`SCRIPT`).
-    Script,
-    /// An HTTP request per item (`HTTP`).
-    Http,
-    /// Fetch / process commands exchanging JSON lines (`DATAFLOW`).
-    Dataflow,
-    /// A job implemented in Rust and registered with the runtime; the root data is its name.
-    InProcess(String),
-}
-
-impl JobType {
-    /// The job root node's data.
-    pub fn root_data(&self) -> &str {
-        match self {
-            JobType::Script => "SCRIPT",
-            JobType::Http => "HTTP",
-            JobType::Dataflow => "DATAFLOW",
-            JobType::InProcess(name) => name,
-        }
-    }
-}
-
-impl fmt::Display for JobType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.root_data())
-    }
-}
+use crate::registry::codec::JobType;
 
 /// The result of one item's execution.
 #[derive(Debug, Clone, PartialEq, Eq)]

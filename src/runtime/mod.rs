@@ -9,7 +9,6 @@
 //! and exits at once.
 //!
 //! ```no_run
-//! use ejctl::exec::JobType;
 //! use ejctl::exec::context::ShardingContext;
 //! use ejctl::exec::inproc::{SimpleJob, simple};
 //! use ejctl::config::JobConfig;
@@ -50,9 +49,9 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::config::JobConfig;
-use crate::exec::JobType;
 use crate::exec::inproc::ErasedJob;
 use crate::registry::codec::InstanceId;
+use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
 

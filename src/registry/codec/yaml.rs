@@ -1,48 +1,15 @@
-//! Every node value format of ElasticJob 3.x, encoded and decoded in one place (reference §1.2, §1.3).
-//!
-//! * `config`: the YAML `JobConfigurationPOJO` ([`JobConfig`]). Written the way SnakeYAML's
-//!   `dumpAsMap` writes it: keys in alphabetical order, nulls and empty collections omitted,
-//!   booleans and ints always present, strings quoted only where YAML 1.1 would read them as
-//!   something else. Read tolerantly: unknown keys, both executor-pool key names, `''` type
-//!   strings and tagged entries (`jobExtraConfigurations`) are accepted, and a read-modify-write
-//!   writes back verbatim every entry it did not model.
-//! * `instances/{id}`: the instance YAML ([`InstanceInfo`]).
-//! * `servers/{ip}`: `ENABLED` / `DISABLED` ([`ServerStatus`]).
-//! * marker nodes (`running`, `misfire`, `disabled`, trigger nodes, ...): empty data ([`EMPTY`]).
-//!
-//! Nothing here does I/O; the runtime, the admin commands and `ejctl dump` share these decoders,
-//! so the admin view cannot disagree with what workers see.
+//! The YAML of `/{job}/config` ([`JobConfig`]) and the YAML scalar rules shared with the instance
+//! YAML (see the [module docs](super)).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_yaml_ng::Value;
 
+use super::CodecError;
 use crate::config::JobConfig;
 use crate::config::schema::{self, FIELDS, FieldId, Kind, Value as FieldValue};
-
-use super::path::INSTANCE_ID_SEPARATOR;
-
-/// The data of marker nodes.
-pub const EMPTY: &[u8] = b"";
-
-/// A value that could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what}: {reason}")]
-pub struct CodecError {
-    /// What was being decoded.
-    pub what: String,
-    /// Why it failed.
-    pub reason: String,
-}
-
-impl CodecError {
-    fn new(what: impl Into<String>, reason: impl Into<String>) -> CodecError {
-        CodecError { what: what.into(), reason: reason.into() }
-    }
-}
 
 impl JobConfig {
     /// Decodes the YAML stored at `config`.
@@ -122,15 +89,15 @@ impl JobConfig {
         for (key, block) in &self.preserved {
             entries.push((key.clone(), block.clone()));
         }
-        entries.sort_by(|a, b| super::path::java_compare(&a.0, &b.0));
+        entries.sort_by(|a, b| crate::registry::path::java_compare(&a.0, &b.0));
         entries.into_iter().map(|(_, block)| block).collect()
     }
 }
 
 /// Reads typed values out of a YAML mapping, naming the key in every error.
-struct Fields<'a> {
-    what: &'a str,
-    map: &'a serde_yaml_ng::Mapping,
+pub(super) struct Fields<'a> {
+    pub(super) what: &'a str,
+    pub(super) map: &'a serde_yaml_ng::Mapping,
 }
 
 impl Fields<'_> {
@@ -146,7 +113,7 @@ impl Fields<'_> {
         CodecError::new(self.what, format!("'{key}' must be {expected}, got {}", describe(got)))
     }
 
-    fn string(&self, key: &str) -> Result<Option<String>, CodecError> {
+    pub(super) fn string(&self, key: &str) -> Result<Option<String>, CodecError> {
         match self.get(key) {
             None => Ok(None),
             Some(v) => scalar_string(v).map(Some).ok_or_else(|| self.err(key, "a string", v)),
@@ -290,7 +257,7 @@ fn top_level_blocks(text: &str) -> Option<Vec<(String, String)>> {
 
 /// Quotes a string the way SnakeYAML would: plain where YAML 1.1 reads it back as the same
 /// string, single-quoted otherwise, double-quoted when it holds line breaks or control characters.
-fn yaml_scalar(s: &str) -> String {
+pub(super) fn yaml_scalar(s: &str) -> String {
     if s.chars().any(|c| c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}') {
         return double_quoted(s);
     }
@@ -368,179 +335,6 @@ static IMPLICIT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .filter_map(|re| Regex::new(re).ok())
     .collect()
 });
-
-/// An instance id, `{ip}@-@{pid}` (reference §1.3).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct InstanceId(String);
-
-impl InstanceId {
-    /// The id of `ip` and `pid`.
-    pub fn new(ip: &str, pid: u32) -> InstanceId {
-        InstanceId(format!("{ip}{INSTANCE_ID_SEPARATOR}{pid}"))
-    }
-
-    /// Wraps an id read from the registry.
-    pub fn from_raw(id: impl Into<String>) -> InstanceId {
-        InstanceId(id.into())
-    }
-
-    /// The id as stored.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The server IP part (everything before `@-@`; the whole id if there is no separator).
-    pub fn ip(&self) -> &str {
-        instance_ip(&self.0)
-    }
-}
-
-impl fmt::Display for InstanceId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// The IP part of an instance id: exact, never a prefix test (ElasticJob's `startsWith(ip)` bug).
-pub fn instance_ip(id: &str) -> &str {
-    id.split_once(INSTANCE_ID_SEPARATOR).map_or(id, |(ip, _)| ip)
-}
-
-/// The instance YAML stored at `instances/{id}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstanceInfo {
-    /// `jobInstanceId`.
-    pub job_instance_id: String,
-    /// `labels` (omitted when absent).
-    pub labels: Option<String>,
-    /// `serverIp`.
-    pub server_ip: String,
-}
-
-impl InstanceInfo {
-    /// The instance YAML for an id.
-    pub fn new(id: &InstanceId) -> InstanceInfo {
-        InstanceInfo { job_instance_id: id.as_str().to_string(), labels: None, server_ip: id.ip().to_string() }
-    }
-
-    /// Encodes as ElasticJob does: `jobInstanceId`, `labels` if set, `serverIp`.
-    pub fn to_yaml(&self) -> String {
-        let mut out = format!("jobInstanceId: {}\n", yaml_scalar(&self.job_instance_id));
-        if let Some(labels) = &self.labels {
-            out.push_str(&format!("labels: {}\n", yaml_scalar(labels)));
-        }
-        out.push_str(&format!("serverIp: {}\n", yaml_scalar(&self.server_ip)));
-        out
-    }
-
-    /// Decodes instance YAML; unknown keys are ignored. A missing `serverIp` falls back to the IP
-    /// part of the id, a missing id to `fallback_id` (the node name).
-    ///
-    /// # Errors
-    /// When the text is not a YAML mapping.
-    pub fn from_yaml(text: &str, fallback_id: &str) -> Result<InstanceInfo, CodecError> {
-        let what = format!("instance {fallback_id}");
-        let value: Value =
-            serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(&what, format!("not valid YAML: {e}")))?;
-        let map = match value {
-            Value::Mapping(map) => map,
-            Value::Null => serde_yaml_ng::Mapping::new(),
-            _ => return Err(CodecError::new(&what, "not a YAML mapping")),
-        };
-        let fields = Fields { what: &what, map: &map };
-        let id = fields.string("jobInstanceId")?.unwrap_or_else(|| fallback_id.to_string());
-        let server_ip = fields.string("serverIp")?.unwrap_or_else(|| instance_ip(&id).to_string());
-        Ok(InstanceInfo { labels: fields.string("labels")?, job_instance_id: id, server_ip })
-    }
-}
-
-/// The value of `servers/{ip}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerStatus {
-    /// `ENABLED`.
-    Enabled,
-    /// `DISABLED`.
-    Disabled,
-    /// Anything else. ElasticJob 3.x treats it as disabled (after retrying for a second); a 2.x
-    /// cluster wrote `""` for enabled.
-    Other(String),
-}
-
-impl ServerStatus {
-    /// Decodes the node data.
-    pub fn decode(data: &[u8]) -> ServerStatus {
-        match data {
-            b"ENABLED" => ServerStatus::Enabled,
-            b"DISABLED" => ServerStatus::Disabled,
-            other => ServerStatus::Other(String::from_utf8_lossy(other).into_owned()),
-        }
-    }
-
-    /// Encodes the node data.
-    pub fn encode(&self) -> &[u8] {
-        match self {
-            ServerStatus::Enabled => b"ENABLED",
-            ServerStatus::Disabled => b"DISABLED",
-            ServerStatus::Other(s) => s.as_bytes(),
-        }
-    }
-
-    /// The status for a flag.
-    pub fn from_enabled(enabled: bool) -> ServerStatus {
-        if enabled { ServerStatus::Enabled } else { ServerStatus::Disabled }
-    }
-
-    /// True only for `ENABLED`, as in ElasticJob 3.x.
-    pub fn is_enabled(&self) -> bool {
-        *self == ServerStatus::Enabled
-    }
-}
-
-impl fmt::Display for ServerStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(self.encode()))
-    }
-}
-
-/// One triggered item's outcome, stored by ejctl workers at `trigger-results/{token}/{item}` for
-/// `ejctl job trigger --wait` (an ejctl extension; JSON).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TriggerResult {
-    /// The instance that ran the item.
-    pub instance: String,
-    /// True when the item succeeded.
-    pub success: bool,
-    /// The process exit code (or 128 + signal), when there was a process.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i32>,
-    /// Why it failed, or a short note.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// How long the run took, in milliseconds.
-    pub elapsed_ms: u64,
-}
-
-impl TriggerResult {
-    /// Encodes as JSON.
-    pub fn encode(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
-    }
-
-    /// Decodes the JSON a worker wrote.
-    ///
-    /// # Errors
-    /// When the data is not a trigger result.
-    pub fn decode(data: &[u8]) -> Result<TriggerResult, CodecError> {
-        serde_json::from_slice(data).map_err(|e| CodecError::new("trigger result", e.to_string()))
-    }
-}
-
-/// Decodes node data that holds a UTF-8 string (an instance id in `sharding/{i}/instance`,
-/// `running`, `failover`, the leader node).
-pub fn decode_text(data: &[u8]) -> String {
-    String::from_utf8_lossy(data).into_owned()
-}
 
 #[cfg(test)]
 mod tests {
@@ -734,34 +528,5 @@ jobName: j\nshardingTotalCount: 2\nzFutureKey:\n  nested: 1\n";
             let back: Value = serde_yaml_ng::from_str(&format!("k: {want}")).unwrap();
             assert_eq!(back.get("k").and_then(scalar_string).as_deref(), Some(s), "{s:?}");
         }
-    }
-
-    #[test]
-    fn instance_yaml_vectors() {
-        // InstanceServiceTest.
-        let id = InstanceId::new("127.0.0.1", 0);
-        assert_eq!(id.as_str(), "127.0.0.1@-@0");
-        let info = InstanceInfo::new(&id);
-        assert_eq!(info.to_yaml(), "jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.1\n");
-        let labelled = InstanceInfo { labels: Some("labels".into()), ..info.clone() };
-        assert_eq!(labelled.to_yaml(), "jobInstanceId: 127.0.0.1@-@0\nlabels: labels\nserverIp: 127.0.0.1\n");
-        assert_eq!(InstanceInfo::from_yaml(&labelled.to_yaml(), "x").unwrap(), labelled);
-        let tolerant = InstanceInfo::from_yaml("jobInstanceId: 10.0.0.1@-@5\nfuture: x\n", "n").unwrap();
-        assert_eq!(tolerant.server_ip, "10.0.0.1");
-    }
-
-    #[test]
-    fn instance_ip_is_exact() {
-        assert_eq!(instance_ip("10.0.0.12@-@5"), "10.0.0.12");
-        assert_ne!(instance_ip("10.0.0.12@-@5"), "10.0.0.1");
-        assert_eq!(instance_ip("weird"), "weird");
-    }
-
-    #[test]
-    fn server_status() {
-        assert_eq!(ServerStatus::decode(b"ENABLED"), ServerStatus::Enabled);
-        assert_eq!(ServerStatus::decode(b"DISABLED"), ServerStatus::Disabled);
-        assert!(!ServerStatus::decode(b"").is_enabled());
-        assert_eq!(ServerStatus::Disabled.encode(), b"DISABLED");
     }
 }
