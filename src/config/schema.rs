@@ -708,7 +708,8 @@ mod tests {
         let mut found = Vec::new();
         for file in files {
             let rel = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
-            if rel == "config/schema.rs" {
+            // Unit-test modules in files of their own are named `*_tests.rs`.
+            if rel == "config/schema.rs" || rel.ends_with("_tests.rs") {
                 continue;
             }
             let text = std::fs::read_to_string(&file).unwrap();

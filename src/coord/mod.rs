@@ -1,6 +1,11 @@
 //! Coordination logic: ElasticJob's sharding semantics and decisions, free of I/O.
 
+pub mod failover;
+pub mod fire;
+pub mod leader;
 pub mod params;
+pub mod react;
 pub mod status;
 pub mod strategy;
+pub mod txn;
 pub mod view;

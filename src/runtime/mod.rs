@@ -1,8 +1,8 @@
 //! The worker runtime behind `ejctl run`, also usable as a library.
 //!
 //! [`Worker::start`] connects to the registry (ZooKeeper, or an embedded in-process registry),
-//! publishes each job's configuration, registers the instance and starts one `JobRunner`
-//! task per job; all jobs share one registry session. Jobs are tokio tasks, not threads, so one
+//! publishes each job's configuration, registers the instance and starts one job task
+//! per job; all jobs share one registry session. Jobs are tokio tasks, not threads, so one
 //! process hosts thousands of jobs. [`Worker::run_until`] is the process life of `ejctl run`:
 //! the first stop signal stops new fires and lets running items finish within the shutdown
 //! timeout, then removes the instance (and leader) nodes; a second signal kills running items
@@ -33,10 +33,12 @@
 //! # }
 //! ```
 
+pub mod clock;
 mod dumpport;
 mod fence;
 mod ip;
 mod job;
+mod task;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -55,6 +57,7 @@ use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
 
+pub use self::clock::{Clock, SystemClock};
 pub use self::ip::detect_ip;
 
 /// Where the worker's registry is.
@@ -111,6 +114,8 @@ pub struct WorkerConfig {
     pub fencing_timeout: Option<Duration>,
     /// The jobs.
     pub jobs: Vec<JobDefinition>,
+    /// The wall clock fires are scheduled by.
+    pub clock: Arc<dyn Clock>,
 }
 
 impl WorkerConfig {
@@ -126,6 +131,7 @@ impl WorkerConfig {
             kill_grace: Duration::from_secs(5),
             fencing_timeout: None,
             jobs,
+            clock: Arc::new(SystemClock),
         }
     }
 }
@@ -133,6 +139,7 @@ impl WorkerConfig {
 /// Settings every job of a worker shares.
 pub(crate) struct Settings {
     pub(crate) kill_grace: Duration,
+    pub(crate) clock: Arc<dyn Clock>,
 }
 
 /// What the job tasks are asked to do.
@@ -181,7 +188,7 @@ impl Worker {
             None => detect_ip(),
         };
         let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
-        let settings = Arc::new(Settings { kill_grace: config.kill_grace });
+        let settings = Arc::new(Settings { kill_grace: config.kill_grace, clock: Arc::clone(&config.clock) });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();
         let session_timeout = registry.session_timeout();
@@ -199,7 +206,7 @@ impl Worker {
         let mut runners = Vec::new();
         for job in config.jobs {
             let setup = job::JobSetup { job_type: job.job_type, in_process: job.in_process, config: job.config };
-            let runner = job::JobRunner::start(
+            let runner = job::JobTask::start(
                 registry.clone(),
                 instance_id.clone(),
                 Arc::clone(&settings),

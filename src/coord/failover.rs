@@ -1,0 +1,113 @@
+//! Failover decisions (reference §3.5, without its gaps — SPEC §2 point 5).
+//!
+//! An orphaned run is a `running` node whose runner is gone, a claim whose claimer is gone, or
+//! this instance's own run killed by fencing. The cache only names *suspects* ([`suspects`]); a
+//! failover round, under the failover latch, re-reads each suspect and queues the confirmed
+//! orphans ([`orphan`]), then claims queued items one transaction at a time
+//! ([`super::txn::claim`]) in ElasticJob's order ([`claim_order`]) until none is left — every
+//! live instance takes part, busy or not, so no item is left behind.
+
+use std::collections::BTreeSet;
+
+use super::view::JobView;
+use crate::registry::path::{self, ItemLeaf, JobPaths};
+use crate::registry::{Mode, NodeData, Op};
+
+/// The items whose run may be orphaned: their `running` node's runner (the `failovering`
+/// claimer, else the owner) or their `failovering` claimer is this instance or not live. Items
+/// running here are never suspects (`busy_here`).
+pub fn suspects(view: &JobView, me: &str, busy_here: impl Fn(u32) -> bool) -> Vec<u32> {
+    let orphan_runner = |id: &str| id == me || !view.instances.contains_key(id);
+    view.items
+        .iter()
+        .filter(|(item, _)| !busy_here(**item))
+        .filter(|(_, state)| {
+            let inferred = state.failovering.as_deref().or(state.owner.as_deref());
+            (state.running && inferred.is_none_or(orphan_runner))
+                || state.failovering.as_deref().is_some_and(orphan_runner)
+        })
+        .map(|(item, _)| *item)
+        .collect()
+}
+
+/// Whether to start a failover round now: there is work (suspects or queued items), no round is
+/// in flight, the last round did not find the queue empty since the cache last changed, and this
+/// instance may take items (live, server enabled).
+pub fn should_claim(view: &JobView, me: &str, suspects: &[u32], in_flight: bool, idle: bool) -> bool {
+    let work = !suspects.is_empty() || !view.failover_queue.is_empty();
+    work && !in_flight && !idle && view.is_available(me)
+}
+
+/// The leaves a round re-reads for a suspect, in this order.
+pub const SUSPECT_LEAVES: [ItemLeaf; 3] = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering];
+
+/// A confirmed orphan: who ran it, and the transaction that queues it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orphan {
+    /// The instance whose run it was.
+    pub runner: String,
+    /// Creates the queue entry and removes the orphan's nodes (version-checked).
+    pub ops: Vec<Op>,
+}
+
+/// Confirms a suspect from a fresh read of its [`SUSPECT_LEAVES`] against the live `instances`.
+/// `here` says whether this instance runs (or is about to run) the item — checked after the read,
+/// so a run of ours that began before it is seen. `None`: not an orphan (someone live runs or has
+/// claimed it, or it finished meanwhile).
+pub fn orphan(
+    paths: &JobPaths,
+    item: u32,
+    me: &str,
+    here: bool,
+    instances: &BTreeSet<String>,
+    fresh: &[Option<NodeData>],
+) -> Option<Orphan> {
+    let text = |i: usize| fresh.get(i).and_then(Option::as_ref).map(NodeData::text);
+    let version = |i: usize| fresh.get(i).and_then(Option::as_ref).map(|n| n.stat.version);
+    let orphaned = |id: &str| (id == me && !here) || (id != me && !instances.contains(id));
+    let (running, failover, failovering) = (text(0), text(1), text(2));
+    if failover.as_deref().is_some_and(|o| o != me && instances.contains(o)) {
+        return None;
+    }
+    let runner = match (&running, &failovering) {
+        (Some(r), _) if orphaned(r) => r.clone(),
+        (None, Some(f)) if orphaned(f) => f.clone(),
+        _ => return None,
+    };
+    let mut ops = vec![Op::Create { path: paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent }];
+    if running.is_some() {
+        ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Running), version: version(0) });
+    }
+    if failovering.as_deref().is_some_and(orphaned) {
+        ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failovering), version: version(2) });
+    }
+    Some(Orphan { runner, ops })
+}
+
+/// The queued items in the order ElasticJob claims them (reverse lexicographic node names);
+/// names that are not item numbers are left out.
+pub fn claim_order(mut names: Vec<String>) -> Vec<u32> {
+    path::sort_reverse_java(&mut names);
+    names.iter().filter_map(|n| path::parse_item(n)).collect()
+}
+
+/// Failover was switched off: the nodes to remove (`removeFailoverInfo`) — every `failover`
+/// node, and, beyond ElasticJob, the `failovering` markers of runs that are not going on here
+/// (`busy_here`). The queue goes too.
+pub fn switched_off(view: &JobView, paths: &JobPaths, busy_here: impl Fn(u32) -> bool) -> Vec<String> {
+    let mut nodes = Vec::new();
+    for (&item, state) in &view.items {
+        if state.failover.is_some() {
+            nodes.push(paths.item_leaf(item, ItemLeaf::Failover));
+        }
+        if state.failovering.is_some() && !busy_here(item) {
+            nodes.push(paths.item_leaf(item, ItemLeaf::Failovering));
+        }
+    }
+    nodes.push(paths.failover_items());
+    nodes
+}
+
+#[cfg(test)]
+#[path = "failover_tests.rs"]
+mod tests;

@@ -1,0 +1,420 @@
+//! Fires and runs of one job on one instance, as pure state and decisions.
+//!
+//! [`FireState`] is what an instance knows about its own runs: per item the run in progress, a
+//! fire queued behind it and when the last run started; a fire waiting for resharding; the latest
+//! fire that came due while the registry was unreachable. Its methods are the rules of SPEC §2a
+//! and reference §3.2–§3.4, with the time passed in:
+//!
+//! * [`next_fire`]: the next cron instant, coalescing fires missed by more than a period;
+//! * [`gate`]: whether a fire can run now, must wait for resharding, or is owed to every item;
+//! * [`plan_item`]: for one item of a fire — disabled, covered by a run that started after the
+//!   fire, skipped (misfire off), owed a run because it is busy here or elsewhere, or started;
+//! * [`FireState::queue`], [`FireState::begin`], [`FireState::finish`],
+//!   [`FireState::take_free_queued`]: the bookkeeping of queued fires, runs and misfires.
+//!
+//! Nothing here does I/O or reads a clock: the runtime feeds in the view of the registry, the
+//! outcome of its requests and the current instant, and carries out what comes back.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use super::view::{ItemView, JobView};
+use crate::schedule::cron::{CronExpr, JobTimeZone};
+
+/// Why an item run was started, and the instant of the fire it covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A cron fire due at this instant.
+    Cron(DateTime<Utc>),
+    /// A manual trigger (`trigger/{id}`) seen at this instant, with the token of a
+    /// `job trigger --wait` that wants the items' results.
+    Trigger(DateTime<Utc>, Option<Arc<str>>),
+    /// A fire (the latest one, when several coalesced) that came due while the item was busy or
+    /// the registry unreachable.
+    Misfire(DateTime<Utc>),
+    /// An orphaned run (its instance died or was cut off) claimed at this instant.
+    Failover(DateTime<Utc>),
+}
+
+impl Source {
+    /// `cron`, `trigger`, `misfire` or `failover`, for logs.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Source::Cron(_) => "cron",
+            Source::Trigger(..) => "trigger",
+            Source::Misfire(_) => "misfire",
+            Source::Failover(_) => "failover",
+        }
+    }
+
+    /// The fire instant this run covers.
+    pub fn at(&self) -> DateTime<Utc> {
+        match self {
+            Source::Cron(t) | Source::Trigger(t, _) | Source::Misfire(t) | Source::Failover(t) => *t,
+        }
+    }
+
+    /// True for a manual trigger: it always gets a run of its own (its caller may wait for it).
+    pub fn is_trigger(&self) -> bool {
+        matches!(self, Source::Trigger(..))
+    }
+
+    /// The fire a run queued behind a busy item stands for, given what was queued already: a
+    /// trigger stays a trigger (its results are awaited), a cron fire becomes a misfire.
+    pub fn queue_behind(&self, queued: Option<Source>) -> Source {
+        match (self, queued) {
+            (Source::Trigger(..), _) => self.clone(),
+            (_, Some(trigger @ Source::Trigger(..))) => trigger,
+            (Source::Cron(t) | Source::Misfire(t) | Source::Failover(t), _) => Source::Misfire(*t),
+        }
+    }
+
+    /// The `job trigger --wait` token, if any.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            Source::Trigger(_, token) => token.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// The instant after a fire scheduled at `scheduled`, handled at `now`: the cron's next instant,
+/// or — when that has passed too (a stalled process, a clock jump) — the next one after `now`, so
+/// that the missed instants coalesce into the fire being handled.
+pub fn next_fire(
+    cron: Option<&CronExpr>,
+    tz: &JobTimeZone,
+    scheduled: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let cron = cron?;
+    match cron.next_after(scheduled, tz) {
+        Some(next) if next <= now => cron.next_after(now, tz),
+        other => other,
+    }
+}
+
+/// What a fire does once the registry is reachable and the clock within limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    /// Resharding is flagged or in progress (or items have no owner): with misfire on, the fire
+    /// is owed to every item of the job so that exactly one run covers it across the cluster,
+    /// whoever owns the item afterwards.
+    OweToAll,
+    /// The same, for a trigger or with misfire off: the fire runs here once resharding is done.
+    Wait,
+    /// Start (or queue, or owe) these local items.
+    Run(Vec<u32>),
+}
+
+/// Decides a fire from the registry view (reference §3.2 with SPEC §2 point 6).
+pub fn gate(view: &JobView, me: &str, total: u32, misfire: bool, source: &Source) -> Gate {
+    if view.sharding_pending(total) {
+        if misfire && !source.is_trigger() { Gate::OweToAll } else { Gate::Wait }
+    } else {
+        Gate::Run(view.local_items(me, total))
+    }
+}
+
+/// What one item does at a fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemPlan {
+    /// The item is disabled.
+    Disabled,
+    /// A run that started here at or after the fire covers it.
+    Covered,
+    /// The item is busy (`here`, or elsewhere) and misfire is off: the fire is skipped.
+    Skipped {
+        /// Busy with a run of this instance.
+        here: bool,
+    },
+    /// The item is busy (`here`, or elsewhere): when `owe` (misfire on) the fire is recorded as
+    /// owed in the registry; see [`FireState::queue`] for what waits here.
+    Busy {
+        /// Busy with a run of this instance.
+        here: bool,
+        /// Record the owed fire in the registry (misfire is on).
+        owe: bool,
+    },
+    /// Idle: start it.
+    Start,
+}
+
+/// Decides one item of a fire (`start_items` of reference §3.3, per item):
+///
+/// 1. a disabled item does nothing;
+/// 2. an item taken over by another instance (`failover`/`failovering` naming someone else), or
+///    running elsewhere (its `running` node, when monitoring), is busy elsewhere;
+/// 3. a fire handled late (it waited for resharding or a busy run) is covered by a run that
+///    started here at or after its instant — except a trigger, which always gets its own run;
+/// 4. a busy item is skipped when misfire is off (triggers excepted), else owed a run;
+/// 5. anything else starts.
+pub fn plan_item(
+    state: &ItemView,
+    slot: Option<&Slot>,
+    source: &Source,
+    me: &str,
+    monitor_execution: bool,
+    misfire: bool,
+) -> ItemPlan {
+    if state.disabled {
+        return ItemPlan::Disabled;
+    }
+    let taken_over =
+        state.failover.as_deref().is_some_and(|o| o != me) || state.failovering.as_deref().is_some_and(|o| o != me);
+    let busy_elsewhere = taken_over || (monitor_execution && state.running);
+    let busy_here = slot.and_then(|s| s.run.as_ref()).map(|r| r.started_at);
+    let trigger = source.is_trigger();
+    if busy_here.is_none() && !trigger && slot.and_then(|s| s.last_start).is_some_and(|at| at >= source.at()) {
+        return ItemPlan::Covered;
+    }
+    if busy_here.is_none() && !busy_elsewhere {
+        return ItemPlan::Start;
+    }
+    let here = busy_here.is_some();
+    if busy_here.is_some_and(|at| at >= source.at()) && !trigger {
+        return ItemPlan::Covered;
+    }
+    if !misfire && !trigger {
+        return ItemPlan::Skipped { here };
+    }
+    ItemPlan::Busy { here, owe: misfire }
+}
+
+/// A run in progress on this instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
+    /// Distinguishes runs of the same item.
+    pub id: u64,
+    /// What it covers.
+    pub source: Source,
+    /// When it started, by the wall clock (fires are wall-clock instants).
+    pub started_at: DateTime<Utc>,
+}
+
+/// Per item: the run in progress and a fire queued behind it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// The run in progress here.
+    pub run: Option<RunInfo>,
+    /// A fire that runs as soon as the item is free.
+    pub queued: Option<Source>,
+    /// When the last run here started, by the wall clock.
+    pub last_start: Option<DateTime<Utc>>,
+}
+
+/// A run that ended, as the run task reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    /// The item.
+    pub item: u32,
+    /// The run's id.
+    pub id: u64,
+    /// Killed because the worker was cut off from the registry.
+    pub fenced: bool,
+}
+
+/// What to do after runs ended ([`FireState::finish`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// The runs that ended, with what they covered (for logs and trigger results).
+    pub runs: Vec<(u32, RunInfo)>,
+    /// Items whose `running` node goes (runs of cron, trigger or misfire fires).
+    pub clear_running: Vec<u32>,
+    /// Items whose failover run ended: `running`, `failover` and `failovering` go together.
+    pub complete_failover: Vec<u32>,
+    /// Items killed by fencing: their `running` node stays for failover.
+    pub fenced: Vec<u32>,
+    /// Runs whose start may settle an owed misfire: `(item, started_at)`.
+    pub settle: Vec<(u32, DateTime<Utc>)>,
+    /// Fires queued behind the ended runs, to run now.
+    pub rerun: Vec<(u32, Source)>,
+}
+
+/// What a run that ends while the worker stops leaves behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopCleanup {
+    /// Its nodes stay: it was killed by fencing, or killed with failover on, so another instance
+    /// takes the item over.
+    Keep,
+    /// Its `running` node goes.
+    ClearRunning,
+    /// Its failover nodes go (a failover run).
+    CompleteFailover,
+}
+
+/// The cleanup of a run that ended during a stop.
+pub fn stop_cleanup(
+    source: &Source,
+    fenced: bool,
+    killed: bool,
+    failover: bool,
+    monitor_execution: bool,
+) -> StopCleanup {
+    let keep_node = fenced || (killed && failover);
+    if !monitor_execution || keep_node {
+        StopCleanup::Keep
+    } else if matches!(source, Source::Failover(_)) {
+        StopCleanup::CompleteFailover
+    } else {
+        StopCleanup::ClearRunning
+    }
+}
+
+/// An instance's own runs of one job: see the module docs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FireState {
+    slots: BTreeMap<u32, Slot>,
+    next_run_id: u64,
+    /// A fire waiting for resharding to finish.
+    pending: Option<Source>,
+    /// The latest fire that came due while the registry was unreachable.
+    missed_offline: Option<DateTime<Utc>>,
+}
+
+impl FireState {
+    /// The item's slot, if it has one.
+    pub fn slot(&self, item: u32) -> Option<&Slot> {
+        self.slots.get(&item)
+    }
+
+    /// True when a run of `item` is in progress here.
+    pub fn is_running(&self, item: u32) -> bool {
+        self.slots.get(&item).is_some_and(|s| s.run.is_some())
+    }
+
+    /// The runs in progress.
+    pub fn running(&self) -> impl Iterator<Item = (u32, &RunInfo)> {
+        self.slots.iter().filter_map(|(item, s)| s.run.as_ref().map(|r| (*item, r)))
+    }
+
+    /// How many runs are in progress.
+    pub fn running_count(&self) -> usize {
+        self.slots.values().filter(|s| s.run.is_some()).count()
+    }
+
+    /// A fire came due while the registry was unreachable: remember the latest one.
+    pub fn defer_offline(&mut self, at: DateTime<Utc>) {
+        self.missed_offline = Some(self.missed_offline.map_or(at, |m| m.max(at)));
+    }
+
+    /// The registry is back: the fire missed meanwhile, to run once as a misfire (with misfire
+    /// on) — one run per item covers every fire missed, standing for the latest of them.
+    pub fn take_missed_offline(&mut self, misfire: bool) -> Option<Source> {
+        self.missed_offline.take().filter(|_| misfire).map(Source::Misfire)
+    }
+
+    /// Keeps a fire until resharding is done.
+    pub fn wait_for_sharding(&mut self, source: Source) {
+        self.pending = Some(source);
+    }
+
+    /// The fire that waited for resharding, if any.
+    pub fn take_pending(&mut self) -> Option<Source> {
+        self.pending.take()
+    }
+
+    /// After a busy item was owed a fire (`owed`: the misfire node records it): queue the fire
+    /// here when the item is busy here and owed, and always for a trigger (it waits for its own
+    /// run). Returns whether the fire is owed a run (for the log).
+    pub fn queue(&mut self, item: u32, source: &Source, here: bool, owed: bool) -> bool {
+        if here && owed || source.is_trigger() {
+            let slot = self.slots.entry(item).or_default();
+            slot.queued = Some(source.queue_behind(slot.queued.take()));
+        }
+        owed || source.is_trigger()
+    }
+
+    /// Items about to start: a queued misfire is spent by a run starting now (it covers every
+    /// fire missed before it); a queued trigger stays, its caller waits for a run after it.
+    pub fn spend_queued_misfires(&mut self, items: &[u32]) {
+        for item in items {
+            let slot = self.slots.entry(*item).or_default();
+            if matches!(slot.queued, Some(Source::Misfire(_))) {
+                slot.queued = None;
+            }
+        }
+    }
+
+    /// Records a run that starts now; `None` (a bug if reached: every start path holds the item's
+    /// `running` node first) when the item already runs here.
+    pub fn begin(&mut self, item: u32, source: Source, now: DateTime<Utc>) -> Option<u64> {
+        let slot = self.slots.entry(item).or_default();
+        if slot.run.is_some() {
+            return None;
+        }
+        self.next_run_id += 1;
+        slot.run = Some(RunInfo { id: self.next_run_id, source, started_at: now });
+        slot.last_start = Some(now);
+        Some(self.next_run_id)
+    }
+
+    /// Runs ended: what to clean up, settle and run again. An end that does not match the run in
+    /// progress (a stale report) is ignored.
+    pub fn finish(&mut self, ended: &[Ended]) -> Finished {
+        let mut out = Finished::default();
+        for e in ended {
+            let slot = self.slots.entry(e.item).or_default();
+            let Some(run) = slot.run.take_if(|r| r.id == e.id) else { continue };
+            let queued = slot.queued.take();
+            if e.fenced {
+                // The running node stays: the run is an orphan now, failed over by whoever sees
+                // this session end, or by this instance once the registry answers again.
+                out.fenced.push(e.item);
+            } else {
+                if matches!(run.source, Source::Failover(_)) {
+                    out.complete_failover.push(e.item);
+                } else {
+                    out.clear_running.push(e.item);
+                }
+                out.settle.push((e.item, run.started_at));
+                if let Some(source) = queued {
+                    out.rerun.push((e.item, source));
+                }
+            }
+            out.runs.push((e.item, run));
+        }
+        out
+    }
+
+    /// A run that ended during a stop: its record, if it matches the run in progress.
+    pub fn finish_stopping(&mut self, item: u32, id: u64) -> Option<RunInfo> {
+        self.slots.entry(item).or_default().run.take_if(|r| r.id == id)
+    }
+
+    /// Local items that can run a queued fire now — or an owed `misfire` node left by an earlier
+    /// owner (with misfire on) — because nothing runs them anywhere. Takes the queued fires; an
+    /// item with only a misfire node comes with `None` (its owed instant is read from the node).
+    pub fn take_free_queued(
+        &mut self,
+        view: &JobView,
+        me: &str,
+        total: u32,
+        misfire: bool,
+    ) -> Vec<(u32, Option<Source>)> {
+        let mut ready = Vec::new();
+        for item in view.local_items(me, total) {
+            let state = view.items.get(&item).cloned().unwrap_or_default();
+            let free = !state.disabled
+                && !state.running
+                && state.failover.as_deref().is_none_or(|o| o == me)
+                && state.failovering.as_deref().is_none_or(|o| o == me);
+            let slot = self.slots.entry(item).or_default();
+            if !free || slot.run.is_some() {
+                continue;
+            }
+            if let Some(source) = slot.queued.take() {
+                ready.push((item, Some(source)));
+            } else if misfire && state.misfire {
+                ready.push((item, None));
+            }
+        }
+        ready
+    }
+}
+
+#[cfg(test)]
+#[path = "fire_tests.rs"]
+mod tests;

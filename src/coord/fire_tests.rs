@@ -1,0 +1,610 @@
+//! Table tests of the fire rules: each row reads like a rule of reference §3.2–§3.4 / SPEC §2a.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::*;
+use crate::coord::view::ItemView;
+use crate::registry::codec::ServerStatus;
+use crate::schedule::cron;
+
+const ME: &str = "10.0.0.1@-@1";
+const OTHER: &str = "10.0.0.2@-@2";
+
+/// Instants in seconds after an arbitrary origin; the fire under test is at 100.
+fn t(secs: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
+}
+
+fn cron_fire() -> Source {
+    Source::Cron(t(100))
+}
+
+fn trigger_fire() -> Source {
+    Source::Trigger(t(100), Some("tok".into()))
+}
+
+#[derive(Clone, Copy)]
+struct ItemRow {
+    rule: &'static str,
+    disabled: bool,
+    failover: Option<&'static str>,
+    failovering: Option<&'static str>,
+    running: bool,
+    monitor: bool,
+    /// A run here started at this instant.
+    busy_since: Option<i64>,
+    /// The last run here started at this instant.
+    last_start: Option<i64>,
+    trigger: bool,
+    misfire: bool,
+    expect: ItemPlan,
+}
+
+const BASE: ItemRow = ItemRow {
+    rule: "",
+    disabled: false,
+    failover: None,
+    failovering: None,
+    running: false,
+    monitor: true,
+    busy_since: None,
+    last_start: None,
+    trigger: false,
+    misfire: true,
+    expect: ItemPlan::Start,
+};
+
+const BUSY_HERE: ItemPlan = ItemPlan::Busy { here: true, owe: true };
+const BUSY_ELSEWHERE: ItemPlan = ItemPlan::Busy { here: false, owe: true };
+
+fn item_rows() -> Vec<ItemRow> {
+    vec![
+        ItemRow { rule: "an idle item starts", ..BASE },
+        ItemRow { rule: "an idle item starts without monitoring", monitor: false, ..BASE },
+        ItemRow { rule: "an idle item starts for a trigger", trigger: true, ..BASE },
+        ItemRow { rule: "an idle item starts with misfire off", misfire: false, ..BASE },
+        ItemRow { rule: "a disabled item does nothing", disabled: true, expect: ItemPlan::Disabled, ..BASE },
+        ItemRow {
+            rule: "a disabled item does nothing for a trigger",
+            disabled: true,
+            trigger: true,
+            expect: ItemPlan::Disabled,
+            ..BASE
+        },
+        ItemRow {
+            rule: "a disabled busy item does nothing",
+            disabled: true,
+            busy_since: Some(90),
+            expect: ItemPlan::Disabled,
+            ..BASE
+        },
+        ItemRow {
+            rule: "a run here that started at the fire covers it",
+            last_start: Some(100),
+            expect: ItemPlan::Covered,
+            ..BASE
+        },
+        ItemRow {
+            rule: "a run here that started after the fire covers it (fire handled late)",
+            last_start: Some(105),
+            expect: ItemPlan::Covered,
+            ..BASE
+        },
+        ItemRow { rule: "a run here that started before the fire does not cover it", last_start: Some(99), ..BASE },
+        ItemRow { rule: "a trigger is never covered by an earlier run", last_start: Some(105), trigger: true, ..BASE },
+        ItemRow {
+            rule: "busy here since before the fire: owed and queued",
+            busy_since: Some(90),
+            last_start: Some(90),
+            expect: BUSY_HERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here since the fire: covered",
+            busy_since: Some(100),
+            last_start: Some(100),
+            expect: ItemPlan::Covered,
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here since after the fire: covered",
+            busy_since: Some(101),
+            last_start: Some(101),
+            expect: ItemPlan::Covered,
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here since after the fire, a trigger still queues",
+            busy_since: Some(101),
+            last_start: Some(101),
+            trigger: true,
+            expect: BUSY_HERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here, misfire off: skipped",
+            busy_since: Some(90),
+            misfire: false,
+            expect: ItemPlan::Skipped { here: true },
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here, misfire off, a trigger still queues (not owed)",
+            busy_since: Some(90),
+            misfire: false,
+            trigger: true,
+            expect: ItemPlan::Busy { here: true, owe: false },
+            ..BASE
+        },
+        ItemRow { rule: "running elsewhere: owed", running: true, expect: BUSY_ELSEWHERE, ..BASE },
+        ItemRow {
+            rule: "running elsewhere, misfire off: skipped",
+            running: true,
+            misfire: false,
+            expect: ItemPlan::Skipped { here: false },
+            ..BASE
+        },
+        ItemRow {
+            rule: "a running node is not seen without monitoring: starts",
+            running: true,
+            monitor: false,
+            ..BASE
+        },
+        ItemRow {
+            rule: "running elsewhere, a trigger waits for it",
+            running: true,
+            trigger: true,
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "running elsewhere, misfire off, a trigger waits without owing",
+            running: true,
+            trigger: true,
+            misfire: false,
+            expect: ItemPlan::Busy { here: false, owe: false },
+            ..BASE
+        },
+        ItemRow {
+            rule: "taken over by another instance (failover): busy elsewhere",
+            failover: Some(OTHER),
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "taken over by another instance (failovering): busy elsewhere",
+            failovering: Some(OTHER),
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "taken over by another instance counts even without monitoring",
+            failover: Some(OTHER),
+            monitor: false,
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "taken over by another instance, misfire off: skipped",
+            failovering: Some(OTHER),
+            misfire: false,
+            expect: ItemPlan::Skipped { here: false },
+            ..BASE
+        },
+        ItemRow { rule: "taken over by this instance: not busy elsewhere", failover: Some(ME), ..BASE },
+        ItemRow { rule: "failovering by this instance: not busy elsewhere", failovering: Some(ME), ..BASE },
+        ItemRow {
+            rule: "an empty failover owner is someone else's",
+            failover: Some(""),
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "busy here and its own running node: busy here wins",
+            running: true,
+            busy_since: Some(90),
+            expect: BUSY_HERE,
+            ..BASE
+        },
+        ItemRow {
+            rule: "covered by a later run here even when running elsewhere now",
+            running: true,
+            last_start: Some(100),
+            expect: ItemPlan::Covered,
+            ..BASE
+        },
+        ItemRow {
+            rule: "a trigger for an item running elsewhere and run here earlier waits",
+            running: true,
+            last_start: Some(120),
+            trigger: true,
+            expect: BUSY_ELSEWHERE,
+            ..BASE
+        },
+    ]
+}
+
+#[test]
+fn plan_item_rules() {
+    for row in item_rows() {
+        let state = ItemView {
+            owner: Some(ME.into()),
+            running: row.running,
+            failover: row.failover.map(str::to_string),
+            failovering: row.failovering.map(str::to_string),
+            misfire: false,
+            disabled: row.disabled,
+        };
+        let slot = Slot {
+            run: row.busy_since.map(|s| RunInfo { id: 1, source: Source::Cron(t(s)), started_at: t(s) }),
+            queued: None,
+            last_start: row.last_start.map(t),
+        };
+        let source = if row.trigger { trigger_fire() } else { cron_fire() };
+        let got = plan_item(&state, Some(&slot), &source, ME, row.monitor, row.misfire);
+        assert_eq!(got, row.expect, "rule: {}", row.rule);
+    }
+}
+
+#[test]
+fn plan_item_without_a_slot_is_idle_here() {
+    let state = ItemView::default();
+    assert_eq!(plan_item(&state, None, &cron_fire(), ME, true, true), ItemPlan::Start);
+}
+
+/// `(rule, queued before, fire, busy here, owed, expect queued after, expect "owed a run")`.
+type QueueRow = (&'static str, Option<Source>, Source, bool, bool, Option<Source>, bool);
+
+#[test]
+fn queue_rules() {
+    let rows: Vec<QueueRow> = vec![
+        ("busy here and owed: queued as a misfire", None, cron_fire(), true, true, Some(Source::Misfire(t(100))), true),
+        ("busy here, not owed (covered meanwhile): nothing queued", None, cron_fire(), true, false, None, false),
+        ("busy elsewhere and owed: the misfire node stands for it", None, cron_fire(), false, true, None, true),
+        ("busy elsewhere, not owed: nothing", None, cron_fire(), false, false, None, false),
+        ("a trigger is queued busy here", None, trigger_fire(), true, true, Some(trigger_fire()), true),
+        ("a trigger is queued busy elsewhere too", None, trigger_fire(), false, false, Some(trigger_fire()), true),
+        (
+            "a queued trigger is not replaced by a cron fire",
+            Some(Source::Trigger(t(90), None)),
+            cron_fire(),
+            true,
+            true,
+            Some(Source::Trigger(t(90), None)),
+            true,
+        ),
+        (
+            "a later misfire replaces an earlier one (coalescing)",
+            Some(Source::Misfire(t(90))),
+            cron_fire(),
+            true,
+            true,
+            Some(Source::Misfire(t(100))),
+            true,
+        ),
+        (
+            "a trigger replaces a queued misfire",
+            Some(Source::Misfire(t(90))),
+            trigger_fire(),
+            true,
+            true,
+            Some(trigger_fire()),
+            true,
+        ),
+        (
+            "a failover fire queued behind becomes a misfire",
+            None,
+            Source::Failover(t(100)),
+            true,
+            true,
+            Some(Source::Misfire(t(100))),
+            true,
+        ),
+        (
+            "a misfire queued behind stays a misfire",
+            None,
+            Source::Misfire(t(100)),
+            true,
+            true,
+            Some(Source::Misfire(t(100))),
+            true,
+        ),
+    ];
+    for (rule, before, fire, here, owed, after, said_owed) in rows {
+        let mut state = FireState::default();
+        state.slots.entry(3).or_default().queued = before;
+        assert_eq!(state.queue(3, &fire, here, owed), said_owed, "rule: {rule}");
+        assert_eq!(state.slot(3).and_then(|s| s.queued.clone()), after, "rule: {rule}");
+    }
+}
+
+#[test]
+fn a_run_starting_spends_a_queued_misfire_but_not_a_trigger() {
+    let mut state = FireState::default();
+    state.slots.entry(0).or_default().queued = Some(Source::Misfire(t(90)));
+    state.slots.entry(1).or_default().queued = Some(trigger_fire());
+    state.spend_queued_misfires(&[0, 1, 2]);
+    assert_eq!(state.slot(0).unwrap().queued, None);
+    assert_eq!(state.slot(1).unwrap().queued, Some(trigger_fire()));
+    assert_eq!(state.slot(2).unwrap().queued, None);
+}
+
+#[test]
+fn begin_records_the_run_once() {
+    let mut state = FireState::default();
+    assert_eq!(state.begin(4, cron_fire(), t(100)), Some(1));
+    assert!(state.is_running(4));
+    assert_eq!(state.slot(4).unwrap().last_start, Some(t(100)));
+    assert_eq!(state.begin(4, cron_fire(), t(101)), None, "an item never runs twice here");
+    assert_eq!(state.begin(5, cron_fire(), t(101)), Some(2));
+    assert_eq!(state.running_count(), 2);
+}
+
+#[test]
+fn finish_rules() {
+    struct Row {
+        rule: &'static str,
+        source: Source,
+        queued: Option<Source>,
+        fenced: bool,
+        stale: bool,
+        clear: bool,
+        complete: bool,
+        kept: bool,
+        settle: bool,
+        rerun: Option<Source>,
+    }
+    let rows = [
+        Row {
+            rule: "a cron run ends: its running node goes and it may settle a misfire",
+            source: cron_fire(),
+            queued: None,
+            fenced: false,
+            stale: false,
+            clear: true,
+            complete: false,
+            kept: false,
+            settle: true,
+            rerun: None,
+        },
+        Row {
+            rule: "a failover run ends: its failover nodes go together",
+            source: Source::Failover(t(100)),
+            queued: None,
+            fenced: false,
+            stale: false,
+            clear: false,
+            complete: true,
+            kept: false,
+            settle: true,
+            rerun: None,
+        },
+        Row {
+            rule: "a run with a fire queued behind it runs again",
+            source: cron_fire(),
+            queued: Some(Source::Misfire(t(101))),
+            fenced: false,
+            stale: false,
+            clear: true,
+            complete: false,
+            kept: false,
+            settle: true,
+            rerun: Some(Source::Misfire(t(101))),
+        },
+        Row {
+            rule: "a trigger queued behind a failover run runs again",
+            source: Source::Failover(t(100)),
+            queued: Some(trigger_fire()),
+            fenced: false,
+            stale: false,
+            clear: false,
+            complete: true,
+            kept: false,
+            settle: true,
+            rerun: Some(trigger_fire()),
+        },
+        Row {
+            rule: "a run killed by fencing keeps its running node and drops what was queued",
+            source: cron_fire(),
+            queued: Some(Source::Misfire(t(101))),
+            fenced: true,
+            stale: false,
+            clear: false,
+            complete: false,
+            kept: true,
+            settle: false,
+            rerun: None,
+        },
+        Row {
+            rule: "a fenced failover run keeps its nodes too",
+            source: Source::Failover(t(100)),
+            queued: None,
+            fenced: true,
+            stale: false,
+            clear: false,
+            complete: false,
+            kept: true,
+            settle: false,
+            rerun: None,
+        },
+        Row {
+            rule: "a stale report (another run id) changes nothing",
+            source: cron_fire(),
+            queued: Some(Source::Misfire(t(101))),
+            fenced: false,
+            stale: true,
+            clear: false,
+            complete: false,
+            kept: false,
+            settle: false,
+            rerun: None,
+        },
+    ];
+    for row in rows {
+        let mut state = FireState::default();
+        let id = state.begin(2, row.source.clone(), t(100)).unwrap();
+        state.slots.entry(2).or_default().queued = row.queued.clone();
+        let ended = Ended { item: 2, id: if row.stale { id + 1 } else { id }, fenced: row.fenced };
+        let done = state.finish(&[ended]);
+        assert_eq!(done.clear_running == [2], row.clear, "rule: {}", row.rule);
+        assert_eq!(done.complete_failover == [2], row.complete, "rule: {}", row.rule);
+        assert_eq!(done.fenced == [2], row.kept, "rule: {}", row.rule);
+        assert_eq!(done.settle == [(2, t(100))], row.settle, "rule: {}", row.rule);
+        assert_eq!(done.rerun.first().map(|(_, s)| s.clone()), row.rerun, "rule: {}", row.rule);
+        assert_eq!(state.is_running(2), row.stale, "rule: {}", row.rule);
+        if row.stale {
+            assert_eq!(state.slot(2).unwrap().queued, row.queued, "rule: {}", row.rule);
+        }
+    }
+}
+
+#[test]
+fn stop_cleanup_rules() {
+    use StopCleanup::{ClearRunning, CompleteFailover, Keep};
+    let cron = cron_fire();
+    let failover = Source::Failover(t(100));
+    // (rule, source, fenced, killed, failover on, monitoring, expected)
+    let rows: Vec<(&str, &Source, bool, bool, bool, bool, StopCleanup)> = vec![
+        ("finished normally: running node goes", &cron, false, false, false, true, ClearRunning),
+        ("finished normally with failover on: running node goes", &cron, false, false, true, true, ClearRunning),
+        ("killed without failover: running node goes", &cron, false, true, false, true, ClearRunning),
+        ("killed with failover on: node stays for takeover", &cron, false, true, true, true, Keep),
+        ("fenced: node stays", &cron, true, true, false, true, Keep),
+        ("fenced with failover: node stays", &cron, true, true, true, true, Keep),
+        ("not monitoring: no node to clean", &cron, false, false, false, false, Keep),
+        ("not monitoring, killed: no node", &cron, false, true, true, false, Keep),
+        ("failover run finished: failover nodes go", &failover, false, false, true, true, CompleteFailover),
+        ("failover run killed with failover on: stays", &failover, false, true, true, true, Keep),
+        ("failover run killed, failover switched off: nodes go", &failover, false, true, false, true, CompleteFailover),
+        ("failover run fenced: stays", &failover, true, true, true, true, Keep),
+    ];
+    for (rule, source, fenced, killed, failover_on, monitor, expect) in rows {
+        assert_eq!(stop_cleanup(source, fenced, killed, failover_on, monitor), expect, "rule: {rule}");
+    }
+}
+
+fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemView)]) -> JobView {
+    let mut v = JobView::default();
+    v.instances.insert(ME.into(), None);
+    v.instances.insert(OTHER.into(), None);
+    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
+    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
+    for (i, owner) in owners {
+        v.items.insert(*i, ItemView { owner: Some((*owner).into()), ..ItemView::default() });
+    }
+    for (i, state) in items {
+        let owner = v.items.get(i).and_then(|s| s.owner.clone());
+        v.items.insert(*i, ItemView { owner, ..state.clone() });
+    }
+    v
+}
+
+#[test]
+fn gate_rules() {
+    let owned = view_with(&[(0, ME), (1, OTHER), (2, ME)], &[]);
+    // (rule, view, misfire, trigger, expected)
+    let mut resharding = owned.clone();
+    resharding.necessary = true;
+    let mut processing = owned.clone();
+    processing.processing = true;
+    let unowned = view_with(&[(0, ME), (1, OTHER)], &[]);
+    let rows: Vec<(&str, &JobView, bool, bool, Gate)> = vec![
+        ("settled: the local items run", &owned, true, false, Gate::Run(vec![0, 2])),
+        ("settled, a trigger: the local items run", &owned, true, true, Gate::Run(vec![0, 2])),
+        ("resharding flagged, misfire on: owed to all", &resharding, true, false, Gate::OweToAll),
+        ("resharding flagged, misfire off: waits", &resharding, false, false, Gate::Wait),
+        ("resharding flagged, a trigger waits", &resharding, true, true, Gate::Wait),
+        ("resharding in progress: owed to all", &processing, true, false, Gate::OweToAll),
+        ("an item without owner: owed to all", &unowned, true, false, Gate::OweToAll),
+        ("an item without owner, a trigger waits", &unowned, true, true, Gate::Wait),
+    ];
+    for (rule, view, misfire, trigger, expect) in rows {
+        let source = if trigger { trigger_fire() } else { cron_fire() };
+        assert_eq!(gate(view, ME, 3, misfire, &source), expect, "rule: {rule}");
+    }
+    let mut disabled = owned.clone();
+    disabled.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
+    assert_eq!(gate(&disabled, ME, 3, true, &cron_fire()), Gate::Run(vec![]), "a disabled server runs nothing");
+}
+
+#[test]
+fn free_queued_rules() {
+    let running = ItemView { running: true, ..ItemView::default() };
+    let misfired = ItemView { misfire: true, ..ItemView::default() };
+    let disabled_misfired = ItemView { misfire: true, disabled: true, ..ItemView::default() };
+    let taken = ItemView { failovering: Some(OTHER.into()), misfire: true, ..ItemView::default() };
+    let taken_by_me = ItemView { failover: Some(ME.into()), misfire: true, ..ItemView::default() };
+    let view = view_with(
+        &[(0, ME), (1, ME), (2, ME), (3, ME), (4, ME), (5, ME), (6, OTHER)],
+        &[(1, running), (2, misfired.clone()), (3, disabled_misfired), (4, taken), (5, taken_by_me), (6, misfired)],
+    );
+    let mut state = FireState::default();
+    for item in 0..7 {
+        state.slots.entry(item).or_default().queued = Some(Source::Misfire(t(90)));
+    }
+    // Item 5 is busy here: its queue waits.
+    state.begin(5, cron_fire(), t(95));
+    let ready = state.take_free_queued(&view, ME, 7, true);
+    assert_eq!(
+        ready,
+        [(0, Some(Source::Misfire(t(90)))), (2, Some(Source::Misfire(t(90))))],
+        "free local items run their queue; running, disabled, taken over, busy and foreign items do not"
+    );
+    assert_eq!(state.slot(1).unwrap().queued, Some(Source::Misfire(t(90))), "a blocked queue stays");
+    // A misfire node alone (no queue here) runs with misfire on, not with it off; an item this
+    // instance took over itself is free for it.
+    let mut fresh = FireState::default();
+    assert_eq!(fresh.take_free_queued(&view, ME, 7, true), [(2, None), (5, None)]);
+    assert_eq!(fresh.take_free_queued(&view, ME, 7, false), []);
+}
+
+#[test]
+fn missed_offline_keeps_the_latest_fire_and_needs_misfire() {
+    let mut state = FireState::default();
+    state.defer_offline(t(100));
+    state.defer_offline(t(90));
+    state.defer_offline(t(110));
+    assert_eq!(state.take_missed_offline(true), Some(Source::Misfire(t(110))));
+    assert_eq!(state.take_missed_offline(true), None, "run once");
+    state.defer_offline(t(120));
+    assert_eq!(state.take_missed_offline(false), None, "misfire off: dropped");
+    assert_eq!(state.take_missed_offline(true), None);
+}
+
+#[test]
+fn a_fire_waiting_for_sharding_is_kept_once() {
+    let mut state = FireState::default();
+    state.wait_for_sharding(cron_fire());
+    state.wait_for_sharding(trigger_fire());
+    assert_eq!(state.take_pending(), Some(trigger_fire()), "the latest waiting fire");
+    assert_eq!(state.take_pending(), None);
+}
+
+#[test]
+fn next_fire_coalesces_missed_periods() {
+    let every_10s = cron::parse("0/10 * * * * ?").unwrap();
+    let tz = cron::parse_time_zone("GMT").unwrap();
+    let at = |s: i64| DateTime::from_timestamp(1_700_000_000 + s, 0).unwrap();
+    // (rule, scheduled, now, expected next)
+    let rows = [
+        ("on time: the next period", 0, 0, Some(10)),
+        ("a little late: still the next period", 0, 9, Some(10)),
+        ("late by exactly a period: coalesced to the one after now", 0, 10, Some(20)),
+        ("late by several periods: coalesced to the one after now", 0, 35, Some(40)),
+    ];
+    for (rule, scheduled, now, expect) in rows {
+        assert_eq!(next_fire(Some(&every_10s), &tz, at(scheduled), at(now)), expect.map(at), "rule: {rule}");
+    }
+    assert_eq!(next_fire(None, &tz, at(0), at(0)), None, "a one-off job never fires by itself");
+    let never_again = cron::parse("0 0 0 1 1 ? 2020").unwrap();
+    assert_eq!(next_fire(Some(&never_again), &tz, at(0), at(0)), None, "a cron that never fires again");
+}
+
+#[test]
+fn sources() {
+    assert_eq!(cron_fire().label(), "cron");
+    assert_eq!(trigger_fire().token(), Some("tok"));
+    assert_eq!(cron_fire().token(), None);
+    assert_eq!(Source::Failover(t(1)).at(), t(1));
+    assert!(trigger_fire().is_trigger());
+}

@@ -1,0 +1,192 @@
+//! The registry transactions of a job's runs, built as plain [`Op`] lists, and what their
+//! outcomes mean.
+//!
+//! Every write a run makes is one multi-op (reference §3.3–§3.5, made atomic):
+//!
+//! * [`mark_running`]: the items about to start get their `running` node (persistent with
+//!   failover on, so a crash can be detected; ephemeral otherwise), their start stamp on
+//!   `sharding/{item}`, and lose an owed `misfire` node — a start covers every fire owed before it;
+//! * [`clear_running`] / [`complete_failover`]: a run ended;
+//! * [`owe`] / [`owe_outcome`]: a fire is owed a run of an item busy elsewhere or here, checked
+//!   against the item's start stamp in the same transaction so that a run starting meanwhile
+//!   decides it again;
+//! * [`settle`]: an ended run covers an owed fire no later than its start;
+//! * [`claim`] / [`claim_outcome`] / [`return_claim`]: a failover claim and its undo.
+//!
+//! The runtime sends the ops and feeds the outcome back; nothing here does I/O.
+
+use chrono::{DateTime, Utc};
+
+use crate::registry::codec::{self, InstanceId};
+use crate::registry::path::{ItemLeaf, JobPaths};
+use crate::registry::{Mode, NodeData, Op, RegistryError};
+
+/// The mode of `running` nodes: persistent when failover is on (a crashed runner's node stays
+/// for others to find), ephemeral otherwise (it goes with the session).
+pub fn running_mode(failover: bool) -> Mode {
+    if failover { Mode::Persistent } else { Mode::Ephemeral }
+}
+
+/// Marks `items` running in one transaction. `misfire_nodes` are the items whose `misfire` node
+/// exists (it is deleted with the start).
+pub fn mark_running(
+    paths: &JobPaths,
+    me: &InstanceId,
+    items: &[u32],
+    misfire_nodes: &[u32],
+    failover: bool,
+    now: DateTime<Utc>,
+) -> Vec<Op> {
+    let mode = running_mode(failover);
+    let started = codec::encode_millis(now);
+    let mut ops = Vec::with_capacity(items.len() * 3);
+    for &i in items {
+        ops.push(Op::Create { path: paths.item_leaf(i, ItemLeaf::Running), data: me.encode(), mode });
+        ops.push(Op::Set { path: paths.item(i), data: started.clone(), version: None });
+        if misfire_nodes.contains(&i) {
+            ops.push(Op::Delete { path: paths.item_leaf(i, ItemLeaf::Misfire), version: None });
+        }
+    }
+    ops
+}
+
+/// Deletes the `running` nodes of `items`.
+pub fn clear_running(paths: &JobPaths, items: &[u32]) -> Vec<Op> {
+    items.iter().map(|&i| Op::Delete { path: paths.item_leaf(i, ItemLeaf::Running), version: None }).collect()
+}
+
+/// The nodes a failed-over run leaves: `running`, `failover` and `failovering`
+/// (`updateFailoverComplete`).
+pub fn failover_nodes(paths: &JobPaths, items: &[u32]) -> Vec<String> {
+    const LEAVES: [ItemLeaf; 3] = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering];
+    items.iter().flat_map(|&i| LEAVES.iter().map(move |&l| paths.item_leaf(i, l))).collect()
+}
+
+/// A failed-over run ended: its three nodes go together.
+pub fn complete_failover(paths: &JobPaths, items: &[u32]) -> Vec<Op> {
+    failover_nodes(paths, items).into_iter().map(|path| Op::Delete { path, version: None }).collect()
+}
+
+/// The next step of recording that `fire` is owed a run of an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Owe {
+    /// A run that started at or after the fire covers it: nothing is owed.
+    Covered,
+    /// Write these ops (the `misfire` node with the fire's instant, guarded by the version of the
+    /// item's start stamp).
+    Write(Vec<Op>),
+}
+
+/// Decides how to owe `fire` a run of `item`, given the item node as just read (its data is
+/// the start stamp of the item's latest run; `None` when the node does not exist).
+pub fn owe(paths: &JobPaths, item: u32, fire: DateTime<Utc>, item_node: Option<&NodeData>) -> Owe {
+    if let Some(node) = item_node
+        && codec::decode_millis(&node.data).is_some_and(|started| started.timestamp_millis() >= fire.timestamp_millis())
+    {
+        return Owe::Covered;
+    }
+    let misfire = Op::Create {
+        path: paths.item_leaf(item, ItemLeaf::Misfire),
+        data: codec::encode_millis(fire),
+        mode: Mode::Persistent,
+    };
+    Owe::Write(match item_node {
+        Some(node) => vec![Op::Check { path: paths.item(item), version: Some(node.stat.version) }, misfire],
+        None => vec![misfire],
+    })
+}
+
+/// What the outcome of an [`Owe::Write`] transaction means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OweOutcome {
+    /// The fire is owed (written now, or owed already by an earlier fire's node).
+    Owed,
+    /// A run started meanwhile: read the stamp and decide again.
+    Retry,
+    /// The registry failed: treat the fire as owed (a queued re-run at worst repeats, never
+    /// misses) and log the error.
+    Failed,
+}
+
+/// Classifies the outcome of an owe transaction.
+pub fn owe_outcome(result: &Result<(), RegistryError>) -> OweOutcome {
+    match result {
+        Ok(()) => OweOutcome::Owed,
+        Err(RegistryError::Transaction { source, .. }) if matches!(**source, RegistryError::NodeExists(_)) => {
+            OweOutcome::Owed
+        }
+        Err(RegistryError::Transaction { .. }) => OweOutcome::Retry,
+        Err(_) => OweOutcome::Failed,
+    }
+}
+
+/// How many times an owe is decided again after runs started meanwhile before it is taken as
+/// owed.
+pub const OWE_ATTEMPTS: usize = 3;
+
+/// A run of `item` that started at `started` ended: the `misfire` node (as read) is covered when
+/// the fire it owes is no later than that start; returns the version-checked delete.
+pub fn settle(paths: &JobPaths, item: u32, started: DateTime<Utc>, misfire: &NodeData) -> Option<Op> {
+    (codec::decode_misfire(&misfire.data) <= started)
+        .then(|| Op::Delete { path: paths.item_leaf(item, ItemLeaf::Misfire), version: Some(misfire.stat.version) })
+}
+
+/// The index of the `running` create in [`claim`]'s ops: when it fails, the item is running
+/// again already (its new owner after resharding), which covers the orphaned run.
+const CLAIM_RUNNING_INDEX: usize = 3;
+
+/// Claims queued item `item` for `me` (reference §3.5 `failoverIfNecessary`) in one transaction:
+/// the queue entry is checked, `failover` (ephemeral), `failovering` and `running` (persistent)
+/// written with this instance's id, the start stamped and the entry removed — a claim is complete
+/// or absent, and never starts while another run holds the item's `running` node.
+pub fn claim(paths: &JobPaths, me: &InstanceId, item: u32, now: DateTime<Utc>) -> Vec<Op> {
+    let entry = paths.failover_item(item);
+    let ops = vec![
+        Op::Check { path: entry.clone(), version: None },
+        Op::Create { path: paths.item_leaf(item, ItemLeaf::Failover), data: me.encode(), mode: Mode::Ephemeral },
+        Op::Create { path: paths.item_leaf(item, ItemLeaf::Failovering), data: me.encode(), mode: Mode::Persistent },
+        Op::Create { path: paths.item_leaf(item, ItemLeaf::Running), data: me.encode(), mode: Mode::Persistent },
+        Op::Set { path: paths.item(item), data: codec::encode_millis(now), version: None },
+        Op::Delete { path: entry, version: None },
+    ];
+    debug_assert!(matches!(&ops[CLAIM_RUNNING_INDEX], Op::Create { path, .. } if path.ends_with("/running")));
+    ops
+}
+
+/// What the outcome of a [`claim`] transaction means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimOutcome {
+    /// The item is ours: run it.
+    Claimed,
+    /// Someone runs the item now (its new owner): that run covers the orphaned one, so the queue
+    /// entry is spent — delete it.
+    RunningAgain,
+    /// Another instance claimed it (or the entry is gone): try the next entry.
+    Lost,
+    /// The registry failed.
+    Failed(RegistryError),
+}
+
+/// Classifies the outcome of a claim.
+pub fn claim_outcome(result: Result<(), RegistryError>) -> ClaimOutcome {
+    match result {
+        Ok(()) => ClaimOutcome::Claimed,
+        Err(RegistryError::Transaction { index: CLAIM_RUNNING_INDEX, .. }) => ClaimOutcome::RunningAgain,
+        Err(RegistryError::Transaction { .. }) => ClaimOutcome::Lost,
+        Err(e) => ClaimOutcome::Failed(e),
+    }
+}
+
+/// Puts a claimed item back in the queue (it cannot run here).
+pub fn return_claim(paths: &JobPaths, item: u32) -> Vec<Op> {
+    vec![
+        Op::Create { path: paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent },
+        Op::Delete { path: paths.item_leaf(item, ItemLeaf::Running), version: None },
+        Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failover), version: None },
+        Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failovering), version: None },
+    ]
+}
+
+#[cfg(test)]
+#[path = "txn_tests.rs"]
+mod tests;

@@ -1,0 +1,80 @@
+//! The configuration a job runs with: the registry's [`JobConfig`], validated once and parsed
+//! once ([`crate::config::validate::check`]) into the cron, time zone, strategy and item
+//! parameters, with the executor built from it. Every fire, failover run and leader decision
+//! reads these; nothing is parsed again until the configuration changes.
+
+use std::sync::Arc;
+
+use crate::config::JobConfig;
+use crate::config::validate::{self, Checked};
+use crate::coord::leader::Sharding;
+use crate::coord::react::Switches;
+use crate::exec::Executor;
+use crate::exec::context::ShardingContext;
+use crate::exec::inproc::ErasedJob;
+use crate::registry::codec::JobType;
+
+/// A configuration in effect.
+pub(crate) struct Effective {
+    /// As stored.
+    pub(crate) config: JobConfig,
+    /// What its strings mean.
+    pub(crate) checked: Checked,
+    /// The executor, or why the job cannot run until its configuration is fixed (a missing
+    /// command, say): the job stays registered and fires are refused with this message.
+    pub(crate) executor: Result<Arc<Executor>, String>,
+}
+
+impl Effective {
+    /// Validates and parses a configuration for a job of `job_type`.
+    ///
+    /// # Errors
+    /// The validation error, naming the YAML key.
+    pub(crate) fn build(
+        config: JobConfig,
+        job_type: &JobType,
+        in_process: Option<Arc<dyn ErasedJob>>,
+    ) -> Result<Effective, String> {
+        let checked = validate::check(&config).map_err(|e| e.to_string())?;
+        let executor = Executor::from_config(job_type, &config, in_process).map(Arc::new);
+        Ok(Effective { config, checked, executor })
+    }
+
+    /// `shardingTotalCount`.
+    pub(crate) fn total(&self) -> u32 {
+        self.checked.total
+    }
+
+    /// The sharding settings the leader uses.
+    pub(crate) fn sharding<'a>(&self, job: &'a str) -> Sharding<'a> {
+        Sharding {
+            job,
+            total: self.total(),
+            strategy: self.checked.strategy,
+            static_sharding: self.config.static_sharding,
+            monitor_execution: self.config.monitor_execution,
+        }
+    }
+
+    /// The settings whose change a running job reacts to.
+    pub(crate) fn switches(&self) -> Switches<'_> {
+        Switches {
+            monitor_execution: self.config.monitor_execution,
+            failover: self.config.failover,
+            cron: self.checked.cron.as_ref().map(crate::schedule::cron::CronExpr::as_str),
+            time_zone: &self.checked.time_zone,
+        }
+    }
+
+    /// What a run of `item` receives.
+    pub(crate) fn context(&self, job: &str, item: u32, task_id: &str) -> ShardingContext {
+        ShardingContext {
+            job_name: job.to_string(),
+            task_id: task_id.to_string(),
+            sharding_total_count: self.total(),
+            job_parameter: self.config.job_parameter.clone().unwrap_or_default(),
+            sharding_item: item,
+            sharding_parameter: i32::try_from(item).ok().and_then(|i| self.checked.item_parameters.get(&i).cloned()),
+        }
+    }
+}

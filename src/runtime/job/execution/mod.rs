@@ -1,0 +1,358 @@
+//! Fires and runs of a job on this instance, carried out: the decisions are
+//! [`crate::coord::fire`]'s and the transactions [`crate::coord::txn`]'s; this room does the I/O
+//! and owns the runs — the [`FireState`], the tasks running items and their kill switches, and the
+//! set of items this instance runs or is about to run ([`LocalRuns`]).
+//!
+//! Execution is per item: an item never runs twice at once. A fire starts the local items that
+//! are idle; an item still busy from an earlier fire gets the fire queued (when `misfire` is on,
+//! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
+//! flagged is owed to every item (misfire on) or waits for it.
+//!
+//! [`runs`] starts run tasks and handles their ends.
+
+mod runs;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use self::runs::{ActiveRun, RunEnd};
+use super::JobCtx;
+use super::effective::Effective;
+use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
+use crate::coord::react;
+use crate::coord::txn::{self, Owe, OweOutcome};
+use crate::coord::view::JobView;
+use crate::exec::context::task_id;
+use crate::registry::cache::TreeCache;
+use crate::registry::codec;
+use crate::registry::path::ItemLeaf;
+use crate::registry::{Op, RegistryError};
+
+/// The items this instance runs or is about to run (its `running` node written or being
+/// written), shared with the failover round so that it never takes this instance's own live run
+/// for an orphan. Updated before a `running` node is created and after it is removed.
+pub(super) type LocalRuns = Arc<Mutex<BTreeSet<u32>>>;
+
+fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
+    match local.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// The runs of a job on this instance.
+pub(super) struct Execution {
+    state: FireState,
+    runs: JoinSet<RunEnd>,
+    active: BTreeMap<u64, ActiveRun>,
+    local: LocalRuns,
+    /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
+    stream_stop: watch::Sender<bool>,
+}
+
+impl Execution {
+    pub(super) fn new() -> Execution {
+        let (stream_stop, _) = watch::channel(false);
+        Execution {
+            state: FireState::default(),
+            runs: JoinSet::new(),
+            active: BTreeMap::new(),
+            local: LocalRuns::default(),
+            stream_stop,
+        }
+    }
+
+    /// The set the failover round checks.
+    pub(super) fn local(&self) -> &LocalRuns {
+        &self.local
+    }
+
+    /// True when a run of `item` is in progress here.
+    pub(super) fn is_running(&self, item: u32) -> bool {
+        self.state.is_running(item)
+    }
+
+    /// The fire that waited for resharding, if any.
+    pub(super) fn take_pending(&mut self) -> Option<Source> {
+        self.state.take_pending()
+    }
+
+    /// The fire missed while the registry was unreachable, if it is to run now.
+    pub(super) fn take_missed_offline(&mut self, misfire: bool) -> Option<Source> {
+        self.state.take_missed_offline(misfire)
+    }
+
+    /// A fire: run every idle local item; queue or owe the fire for busy ones; while resharding,
+    /// owe it to every item or let it wait. With the link down the fire is remembered and runs
+    /// once the registry answers again.
+    pub(super) async fn fire(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        link_ok: bool,
+        source: Source,
+    ) {
+        if !link_ok {
+            tracing::warn!(job = %ctx.name(), source = source.label(), "fire deferred: the registry is unreachable");
+            self.state.defer_offline(source.at());
+            return;
+        }
+        if !clock_within_limits(ctx, config).await {
+            return;
+        }
+        let view = ctx.view(cache);
+        match fire::gate(&view, ctx.me.as_str(), config.total(), config.config.misfire, &source) {
+            Gate::OweToAll => {
+                tracing::debug!(job = %ctx.name(), "fire during resharding: recorded as misfires");
+                let owes = (0..config.total()).map(|item| self.owe(ctx, item, source.at()));
+                futures::future::join_all(owes).await;
+            }
+            Gate::Wait => {
+                tracing::debug!(job = %ctx.name(), "fire waits for resharding");
+                self.state.wait_for_sharding(source);
+            }
+            Gate::Run(items) => self.start_items(ctx, config, &view, items, source).await,
+        }
+    }
+
+    /// Starts the given items where they are idle, local and enabled; queues or owes the fire
+    /// for the busy ones.
+    pub(super) async fn start_items(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        view: &JobView,
+        items: Vec<u32>,
+        source: Source,
+    ) {
+        let me = ctx.me.as_str();
+        let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
+        let mut to_start = Vec::new();
+        for item in items {
+            let state = view.items.get(&item).cloned().unwrap_or_default();
+            match fire::plan_item(&state, self.state.slot(item), &source, me, monitor, misfire) {
+                ItemPlan::Disabled | ItemPlan::Covered => {}
+                ItemPlan::Skipped { here } => {
+                    tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
+                }
+                ItemPlan::Busy { here, owe } => {
+                    let owed = owe && self.owe(ctx, item, source.at()).await;
+                    if self.state.queue(item, &source, here, owed) {
+                        tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
+                    }
+                }
+                ItemPlan::Start => to_start.push(item),
+            }
+        }
+        if to_start.is_empty() {
+            return;
+        }
+        let executor = match &config.executor {
+            Ok(executor) => Arc::clone(executor),
+            Err(e) => {
+                tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                return;
+            }
+        };
+        let started = if monitor {
+            self.mark_running(ctx, config, view, &to_start).await
+        } else {
+            for &item in &to_start {
+                if view.items.get(&item).is_some_and(|v| v.misfire) {
+                    clear_misfire(ctx, misfire, item).await;
+                }
+            }
+            to_start
+        };
+        self.state.spend_queued_misfires(&started);
+        if started.is_empty() {
+            return;
+        }
+        let task = task_id(ctx.name(), &started, me);
+        for item in started {
+            let sharding = config.context(ctx.name(), item, &task);
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor));
+        }
+    }
+
+    /// Runs a claimed item at once (the claim already wrote its `running` node). Returns false
+    /// when it cannot run here, so the claim is given back.
+    pub(super) fn start_failover(&mut self, ctx: &JobCtx, config: &Effective, item: u32) -> bool {
+        let Ok(executor) = config.executor.clone() else {
+            tracing::error!(job = %ctx.name(), item, "claimed item not run: the job is misconfigured");
+            return true;
+        };
+        if self.state.is_running(item) {
+            // Cannot happen: the claim created the running node, which a local run would hold.
+            tracing::error!(job = %ctx.name(), item, "claimed item is already running here; returning it");
+            return false;
+        }
+        let sharding = config.context(ctx.name(), item, &task_id(ctx.name(), &[item], ctx.me.as_str()));
+        tracing::info!(job = %ctx.name(), item, "running a failed-over item");
+        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor);
+        true
+    }
+
+    /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run
+    /// now that nothing runs them anywhere.
+    pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView) {
+        let ready = self.state.take_free_queued(view, ctx.me.as_str(), config.total(), config.config.misfire);
+        for (item, source) in ready {
+            let source = match source {
+                Some(source) => source,
+                None => {
+                    // The fire the misfire node owes; if it is gone, a run started meanwhile took it.
+                    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
+                    let Ok(Some(misfire)) = ctx.registry.get(&node).await else { continue };
+                    tracing::info!(job = %ctx.name(), item, "running a fire missed while the item was busy or unowned");
+                    Source::Misfire(codec::decode_misfire(&misfire.data))
+                }
+            };
+            self.start_items(ctx, config, view, vec![item], source).await;
+        }
+    }
+
+    /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]); an item
+    /// whose node exists is running elsewhere and is left out.
+    async fn mark_running(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView, items: &[u32]) -> Vec<u32> {
+        // Claim the items locally first, so the failover round never reads our fresh running
+        // node as an orphan's.
+        let items: Vec<u32> = {
+            let mut local = lock(&self.local);
+            items.iter().copied().filter(|i| local.insert(*i)).collect()
+        };
+        let started = write_running(ctx, config, view, &items).await;
+        let mut local = lock(&self.local);
+        for item in &items {
+            if !started.contains(item) {
+                local.remove(item);
+            }
+        }
+        started
+    }
+
+    /// Records that `fire` is owed a run of `item` (see [`txn::owe`]). Returns whether it is.
+    async fn owe(&self, ctx: &JobCtx, item: u32, fire: DateTime<Utc>) -> bool {
+        for _ in 0..txn::OWE_ATTEMPTS {
+            let item_node = match ctx.registry.get(&ctx.paths.item(item)).await {
+                Ok(node) => node,
+                Err(e) => {
+                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot read the item's last start");
+                    return true;
+                }
+            };
+            let Owe::Write(ops) = txn::owe(&ctx.paths, item, fire, item_node.as_ref()) else {
+                return false;
+            };
+            let result = ctx.registry.transaction(&ops).await;
+            match txn::owe_outcome(&result) {
+                OweOutcome::Owed => return true,
+                OweOutcome::Retry => continue,
+                OweOutcome::Failed => {
+                    if let Err(e) = result {
+                        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the misfire");
+                    }
+                    return true;
+                }
+            }
+        }
+        true
+    }
+}
+
+fn where_(here: bool) -> &'static str {
+    if here { "here" } else { "elsewhere" }
+}
+
+/// Writes the running nodes in one transaction; when it fails because a node exists, item by
+/// item, leaving out the items running elsewhere.
+async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobView, items: &[u32]) -> Vec<u32> {
+    let now = ctx.now();
+    let misfires: Vec<u32> = items.iter().copied().filter(|i| view.items.get(i).is_some_and(|v| v.misfire)).collect();
+    let ops = txn::mark_running(&ctx.paths, &ctx.me, items, &misfires, config.config.failover, now);
+    match ctx.registry.transaction(&ops).await {
+        Ok(()) => return items.to_vec(),
+        Err(RegistryError::Transaction { .. }) => {}
+        Err(e) => {
+            tracing::error!(job = %ctx.name(), error = %e, "cannot mark items running; not starting them");
+            return Vec::new();
+        }
+    }
+    let mode = txn::running_mode(config.config.failover);
+    let stamp = codec::encode_millis(now);
+    let mut started = Vec::new();
+    for &item in items {
+        match ctx.registry.create(&ctx.paths.item_leaf(item, ItemLeaf::Running), &ctx.me.encode(), mode).await {
+            Ok(_) => {
+                if let Err(e) = ctx.registry.put(&ctx.paths.item(item), &stamp).await {
+                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the item's start");
+                }
+                clear_misfire(ctx, config.config.misfire, item).await;
+                started.push(item);
+            }
+            Err(RegistryError::NodeExists(_)) => {
+                tracing::info!(job = %ctx.name(), item, "item is running elsewhere: skipped");
+            }
+            Err(e) => {
+                tracing::error!(job = %ctx.name(), item, error = %e, "cannot mark the item running; not starting it");
+            }
+        }
+    }
+    started
+}
+
+async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
+    if misfire && let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire)).await {
+        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear the misfire node");
+    }
+}
+
+/// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
+/// node written now). Returns false, and logs, when the skew is over the limit.
+async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
+    let limit = config.config.max_time_diff_seconds;
+    if limit < 0 {
+        return true;
+    }
+    let node = ctx.paths.system_time();
+    let result = async {
+        ctx.registry.put(&node, codec::EMPTY).await?;
+        ctx.registry.exists(&node).await
+    }
+    .await;
+    match result {
+        Ok(Some(stat)) => match react::clock_skew(limit, ctx.now().timestamp_millis(), stat.mtime) {
+            None => true,
+            Some(skew_ms) => {
+                tracing::error!(
+                    job = %ctx.name(),
+                    skew_ms,
+                    "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
+                );
+                false
+            }
+        },
+        Ok(None) => true,
+        Err(e) => {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot read the registry clock; fire refused");
+            false
+        }
+    }
+}
+
+/// Deletes nodes in one transaction; when that fails (some are gone already), one by one.
+async fn delete_all(ctx: &JobCtx, ops: Vec<Op>, what: &str) {
+    if ops.is_empty() || ctx.registry.transaction(&ops).await.is_ok() {
+        return;
+    }
+    for op in &ops {
+        if let Err(e) = ctx.registry.delete_if_exists(op.path()).await {
+            tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what}");
+        }
+    }
+}

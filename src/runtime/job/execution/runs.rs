@@ -1,0 +1,286 @@
+//! Run tasks: starting an item's execution, and what happens when it ends — its outcome logged
+//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch, an owed misfire
+//! settled, a queued fire run again.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use futures::FutureExt;
+use tokio::task::JoinError;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::{Execution, JobCtx, delete_all, lock};
+use crate::coord::fire::{Ended, RunInfo, Source, StopCleanup, stop_cleanup};
+use crate::coord::txn;
+use crate::exec::context::ShardingContext;
+use crate::exec::{Executor, ItemOutcome, RunControl};
+use crate::registry::cache::TreeCache;
+use crate::registry::codec::TriggerResult;
+use crate::registry::path::{self, ItemLeaf};
+use crate::registry::{Op, RegistryError};
+use crate::runtime::job::effective::Effective;
+
+/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch and its
+/// monotonic start (for the elapsed time).
+pub(super) struct ActiveRun {
+    kill: CancellationToken,
+    started: Instant,
+}
+
+/// A run task's report.
+pub(crate) struct RunEnd {
+    item: u32,
+    id: u64,
+    outcome: ItemOutcome,
+    /// Killed because the worker was cut off from the registry.
+    fenced: bool,
+}
+
+impl Execution {
+    /// Starts a run of `item` as a task of its own.
+    pub(crate) fn spawn_run(
+        &mut self,
+        ctx: &JobCtx,
+        item: u32,
+        sharding: ShardingContext,
+        source: Source,
+        executor: Arc<Executor>,
+    ) {
+        let fire_time = source.at();
+        let label = source.label();
+        let Some(id) = self.state.begin(item, source, ctx.now()) else {
+            // Every start path holds the item's running node first, so this is a bug if reached.
+            tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
+            return;
+        };
+        let kill = CancellationToken::new();
+        let control = RunControl {
+            kill: kill.clone(),
+            stop: self.stream_stop.subscribe(),
+            kill_grace: ctx.settings.kill_grace,
+            fire_time: Some(fire_time),
+        };
+        tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        let mut fence = ctx.fence.clone();
+        let fence_kill = kill.clone();
+        self.runs.spawn(async move {
+            // The run watches the fence itself, so a kill does not wait for the job task (which
+            // may be blocked on a registry request while the link is down).
+            let run = AssertUnwindSafe(executor.run(&sharding, control)).catch_unwind();
+            tokio::pin!(run);
+            let mut fenced = fence.borrow().fenced;
+            if fenced {
+                fence_kill.cancel();
+            }
+            let result = loop {
+                tokio::select! {
+                    biased;
+                    result = &mut run => break result,
+                    changed = fence.changed(), if !fenced => {
+                        if changed.is_err() || fence.borrow().fenced {
+                            fenced = true;
+                            fence_kill.cancel();
+                        }
+                    }
+                }
+            };
+            let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
+            RunEnd { item, id, outcome, fenced }
+        });
+        self.active.insert(id, ActiveRun { kill, started: Instant::now() });
+    }
+
+    /// Waits for the next run to end, with any others that ended meanwhile (pending forever
+    /// while nothing runs).
+    pub(crate) async fn next_ends(&mut self) -> Vec<Result<RunEnd, JoinError>> {
+        let Some(first) = self.runs.join_next().await else {
+            return std::future::pending().await;
+        };
+        let mut batch = vec![first];
+        while let Some(more) = self.runs.try_join_next() {
+            batch.push(more);
+        }
+        batch
+    }
+
+    /// Runs ended: log, report, clear their running nodes in one batch, settle misfires, and
+    /// start queued re-runs.
+    pub(crate) async fn on_ends(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        batch: Vec<Result<RunEnd, JoinError>>,
+    ) {
+        let mut ends = Vec::new();
+        for result in batch {
+            match result {
+                Ok(end) => ends.push(end),
+                Err(_) => tracing::error!(job = %ctx.name(), "an item task was lost"),
+            }
+        }
+        let ended: Vec<Ended> = ends.iter().map(|e| Ended { item: e.item, id: e.id, fenced: e.fenced }).collect();
+        let done = self.state.finish(&ended);
+        for (item, run) in &done.runs {
+            let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
+            let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+            log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
+            record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
+        }
+        for item in &done.fenced {
+            tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
+            lock(&self.local).remove(item);
+        }
+        if config.config.monitor_execution {
+            self.clear_running_nodes(ctx, cache, Some(&done.clear_running)).await;
+        }
+        if !done.complete_failover.is_empty() {
+            complete_failovers(ctx, &done.complete_failover).await;
+        }
+        {
+            let mut local = lock(&self.local);
+            for item in done.clear_running.iter().chain(&done.complete_failover) {
+                local.remove(item);
+            }
+        }
+        if config.config.misfire {
+            let owed: Vec<(u32, DateTime<Utc>)> = {
+                let view = cache.view();
+                done.settle
+                    .into_iter()
+                    .filter(|(item, _)| view.exists(&ctx.paths.item_leaf(*item, ItemLeaf::Misfire)))
+                    .collect()
+            };
+            for (item, started) in owed {
+                settle_misfire(ctx, item, started).await;
+            }
+        }
+        if !done.rerun.is_empty() {
+            let view = ctx.view(cache);
+            let local = view.local_items(ctx.me.as_str(), config.total());
+            for (item, source) in done.rerun {
+                if view.sharding_pending(config.total()) {
+                    self.state.wait_for_sharding(source);
+                } else if local.contains(&item) {
+                    self.start_items(ctx, config, &view, vec![item], source).await;
+                }
+            }
+        }
+    }
+
+    /// Stopping: tells streaming runs to stop after their batch.
+    pub(crate) fn stop_streams(&self) {
+        let _ = self.stream_stop.send(true);
+    }
+
+    /// True while runs are in progress.
+    pub(crate) fn has_runs(&self) -> bool {
+        !self.runs.is_empty()
+    }
+
+    /// How many runs are in progress.
+    pub(crate) fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Kills every run in progress (SIGTERM, then SIGKILL after the kill grace).
+    pub(crate) fn kill_all(&self) {
+        for run in self.active.values() {
+            run.kill.cancel();
+        }
+    }
+
+    /// Waits for the next run to end during a stop; `None` when none is left.
+    pub(crate) async fn next_end_stopping(&mut self) -> Option<Result<RunEnd, JoinError>> {
+        self.runs.join_next().await
+    }
+
+    /// A run that ended while stopping: log it and clear its nodes unless it was killed with
+    /// failover on (then they let another instance take the item over).
+    pub(crate) async fn on_end_stopping(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        result: Result<RunEnd, JoinError>,
+    ) {
+        let Ok(end) = result else { return };
+        let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
+        let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+        log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
+        record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
+        let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
+        match stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor) {
+            StopCleanup::Keep => {}
+            StopCleanup::ClearRunning => self.clear_running_nodes(ctx, cache, Some(&[end.item])).await,
+            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item]).await,
+        }
+        lock(&self.local).remove(&end.item);
+    }
+
+    /// Deletes `running` nodes: of `items`, or of every item (`None`: monitoring was switched
+    /// off). Batched in one transaction; a node someone else already removed is no error.
+    pub(crate) async fn clear_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache, items: Option<&[u32]>) {
+        let items: Vec<u32> = match items {
+            Some(items) => items.to_vec(),
+            None => cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect(),
+        };
+        delete_all(ctx, txn::clear_running(&ctx.paths, &items), "the running node").await;
+    }
+}
+
+/// A failed-over run ended: its `running`, `failover` and `failovering` nodes go together.
+async fn complete_failovers(ctx: &JobCtx, items: &[u32]) {
+    delete_all(ctx, txn::complete_failover(&ctx.paths, items), "a failover node").await;
+}
+
+/// A run of `item` that started at `started` ended: an owed fire no later than its start is
+/// covered by it, so its misfire node goes.
+async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) {
+    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
+    let Ok(Some(misfire)) = ctx.registry.get(&node).await else { return };
+    let Some(Op::Delete { path, version }) = txn::settle(&ctx.paths, item, started, &misfire) else { return };
+    if let Err(e) = ctx.registry.delete(&path, version).await
+        && !matches!(e, RegistryError::NoNode(_) | RegistryError::BadVersion(_))
+    {
+        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear a covered misfire");
+    }
+}
+
+/// A run started by `job trigger --wait`: store its outcome where the admin waits for it.
+async fn record_trigger_result(ctx: &JobCtx, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
+    let Some(token) = run.source.token() else { return };
+    let result = TriggerResult {
+        instance: ctx.me.to_string(),
+        success: outcome.success,
+        exit_code: outcome.exit_code,
+        message: outcome.message.clone(),
+        elapsed_ms,
+    };
+    if let Err(e) = ctx.registry.put(&ctx.paths.trigger_result(token, item), &result.encode()).await {
+        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the trigger result");
+    }
+}
+
+fn elapsed_ms(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
+    let source = run.source.label();
+    if outcome.success {
+        tracing::info!(job, item, source, elapsed_ms, "item finished");
+    } else {
+        tracing::warn!(
+            job,
+            item,
+            source,
+            elapsed_ms,
+            exit_code = ?outcome.exit_code,
+            error = outcome.message.as_deref().unwrap_or(""),
+            "item failed"
+        );
+    }
+}

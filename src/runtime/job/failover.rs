@@ -1,0 +1,212 @@
+//! Failover, carried out (reference §3.5 without its gaps; decisions in
+//! [`crate::coord::failover`]). Owns the claim round in flight and whether the last round found
+//! nothing to do.
+//!
+//! A round runs in a task of its own under the failover latch, so that queueing and claiming
+//! never interleave across instances:
+//!
+//! 1. each suspect item is confirmed with a fresh read of its `running`, `failover` and
+//!    `failovering` nodes against the live instances, and a confirmed orphan is queued in one
+//!    transaction that creates the queue entry and removes the orphan's nodes (version-checked);
+//! 2. then the first queued item this instance is not running is claimed
+//!    ([`crate::coord::txn::claim`]), and the claimed item runs at once.
+//!
+//! The round never takes this instance's own live run for an orphan: it checks the set of items
+//! the execution room is running or about to run ([`LocalRuns`]).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::JobCtx;
+use super::execution::LocalRuns;
+use crate::coord::failover::{self as decide, SUSPECT_LEAVES};
+use crate::coord::txn::{self, ClaimOutcome};
+use crate::coord::view::JobView;
+use crate::registry::codec::{self, InstanceId};
+use crate::registry::path::JobPaths;
+use crate::registry::{Registry, RegistryError};
+use crate::runtime::clock::Clock;
+use crate::runtime::task::OwnedTask;
+
+/// The outcome of a round: the item claimed, if any.
+pub(super) type Claimed = Result<Option<u32>, RegistryError>;
+
+/// Failover of a job on this instance.
+pub(super) struct Failover {
+    /// A claim round in flight.
+    round: Option<OwnedTask<Claimed>>,
+    /// The last round found nothing: do not contend again before the cache changes.
+    idle: bool,
+}
+
+impl Failover {
+    pub(super) fn new() -> Failover {
+        Failover { round: None, idle: false }
+    }
+
+    /// The cache changed: a new round may find work.
+    pub(super) fn wake(&mut self) {
+        self.idle = false;
+    }
+
+    /// Starts a round when the cache shows suspects or queued items.
+    pub(super) fn duties(
+        &mut self,
+        ctx: &JobCtx,
+        total: u32,
+        view: &JobView,
+        local: &LocalRuns,
+        busy_here: impl Fn(u32) -> bool,
+    ) {
+        let me = ctx.me.as_str();
+        let suspects = decide::suspects(view, me, busy_here);
+        if !decide::should_claim(view, me, &suspects, self.round.is_some(), self.idle) {
+            return;
+        }
+        let (registry, paths, me, local) = (ctx.registry.clone(), ctx.paths.clone(), ctx.me.clone(), Arc::clone(local));
+        let clock = Arc::clone(&ctx.settings.clock);
+        self.round = Some(OwnedTask::spawn(async move {
+            round(&registry, &paths, &me, &local, clock.as_ref(), total, &suspects).await
+        }));
+    }
+
+    /// Waits for the round in flight (pending forever when there is none).
+    pub(super) async fn next_claim(&mut self) -> Result<Claimed, tokio::task::JoinError> {
+        match self.round.as_mut() {
+            Some(task) => task.join().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// A round ended: the item claimed, if any. Nothing left to claim (or a failure): wait for
+    /// the next change before contending again.
+    pub(super) fn on_claimed(&mut self, ctx: &JobCtx, result: Result<Claimed, tokio::task::JoinError>) -> Option<u32> {
+        self.round = None;
+        match result {
+            Ok(Ok(Some(item))) => return Some(item),
+            Ok(Ok(None)) => self.idle = true,
+            Ok(Err(e)) => {
+                tracing::warn!(job = %ctx.name(), error = %e, "failover claim failed");
+                self.idle = true;
+            }
+            Err(e) => tracing::error!(job = %ctx.name(), error = %e, "failover claim task failed"),
+        }
+        None
+    }
+
+    /// Stopping: waits for a round in flight, so that it cannot claim after the instance left,
+    /// and puts an item it claimed back in the queue.
+    pub(super) async fn stop(&mut self, ctx: &JobCtx) {
+        if let Some(mut task) = self.round.take()
+            && let Ok(Ok(Some(item))) = task.join().await
+        {
+            tracing::info!(job = %ctx.name(), item, "stopping: returning a just-claimed item to the failover queue");
+            return_claim(ctx, item).await;
+        }
+    }
+
+    /// Failover was switched off: remove its nodes (see [`decide::switched_off`]).
+    pub(super) async fn clear_nodes(&self, ctx: &JobCtx, view: &JobView, busy_here: impl Fn(u32) -> bool) {
+        for node in decide::switched_off(view, &ctx.paths, busy_here) {
+            if let Err(e) = ctx.registry.delete_if_exists(&node).await {
+                tracing::warn!(job = %ctx.name(), path = %node, error = %e, "cannot clear a failover node");
+            }
+        }
+    }
+}
+
+/// Puts a claimed item back in the queue.
+pub(super) async fn return_claim(ctx: &JobCtx, item: u32) {
+    if let Err(e) = ctx.registry.transaction(&txn::return_claim(&ctx.paths, item)).await {
+        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot return the claimed item");
+    }
+}
+
+fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
+    match local.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// One round (see the module docs). Returns the claimed item.
+async fn round(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    local: &LocalRuns,
+    clock: &dyn Clock,
+    total: u32,
+    suspects: &[u32],
+) -> Claimed {
+    let _latch = registry.latch(&paths.failover_latch()).await?;
+    if !suspects.is_empty() {
+        let instances: BTreeSet<String> =
+            registry.children(&paths.instances()).await?.unwrap_or_default().into_iter().collect();
+        registry.create_if_absent(&paths.failover_items(), codec::EMPTY).await?;
+        for &item in suspects {
+            queue_if_orphaned(registry, paths, me, local, &instances, item).await?;
+        }
+    }
+    let Some(names) = registry.children(&paths.failover_items()).await? else {
+        return Ok(None);
+    };
+    for item in decide::claim_order(names) {
+        // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
+        if !lock(local).insert(item) {
+            continue;
+        }
+        let entry = paths.failover_item(item);
+        if item >= total {
+            lock(local).remove(&item);
+            registry.delete_if_exists(&entry).await?;
+            continue;
+        }
+        let outcome = txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await);
+        if outcome != ClaimOutcome::Claimed {
+            lock(local).remove(&item);
+        }
+        match outcome {
+            ClaimOutcome::Claimed => {
+                tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
+                return Ok(Some(item));
+            }
+            ClaimOutcome::RunningAgain => {
+                tracing::info!(job = %paths.job(), item, "orphaned item is running again already");
+                registry.delete_if_exists(&entry).await?;
+            }
+            ClaimOutcome::Lost => continue,
+            ClaimOutcome::Failed(e) => return Err(e),
+        }
+    }
+    Ok(None)
+}
+
+/// Step 1 of a round for one item.
+async fn queue_if_orphaned(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    local: &LocalRuns,
+    instances: &BTreeSet<String>,
+    item: u32,
+) -> Result<(), RegistryError> {
+    let nodes: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
+    let fresh = registry.get_many(&nodes).await?;
+    // Checked after the read: a run of ours that began before it is in the set by now.
+    let here = lock(local).contains(&item);
+    let Some(orphan) = decide::orphan(paths, item, me.as_str(), here, instances, &fresh) else {
+        return Ok(());
+    };
+    match registry.transaction(&orphan.ops).await {
+        Ok(()) => {
+            tracing::warn!(job = %paths.job(), item, runner = %orphan.runner, "orphaned run: queued for failover")
+        }
+        // Already queued: its entry stands for it.
+        Err(e @ RegistryError::Transaction { .. }) => {
+            tracing::debug!(job = %paths.job(), item, error = %e, "orphaned item already queued");
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! The leader's sharding duty, carried out: [`crate::coord::leader::step`] decides, this room
+//! writes the flag or the new assignment. Owns whether a sharding transaction was written that
+//! the cache has not shown yet.
+
+use super::JobCtx;
+use super::effective::Effective;
+use crate::coord::leader::{self, LeaderStep, SHARD_ATTEMPTS};
+use crate::coord::strategy;
+use crate::coord::view::{self, JobView};
+use crate::registry::cache::TreeCache;
+use crate::registry::codec;
+use crate::registry::{Mode, RegistryError};
+
+/// The leader's state of a job on this instance.
+pub(super) struct Leader {
+    /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
+    written: bool,
+}
+
+impl Leader {
+    pub(super) fn new() -> Leader {
+        Leader { written: false }
+    }
+
+    /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
+    /// is running.
+    pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
+        match leader::step(view, &config.sharding(ctx.name()), &mut self.written) {
+            LeaderStep::Idle => {}
+            LeaderStep::Flag => {
+                tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
+                if let Err(e) = ctx.registry.create_if_absent(&ctx.paths.sharding_necessary(), codec::EMPTY).await {
+                    tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
+                }
+            }
+            LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
+            LeaderStep::Shard => self.shard(ctx, config, cache, view).await,
+        }
+    }
+
+    /// Writes a new assignment in one transaction; retried with a fresh read when the cache was
+    /// behind, reported when it keeps failing (the flag stays, so it is retried on the next
+    /// change or reconcile).
+    async fn shard(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
+        let processing = ctx.paths.sharding_processing();
+        match ctx.registry.create(&processing, codec::EMPTY, Mode::Ephemeral).await {
+            Ok(_) => {}
+            Err(RegistryError::NodeExists(_)) => {
+                let ours = ctx.registry.exists(&processing).await;
+                if !matches!(ours, Ok(Some(stat)) if stat.ephemeral_owner == ctx.registry.session_id()) {
+                    return;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(job = %ctx.name(), error = %e, "cannot start sharding");
+                return;
+            }
+        }
+        let total = config.total();
+        let now_ms = ctx.now().timestamp_millis();
+        let mut current = view.clone();
+        let mut leaves = view::item_leaves(&ctx.paths, &cache.view());
+        for attempt in 1..=SHARD_ATTEMPTS {
+            current.processing = true;
+            let available = current.available_instances();
+            if available.is_empty() || !current.necessary {
+                break;
+            }
+            let assignment = strategy::assign(config.checked.strategy, ctx.name(), &available, total, now_ms);
+            let ops = current.sharding_transaction(&ctx.paths, &assignment, total, &leaves);
+            match ctx.registry.transaction(&ops).await {
+                Ok(()) => {
+                    let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
+                    tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
+                    self.written = true;
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(job = %ctx.name(), attempt, error = %e, "sharding transaction failed; re-reading");
+                    match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
+                        Ok(Some(nodes)) => {
+                            current = JobView::from_nodes(&ctx.paths, &nodes);
+                            leaves = view::item_leaves_from_nodes(&ctx.paths, &nodes);
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            tracing::warn!(job = %ctx.name(), error = %e, "cannot re-read the job");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        tracing::error!(job = %ctx.name(), "sharding did not complete; it will be retried");
+        if let Err(e) = ctx.registry.delete_if_exists(&processing).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
+        }
+    }
+}

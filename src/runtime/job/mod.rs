@@ -1,0 +1,467 @@
+//! One job on one instance: the task that schedules fires, runs items and reacts to the registry.
+//!
+//! A [`JobTask`] owns the job's watched cache, its effective configuration, its next fire, and
+//! one room per kind of state, each the only writer of what it owns:
+//!
+//! * [`registration`]: the server and instance nodes, the session, the link state;
+//! * [`election`]: contending for leadership;
+//! * [`leader`]: the leader's sharding duty;
+//! * [`execution`]: fires and runs (per-item slots, queued and owed fires, run tasks);
+//! * [`failover`]: claim rounds for orphaned runs.
+//!
+//! The decisions are [`crate::coord`]'s pure functions; the rooms carry them out. The task loops
+//! over a `select!` of: a stop request, ended runs, session changes, the fence, the next cron
+//! fire, a finished claim round, cache events, a registration retry and the reconcile tick.
+//! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
+//! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
+//! fire are the batched `running` node writes when `monitorExecution` is on.
+
+mod effective;
+mod election;
+mod execution;
+mod failover;
+mod leader;
+mod registration;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use self::effective::Effective;
+use self::election::Election;
+use self::execution::Execution;
+use self::failover::Failover;
+use self::leader::Leader;
+use self::registration::Registration;
+use super::fence::FenceState;
+use super::{Settings, StopMode};
+use crate::config::JobConfig;
+use crate::coord::fire::{self, Source};
+use crate::coord::react::{self, Reaction};
+use crate::coord::view::JobView;
+use crate::exec::inproc::ErasedJob;
+use crate::registry::cache::{CacheEvent, CacheReader, TreeCache};
+use crate::registry::codec::{self, InstanceId, JobType};
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
+use crate::registry::{Registry, SessionStatus};
+
+/// How often the reconcile tick checks whether `reconcileIntervalMinutes` have passed.
+const RECONCILE_TICK: Duration = Duration::from_secs(60);
+
+/// Paths whose data the runner never needs from the cache: markers, latches, and the items'
+/// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
+/// `running` node and stamps its item, so reading their data on each event would cost every
+/// instance reads on every fire. Trigger nodes are not lazy: their data is the
+/// `job trigger --wait` token.
+pub(crate) fn lazy_path(p: &str) -> bool {
+    match path::parse(p) {
+        Some((_, Node::ItemLeaf(_, leaf))) => {
+            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled)
+        }
+        Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
+        Some((_, Node::Other)) => true,
+        _ => false,
+    }
+}
+
+/// Everything a job needs to start.
+pub(crate) struct JobSetup {
+    pub(crate) job_type: JobType,
+    pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
+    pub(crate) config: JobConfig,
+}
+
+/// What every room of a job reads and nobody changes.
+pub(crate) struct JobCtx {
+    pub(crate) registry: Registry,
+    pub(crate) me: InstanceId,
+    pub(crate) paths: JobPaths,
+    pub(crate) settings: Arc<Settings>,
+    pub(crate) job_type: JobType,
+    pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
+    /// The link monitor (see `fence.rs`).
+    pub(crate) fence: watch::Receiver<FenceState>,
+}
+
+impl JobCtx {
+    /// The job name.
+    pub(crate) fn name(&self) -> &str {
+        self.paths.job()
+    }
+
+    /// The current instant.
+    pub(crate) fn now(&self) -> DateTime<Utc> {
+        self.settings.clock.now()
+    }
+
+    /// The job as the cache shows it now.
+    pub(crate) fn view(&self, cache: &TreeCache) -> JobView {
+        JobView::from_cache(&self.paths, &cache.view())
+    }
+}
+
+/// One job's task (see the module docs).
+pub(crate) struct JobTask {
+    ctx: JobCtx,
+    cache: TreeCache,
+    config: Effective,
+    next_fire: Option<DateTime<Utc>>,
+    last_reconcile: Instant,
+    stop: watch::Receiver<StopMode>,
+    session: watch::Receiver<SessionStatus>,
+    registration: Registration,
+    election: Election,
+    leader: Leader,
+    execution: Execution,
+    failover: Failover,
+}
+
+impl JobTask {
+    /// Publishes the job's configuration (when absent or `overwrite`), loads the effective one,
+    /// starts the cache and registers the server and instance nodes.
+    pub(crate) async fn start(
+        registry: Registry,
+        me: InstanceId,
+        settings: Arc<Settings>,
+        setup: JobSetup,
+        stop: watch::Receiver<StopMode>,
+        fence: watch::Receiver<FenceState>,
+    ) -> anyhow::Result<JobTask> {
+        let paths = JobPaths::new(&setup.config.job_name);
+        let stored = publish_config(&registry, &paths, &setup).await?;
+        let ctx =
+            JobCtx { registry, me, paths, settings, job_type: setup.job_type, in_process: setup.in_process, fence };
+        let config = Effective::build(stored, &ctx.job_type, ctx.in_process.clone()).map_err(|e| {
+            anyhow::anyhow!("job '{}': invalid configuration at {}: {e}", ctx.name(), ctx.paths.config())
+        })?;
+        if let Err(e) = &config.executor {
+            tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
+        }
+        let cache = TreeCache::start(ctx.registry.clone(), ctx.paths.root(), lazy_path).await?;
+        let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
+        let mut task = JobTask {
+            session: ctx.registry.session(),
+            ctx,
+            cache,
+            config,
+            next_fire,
+            last_reconcile: Instant::now(),
+            stop,
+            registration: Registration::new(),
+            election: Election::new(),
+            leader: Leader::new(),
+            execution: Execution::new(),
+            failover: Failover::new(),
+        };
+        task.registration.register(&task.ctx, task.config.config.disabled).await?;
+        Ok(task)
+    }
+
+    /// The job name.
+    pub(crate) fn name(&self) -> &str {
+        self.ctx.name()
+    }
+
+    /// The cache reader, for the dump port.
+    pub(crate) fn cache_reader(&self) -> CacheReader {
+        self.cache.reader()
+    }
+
+    /// Runs until stopped; then stops gracefully (or at once) and leaves the registry.
+    pub(crate) async fn run(mut self) {
+        let mut reconcile = tokio::time::interval(RECONCILE_TICK);
+        reconcile.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        self.after_change().await;
+        loop {
+            if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
+                break;
+            }
+            let fire_at = self.next_fire;
+            let retry_at = self.registration.retry_at();
+            let now = self.ctx.now();
+            tokio::select! {
+                biased;
+                changed = self.stop.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                }
+                ends = self.execution.next_ends() => {
+                    self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends).await;
+                    self.after_change().await;
+                }
+                changed = self.session.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    let status = *self.session.borrow_and_update();
+                    if self.registration.on_session(&self.ctx, status, self.config.config.disabled).await {
+                        self.resume_after_outage().await;
+                    }
+                }
+                changed = self.ctx.fence.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    if self.ctx.fence.borrow_and_update().healthy {
+                        self.resume_after_outage().await;
+                    }
+                }
+                // Fires before registry events: a busy stream of events must not delay a fire.
+                () = sleep_until_utc(now, fire_at) => self.on_cron().await,
+                claimed = self.failover.next_claim() => {
+                    if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
+                        && !self.execution.start_failover(&self.ctx, &self.config, item)
+                    {
+                        failover::return_claim(&self.ctx, item).await;
+                    }
+                    self.after_change().await;
+                }
+                event = self.cache.recv() => {
+                    let Some(event) = event else { break };
+                    let mut batch = vec![event];
+                    while let Some(more) = self.cache.try_recv() {
+                        batch.push(more);
+                    }
+                    self.on_cache_events(batch).await;
+                }
+                () = sleep_until_opt(retry_at) => {
+                    self.registration.register_or_retry(&self.ctx, self.config.config.disabled).await;
+                    self.after_change().await;
+                }
+                _ = reconcile.tick() => self.reconcile().await,
+            }
+        }
+        self.shutdown().await;
+    }
+
+    /// The link is usable: connected, and the registry answered recently.
+    fn link_ok(&self) -> bool {
+        self.registration.connected() && self.ctx.fence.borrow().healthy
+    }
+
+    async fn fire(&mut self, source: Source) {
+        let link_ok = self.link_ok();
+        self.execution.fire(&self.ctx, &self.config, &self.cache, link_ok, source).await;
+    }
+
+    async fn on_cron(&mut self) {
+        let Some(scheduled) = self.next_fire else { return };
+        let checked = &self.config.checked;
+        self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
+        self.fire(Source::Cron(scheduled)).await;
+    }
+
+    async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
+        self.failover.wake();
+        let Reaction { config_changed, own_instance_deleted, triggered } =
+            react::react(&events, self.ctx.me.as_str(), &self.ctx.view(&self.cache));
+        if config_changed {
+            self.reload_config().await;
+        }
+        if own_instance_deleted {
+            self.registration.own_instance_deleted(&self.ctx).await;
+            if self.registration.stopped_by_admin() {
+                return;
+            }
+        }
+        if triggered {
+            let node = self.ctx.paths.trigger(self.ctx.me.as_str());
+            let token = self.cache.view().data(&node).and_then(codec::decode_trigger).map(Arc::from);
+            match self.ctx.registry.delete_if_exists(&node).await {
+                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token)).await,
+                Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
+            }
+        }
+        self.after_change().await;
+    }
+
+    /// The config node changed: re-read it from the cache and adopt it if it is valid.
+    async fn reload_config(&mut self) {
+        let Some(text) = self.cache.view().text(&self.ctx.paths.config()) else {
+            return;
+        };
+        let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
+        let built = parsed.and_then(|cfg| Effective::build(cfg, &self.ctx.job_type, self.ctx.in_process.clone()));
+        let new = match built {
+            Ok(new) => new,
+            Err(e) => {
+                tracing::error!(
+                    job = %self.name(),
+                    error = %e,
+                    "ignoring the new configuration at {}; keeping the previous one",
+                    self.ctx.paths.config()
+                );
+                return;
+            }
+        };
+        if let Err(e) = &new.executor {
+            tracing::error!(job = %self.name(), error = %e, "the job cannot run until its configuration is fixed");
+        }
+        let change = react::transition(Some(self.config.switches()), new.switches());
+        self.config = new;
+        if change.reschedule {
+            let checked = &self.config.checked;
+            self.next_fire = checked.cron.as_ref().and_then(|c| c.next_after(self.ctx.now(), &checked.time_zone));
+            tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
+        }
+        if change.monitor_switched_off {
+            self.execution.clear_running_nodes(&self.ctx, &self.cache, None).await;
+        }
+        if change.failover_switched_off {
+            let view = self.ctx.view(&self.cache);
+            let execution = &self.execution;
+            self.failover.clear_nodes(&self.ctx, &view, |item| execution.is_running(item)).await;
+        }
+    }
+
+    /// Re-evaluates what the cache now says: leadership, failover, resharding, a fire waiting for
+    /// resharding, queued fires.
+    async fn after_change(&mut self) {
+        if !self.link_ok() {
+            return;
+        }
+        self.election.reap();
+        let view = self.ctx.view(&self.cache);
+        let config = &self.config.config;
+        let duties =
+            react::duties(&view, self.ctx.me.as_str(), self.config.total(), config.failover, config.monitor_execution);
+        if duties.resign {
+            tracing::info!(job = %self.name(), "server disabled: giving up leadership");
+            self.election.resign(&self.ctx).await;
+            return;
+        }
+        if duties.elect {
+            self.election.contend(&self.ctx);
+        }
+        if duties.failover {
+            let execution = &self.execution;
+            self.failover
+                .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.is_running(item));
+        }
+        if duties.lead {
+            self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
+        }
+        if duties.sharding_pending {
+            return;
+        }
+        if let Some(source) = self.execution.take_pending() {
+            self.fire(source).await;
+            return;
+        }
+        self.execution.start_free_queued(&self.ctx, &self.config, &view).await;
+    }
+
+    /// The registry is usable again: run what was missed meanwhile (once), then re-evaluate.
+    async fn resume_after_outage(&mut self) {
+        if !self.link_ok() {
+            return;
+        }
+        if let Some(missed) = self.execution.take_missed_offline(self.config.config.misfire) {
+            // One run per item covers every fire missed meanwhile; it stands for the latest of
+            // them, so a run that began after that instant already covers it.
+            self.fire(missed).await;
+        }
+        self.after_change().await;
+    }
+
+    /// The periodic safety net: ElasticJob's reconcile (the leader reshards when the assignment
+    /// is stale) plus a check that this instance is still registered.
+    async fn reconcile(&mut self) {
+        if !react::reconcile_due(self.config.config.reconcile_interval_minutes, self.last_reconcile.elapsed()) {
+            return;
+        }
+        self.last_reconcile = Instant::now();
+        if self.registration.connected() && !self.cache.view().exists(&self.ctx.paths.instance(self.ctx.me.as_str())) {
+            self.registration.own_instance_deleted(&self.ctx).await;
+        }
+        self.after_change().await;
+    }
+
+    /// Stops: no new fires; running items get until the graceful deadline (none when forced or
+    /// stopped by an operator), then they are killed; a claim round in flight is waited for (and
+    /// its item given back); the leader and instance nodes are removed.
+    async fn shutdown(&mut self) {
+        self.execution.stop_streams();
+        self.election.stop();
+        let deadline = match *self.stop.borrow() {
+            StopMode::Graceful(deadline) if !self.registration.stopped_by_admin() => Some(deadline),
+            _ => None,
+        };
+        if let Some(deadline) = deadline {
+            while self.execution.has_runs() {
+                tokio::select! {
+                    biased;
+                    changed = self.stop.changed() => {
+                        if changed.is_err() || matches!(*self.stop.borrow(), StopMode::Forced) {
+                            break;
+                        }
+                    }
+                    Some(end) = self.execution.next_end_stopping() => {
+                        self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
+                    }
+                    () = tokio::time::sleep_until(deadline) => break,
+                }
+            }
+        }
+        if self.execution.has_runs() {
+            tracing::warn!(job = %self.name(), items = self.execution.run_count(), "killing running items");
+            self.execution.kill_all();
+            while let Some(end) = self.execution.next_end_stopping().await {
+                self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
+            }
+        }
+        self.failover.stop(&self.ctx).await;
+        if self.registration.connected() {
+            if self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
+                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
+            {
+                tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
+            }
+            if !self.registration.stopped_by_admin()
+                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.instance(self.ctx.me.as_str())).await
+            {
+                tracing::warn!(job = %self.name(), error = %e, "cannot remove the instance node");
+            }
+        }
+        tracing::info!(job = %self.name(), "stopped");
+    }
+}
+
+/// Writes the job's root and configuration when the registry has none (or `overwrite` is set),
+/// then returns the configuration the registry holds.
+async fn publish_config(registry: &Registry, paths: &JobPaths, setup: &JobSetup) -> anyhow::Result<JobConfig> {
+    let name = paths.job();
+    let stored = registry.get(&paths.config()).await?;
+    if stored.is_none() || setup.config.overwrite {
+        registry.put(paths.root(), setup.job_type.root_data().as_bytes()).await?;
+        registry.put(&paths.config(), setup.config.to_yaml().as_bytes()).await?;
+        tracing::info!(job = %name, "published the job configuration");
+        return Ok(setup.config.clone());
+    }
+    let text = stored.map(|n| n.text()).unwrap_or_default();
+    let config = JobConfig::from_yaml(&text)
+        .map_err(|e| anyhow::anyhow!("job '{name}': the configuration at {} is invalid: {e}", paths.config()))?;
+    if config.to_yaml() != setup.config.to_yaml() {
+        tracing::info!(job = %name, "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)");
+    }
+    Ok(config)
+}
+
+/// Sleeps until a wall-clock instant (forever for none).
+async fn sleep_until_utc(now: DateTime<Utc>, at: Option<DateTime<Utc>>) {
+    match at {
+        Some(at) => tokio::time::sleep((at - now).to_std().unwrap_or(Duration::ZERO)).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,115 @@
+//! Registration: the job's `servers/{ip}` and ephemeral `instances/{id}` nodes, the session they
+//! belong to, and what a session change or a deleted instance node means (reference §2.1, §6.2;
+//! SPEC §2 point 4). Owns the link state the other rooms read: `connected`, and whether an
+//! operator stopped the job here.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::JobCtx;
+use crate::coord::react::{self, SessionStep};
+use crate::registry::codec::{InstanceInfo, ServerStatus};
+use crate::registry::{RegistryError, SessionStatus};
+
+/// How long a failed registration waits before it is tried again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// The registration state of a job on this instance.
+pub(super) struct Registration {
+    /// Connected to the registry.
+    connected: bool,
+    /// The session the instance node was last written in.
+    registered_session: i64,
+    /// When to try a failed registration again.
+    retry_at: Option<Instant>,
+    /// An operator deleted the instance node within our session: the job stops in this process.
+    stopped_by_admin: bool,
+}
+
+impl Registration {
+    pub(super) fn new() -> Registration {
+        Registration { connected: true, registered_session: 0, retry_at: None, stopped_by_admin: false }
+    }
+
+    /// Connected to the registry.
+    pub(super) fn connected(&self) -> bool {
+        self.connected
+    }
+
+    /// An operator stopped the job here (`job shutdown`).
+    pub(super) fn stopped_by_admin(&self) -> bool {
+        self.stopped_by_admin
+    }
+
+    /// When a failed registration is retried.
+    pub(super) fn retry_at(&self) -> Option<Instant> {
+        self.retry_at
+    }
+
+    /// Registers the server node (kept as is when it exists, written `ENABLED`/`DISABLED` from
+    /// `disabled` when it does not) and the ephemeral instance node of this session.
+    pub(super) async fn register(&mut self, ctx: &JobCtx, disabled: bool) -> Result<(), RegistryError> {
+        let status = ServerStatus::from_enabled(!disabled);
+        ctx.registry.create_if_absent(&ctx.paths.server(ctx.me.ip()), status.encode()).await?;
+        let session = ctx.registry.session_id();
+        let info = InstanceInfo::new(&ctx.me).to_yaml();
+        ctx.registry.put_ephemeral(&ctx.paths.instance(ctx.me.as_str()), info.as_bytes()).await?;
+        if session != self.registered_session {
+            if self.registered_session != 0 {
+                tracing::info!(job = %ctx.name(), instance = %ctx.me, "re-registered with a new registry session");
+            }
+            self.registered_session = session;
+        }
+        Ok(())
+    }
+
+    /// Registers, and on failure schedules a retry.
+    pub(super) async fn register_or_retry(&mut self, ctx: &JobCtx, disabled: bool) {
+        self.retry_at = None;
+        if let Err(e) = self.register(ctx, disabled).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "registration failed, retrying");
+            self.retry_at = Some(Instant::now() + RETRY);
+        }
+    }
+
+    /// The session changed: note the link state and register again in a new session. Returns
+    /// true when the link is up again (the job resumes).
+    pub(super) async fn on_session(&mut self, ctx: &JobCtx, status: SessionStatus, disabled: bool) -> bool {
+        match react::session(&mut self.connected, self.registered_session, status) {
+            SessionStep::Down { was_up } => {
+                if was_up {
+                    tracing::warn!(job = %ctx.name(), state = ?status.state, "registry connection lost: no new fires until it is back");
+                }
+                false
+            }
+            SessionStep::Register => {
+                self.register_or_retry(ctx, disabled).await;
+                true
+            }
+            SessionStep::Resume { was_down } => {
+                if was_down {
+                    tracing::info!(job = %ctx.name(), "registry connection is back (same session)");
+                }
+                true
+            }
+        }
+    }
+
+    /// Our instance node is gone. Within our session only an operator deletes it
+    /// (`job shutdown`), and then ElasticJob stops the job in this process.
+    pub(super) async fn own_instance_deleted(&mut self, ctx: &JobCtx) {
+        let session = ctx.registry.session_id();
+        if !react::check_own_instance(self.connected, session, self.registered_session) {
+            return;
+        }
+        match ctx.registry.exists(&ctx.paths.instance(ctx.me.as_str())).await {
+            Ok(Some(stat)) if stat.ephemeral_owner == session => {}
+            Ok(_) => {
+                tracing::warn!(job = %ctx.name(), instance = %ctx.me, "instance node deleted by an operator: stopping this job in this process");
+                self.stopped_by_admin = true;
+            }
+            Err(e) => tracing::warn!(job = %ctx.name(), error = %e, "cannot check the instance node"),
+        }
+    }
+}

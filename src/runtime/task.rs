@@ -1,0 +1,36 @@
+//! A spawned task with an owner: aborted when the owner drops it, so no background work (an
+//! election, a failover claim) outlives the job that started it.
+
+use std::future::Future;
+
+use tokio::task::{JoinError, JoinHandle};
+
+/// A tokio task owned by a value; dropping it aborts the task.
+pub(crate) struct OwnedTask<T> {
+    handle: JoinHandle<T>,
+}
+
+impl<T: Send + 'static> OwnedTask<T> {
+    /// Spawns `future` on the current runtime.
+    pub(crate) fn spawn(future: impl Future<Output = T> + Send + 'static) -> OwnedTask<T> {
+        OwnedTask { handle: tokio::spawn(future) }
+    }
+}
+
+impl<T> OwnedTask<T> {
+    /// True once the task has ended.
+    pub(crate) fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Waits for the task's result. Cancel-safe: the task keeps running if this future is dropped.
+    pub(crate) async fn join(&mut self) -> Result<T, JoinError> {
+        (&mut self.handle).await
+    }
+}
+
+impl<T> Drop for OwnedTask<T> {
+    fn drop(&mut self) {
+        self.handle.abort();
+    }
+}
