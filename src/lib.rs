@@ -19,6 +19,7 @@
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
 //! * [`exit`]: process exit codes and how errors map onto them.
+//! * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
 pub mod config;
@@ -29,3 +30,4 @@ pub mod jobfile;
 pub mod registry;
 pub mod runtime;
 pub mod schedule;
+mod task;

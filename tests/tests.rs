@@ -16,6 +16,9 @@ mod cli_dump;
 /// The committed completions and man pages match the command line.
 mod generated;
 
+/// The source tree: no import cycles, no overlong files.
+mod layout;
+
 /// The worker runtime: `ejctl run` processes on ZooKeeper and in-process workers on the embedded
 /// registry.
 mod runtime;

@@ -7,8 +7,6 @@
 
 use std::collections::BTreeMap;
 
-use super::schema::{self, FieldId};
-
 /// The two key names ElasticJob used for the executor pool type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum ExecutorPoolKey {
@@ -17,13 +15,6 @@ pub enum ExecutorPoolKey {
     ThreadPoolSizeProvider,
     /// `jobExecutorServiceHandlerType` (3.0.0 to 3.0.4).
     ServiceHandler,
-}
-
-impl ExecutorPoolKey {
-    /// The YAML key.
-    pub fn key(self) -> &'static str {
-        schema::field(FieldId::ExecutorPool(self)).yaml
-    }
 }
 
 /// The job configuration stored at `/{job}/config`: ElasticJob's `JobConfigurationPOJO`.

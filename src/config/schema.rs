@@ -287,6 +287,13 @@ pub fn lookup(key: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.yaml == key || f.file == key || camel_to_snake(f.yaml) == key)
 }
 
+impl ExecutorPoolKey {
+    /// The YAML key.
+    pub fn key(self) -> &'static str {
+        field(FieldId::ExecutorPool(self)).yaml
+    }
+}
+
 /// The YAML keys [`JobConfig`] models; any other key is preserved verbatim.
 pub fn is_modelled(yaml: &str) -> bool {
     FIELDS.iter().any(|f| f.yaml == yaml)
@@ -708,8 +715,8 @@ mod tests {
         let mut found = Vec::new();
         for file in files {
             let rel = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
-            // Unit-test modules in files of their own are named `*_tests.rs`.
-            if rel == "config/schema.rs" || rel.ends_with("_tests.rs") {
+            // Unit-test modules in files of their own are named `tests.rs` or `*_tests.rs`.
+            if rel == "config/schema.rs" || rel.ends_with("_tests.rs") || rel.ends_with("/tests.rs") {
                 continue;
             }
             let text = std::fs::read_to_string(&file).unwrap();

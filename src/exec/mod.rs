@@ -16,6 +16,7 @@ pub mod context;
 pub mod dataflow;
 pub mod http;
 pub mod inproc;
+mod output;
 pub mod process;
 pub mod script;
 

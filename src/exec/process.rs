@@ -45,7 +45,6 @@
 //! [`StdoutMode::Capture`] stdout is collected instead (dataflow fetch); past the limit the
 //! process is stopped and the run fails.
 
-use std::borrow::Cow;
 use std::io;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
@@ -56,16 +55,15 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::{Pid, getpid, getppid};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, Command};
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
+pub use super::output::{LOG_CAP, OutputLabel};
+use super::output::{LineLogger, Sink, format_bytes, pump};
 use super::{ItemOutcome, RunControl};
-
-/// How many bytes of each output stream are logged per process.
-pub const LOG_CAP: usize = 64 * 1024;
+use crate::task::OwnedTask;
 
 /// The default limit of captured stdout ([`StdoutMode::Capture`]).
 pub const CAPTURE_LIMIT: usize = 16 * 1024 * 1024;
@@ -100,17 +98,6 @@ pub struct Invocation {
     pub timeout: Option<Duration>,
     /// What happens to stdout.
     pub stdout: StdoutMode,
-}
-
-/// Names a process in its log lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutputLabel {
-    /// The job name (log field `job`).
-    pub job: String,
-    /// The sharding item (log field `item`).
-    pub item: u32,
-    /// Which command of the job this is: `script`, `fetch`, `process` (log field `command`).
-    pub command: &'static str,
 }
 
 /// Why ejctl stopped a process.
@@ -228,16 +215,6 @@ pub fn format_duration(duration: Duration) -> String {
     }
 }
 
-fn format_bytes(bytes: usize) -> String {
-    if bytes >= 1024 * 1024 && bytes.is_multiple_of(1024 * 1024) {
-        format!("{} MiB", bytes / (1024 * 1024))
-    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
-        format!("{} KiB", bytes / 1024)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
 /// Runs one command under supervision (see the module docs) and returns once it and its process
 /// group are gone. Never fails: a spawn error is [`ProcessEnd::SpawnFailed`] with a message
 /// such as `cannot start '/path/x': No such file or directory (os error 2)`.
@@ -273,13 +250,13 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     tracing::debug!(job = %label.job, item = label.item, command = label.command, pid = pgid.as_raw(), program = %program, "process started");
 
     let stdin_task = match (stdin, child.stdin.take()) {
-        (Some(data), Some(mut pipe)) => Some(OwnedTask(tokio::spawn(async move {
+        (Some(data), Some(mut pipe)) => Some(OwnedTask::spawn(async move {
             // The child may exit without reading everything (EPIPE): not an error of the run.
             if let Err(e) = pipe.write_all(&data).await {
                 tracing::debug!(error = %e, "child did not read all of its stdin");
             }
             drop(pipe);
-        }))),
+        })),
         _ => None,
     };
     let (overflow_tx, mut overflow_rx) = oneshot::channel::<()>();
@@ -290,12 +267,12 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
                 Sink::Capture { data: Vec::new(), limit, overflow: Some(overflow_tx), overflowed: false }
             }
         };
-        OwnedTask(tokio::spawn(pump(pipe, sink)))
+        OwnedTask::spawn(pump(pipe, sink))
     });
     let stderr_task = child
         .stderr
         .take()
-        .map(|pipe| OwnedTask(tokio::spawn(pump(pipe, Sink::Log(LineLogger::new(label.clone(), "stderr"))))));
+        .map(|pipe| OwnedTask::spawn(pump(pipe, Sink::Log(LineLogger::new(label.clone(), "stderr")))));
 
     let first = {
         let limit = match stdout_mode {
@@ -389,25 +366,15 @@ async fn terminate(child: &mut Child, group: &GroupGuard, grace: Duration) -> Op
     status
 }
 
-/// A task owned by one run: aborted when dropped, so that no reader or writer outlives a run
-/// whose future was dropped.
-struct OwnedTask<T>(JoinHandle<T>);
-
-impl<T> Drop for OwnedTask<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
 /// Waits for an output reader to reach end of file, or gives up after [`DRAIN_WAIT`].
 async fn finish_task<T>(mut task: OwnedTask<T>) -> Option<T> {
-    match tokio::time::timeout(DRAIN_WAIT, &mut task.0).await {
-        Ok(Ok(value)) => Some(value),
-        Ok(Err(e)) => {
+    match task.join_within(DRAIN_WAIT).await {
+        Some(Ok(value)) => Some(value),
+        Some(Err(e)) => {
             tracing::warn!(error = %e, "output reader failed");
             None
         }
-        Err(_) => {
+        None => {
             tracing::warn!(
                 "a process outside the item's process group still holds its output pipe; not waiting for it"
             );
@@ -519,162 +486,6 @@ fn child_setup(parent: Pid) -> io::Result<()> {
         return Err(Errno::ESRCH.into());
     }
     Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Output
-
-enum Sink {
-    Log(LineLogger),
-    Capture { data: Vec<u8>, limit: usize, overflow: Option<oneshot::Sender<()>>, overflowed: bool },
-}
-
-/// What a reader collected.
-#[derive(Default)]
-struct Captured {
-    /// The captured bytes (nothing for a logged stream).
-    data: Vec<u8>,
-    /// True when the capture limit was exceeded.
-    overflowed: bool,
-}
-
-/// Reads a pipe to end of file into a sink.
-async fn pump<R: AsyncRead + Unpin>(mut pipe: R, mut sink: Sink) -> Captured {
-    let mut buf = vec![0u8; 8192];
-    loop {
-        let n = match pipe.read(&mut buf).await {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot read process output");
-                break;
-            }
-        };
-        let chunk = buf.get(..n).unwrap_or_default();
-        match &mut sink {
-            Sink::Log(logger) => logger.feed(chunk),
-            Sink::Capture { data, limit, overflow, overflowed } => {
-                if *overflowed {
-                    continue;
-                }
-                if data.len() + chunk.len() > *limit {
-                    *overflowed = true;
-                    if let Some(tx) = overflow.take() {
-                        let _ = tx.send(());
-                    }
-                    continue;
-                }
-                data.extend_from_slice(chunk);
-            }
-        }
-    }
-    match sink {
-        Sink::Log(mut logger) => {
-            logger.finish();
-            Captured::default()
-        }
-        Sink::Capture { data, overflowed, .. } => Captured { data, overflowed },
-    }
-}
-
-/// Logs one output stream line by line.
-struct LineLogger {
-    label: OutputLabel,
-    stream: &'static str,
-    lines: LineSplitter,
-}
-
-impl LineLogger {
-    fn new(label: OutputLabel, stream: &'static str) -> LineLogger {
-        LineLogger { label, stream, lines: LineSplitter::new(LOG_CAP) }
-    }
-
-    fn feed(&mut self, data: &[u8]) {
-        let LineLogger { label, stream, lines } = self;
-        lines.feed(data, &mut |line| log_line(label, stream, line));
-    }
-
-    fn finish(&mut self) {
-        let LineLogger { label, stream, lines } = self;
-        lines.finish(&mut |line| log_line(label, stream, line));
-    }
-}
-
-fn log_line(label: &OutputLabel, stream: &str, line: Line<'_>) {
-    match line {
-        Line::Text(text) => {
-            tracing::info!(job = %label.job, item = label.item, command = label.command, stream, "{text}");
-        }
-        Line::Truncated => {
-            tracing::warn!(
-                job = %label.job, item = label.item, command = label.command, stream,
-                "output truncated: more than {} on {stream}, the rest is not logged",
-                format_bytes(LOG_CAP)
-            );
-        }
-    }
-}
-
-/// What [`LineSplitter`] hands out.
-#[derive(Debug, PartialEq, Eq)]
-enum Line<'a> {
-    /// A line without its line break (and without a trailing `\r`), invalid UTF-8 replaced.
-    Text(Cow<'a, str>),
-    /// The cap was reached; nothing more follows.
-    Truncated,
-}
-
-/// Splits a byte stream into lines, handing out at most `cap` bytes (line breaks counted) and
-/// then one [`Line::Truncated`].
-struct LineSplitter {
-    cap: usize,
-    used: usize,
-    partial: Vec<u8>,
-    truncated: bool,
-}
-
-impl LineSplitter {
-    fn new(cap: usize) -> LineSplitter {
-        LineSplitter { cap, used: 0, partial: Vec::new(), truncated: false }
-    }
-
-    fn feed(&mut self, data: &[u8], emit: &mut dyn FnMut(Line<'_>)) {
-        for piece in data.split_inclusive(|b| *b == b'\n') {
-            if self.truncated {
-                return;
-            }
-            let (content, complete) = match piece.strip_suffix(b"\n") {
-                Some(content) => (content, true),
-                None => (piece, false),
-            };
-            let needed = self.used + self.partial.len() + content.len() + usize::from(complete);
-            if needed > self.cap {
-                self.truncated = true;
-                self.partial = Vec::new();
-                emit(Line::Truncated);
-                return;
-            }
-            self.partial.extend_from_slice(content);
-            if complete {
-                self.used += self.partial.len() + 1;
-                let line = std::mem::take(&mut self.partial);
-                emit(Line::Text(text_of(&line)));
-            }
-        }
-    }
-
-    fn finish(&mut self, emit: &mut dyn FnMut(Line<'_>)) {
-        if !self.truncated && !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
-            self.used += line.len();
-            emit(Line::Text(text_of(&line)));
-        }
-    }
-}
-
-fn text_of(line: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line))
 }
 
 #[cfg(test)]
@@ -960,50 +771,6 @@ mod tests {
         );
         let result = run_supervised(invocation(&path), &label(), &RunControl::detached()).await;
         assert!(result.success(), "{result:?}");
-    }
-
-    #[test]
-    fn splitter_lines_and_cap() {
-        let mut got = Vec::new();
-        let mut splitter = LineSplitter::new(12);
-        let mut emit = |line: Line<'_>| {
-            got.push(match line {
-                Line::Text(text) => text.into_owned(),
-                Line::Truncated => "<truncated>".to_owned(),
-            })
-        };
-        splitter.feed(b"ab", &mut emit);
-        splitter.feed(b"c\r\nde\n", &mut emit);
-        splitter.feed(b"\xff\n", &mut emit);
-        // "abc\n" + "de\n" + "\xff\n" = 9 bytes; "fgh\n" would make 13.
-        splitter.feed(b"fgh\nmore\n", &mut emit);
-        splitter.feed(b"ignored\n", &mut emit);
-        splitter.finish(&mut emit);
-        assert_eq!(got, vec!["abc", "de", "\u{fffd}", "<truncated>"]);
-
-        let mut got = Vec::new();
-        let mut splitter = LineSplitter::new(8);
-        let mut emit = |line: Line<'_>| {
-            got.push(match line {
-                Line::Text(text) => text.into_owned(),
-                Line::Truncated => "<truncated>".to_owned(),
-            })
-        };
-        splitter.feed(b"1234\n", &mut emit);
-        splitter.feed(b"abc", &mut emit);
-        splitter.finish(&mut emit);
-        assert_eq!(got, vec!["1234", "abc"]);
-    }
-
-    #[test]
-    fn splitter_truncates_a_long_partial_line() {
-        let mut got = Vec::new();
-        let mut splitter = LineSplitter::new(4);
-        let mut emit = |line: Line<'_>| got.push(matches!(line, Line::Truncated));
-        splitter.feed(b"abc", &mut emit);
-        splitter.feed(b"def", &mut emit);
-        splitter.finish(&mut emit);
-        assert_eq!(got, vec![true]);
     }
 
     #[test]

@@ -548,8 +548,11 @@ mod tests {
                     stack.push(path);
                     continue;
                 }
-                // Unit-test modules in files of their own are named `*_tests.rs`.
-                let test_module = path.file_name().is_some_and(|n| n.to_string_lossy().ends_with("_tests.rs"));
+                // Unit-test modules in files of their own are named `tests.rs` or `*_tests.rs`.
+                let test_module = path.file_name().is_some_and(|n| {
+                    let n = n.to_string_lossy();
+                    n.ends_with("_tests.rs") || n == "tests.rs"
+                });
                 if path.ends_with("registry/path.rs") || test_module || path.extension().is_none_or(|e| e != "rs") {
                     continue;
                 }

@@ -38,7 +38,6 @@ mod dumpport;
 mod fence;
 mod ip;
 mod job;
-mod task;
 
 use std::collections::HashMap;
 use std::future::Future;

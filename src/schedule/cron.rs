@@ -63,35 +63,14 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, SubsecRound, TimeDelta, Utc, Weekday};
 use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
-use super::quartz::QuartzFields;
+pub use super::CronError;
+use super::quartz::{DayRule, QuartzFields, max_year};
 pub use super::zone::{JobTimeZone, parse_time_zone};
-
-/// Why a cron expression or a time zone string was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CronError {
-    /// The cron expression is not valid in the Quartz dialect.
-    #[error("invalid cron expression '{expr}': {reason}")]
-    InvalidExpression {
-        /// The expression, as given.
-        expr: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The time zone string is neither empty, a `GMT` offset nor an IANA zone name.
-    #[error("invalid time zone '{zone}': {reason}")]
-    InvalidTimeZone {
-        /// The time zone string, as given.
-        zone: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
 
 /// A parsed Quartz cron expression. Parse once with [`parse`], then ask for fire instants with
 /// [`CronExpr::next_after`] or [`CronExpr::iter_after`].
@@ -107,17 +86,6 @@ pub struct CronExpr {
     day_rule: DayRule,
     /// The last year in which the expression can fire; `None` when it never fires.
     last_year: Option<i32>,
-}
-
-/// Day-of-month rules evaluated here rather than by croner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum DayRule {
-    /// croner's pattern chooses the days.
-    Croner,
-    /// `L-n` (`weekday` false) or `L-nW` (true), `n` ≥ 1.
-    LastDayOffset { offset: u32, weekday: bool },
-    /// `nW` with `n` ≥ 29: months shorter than `n` follow Quartz's lenient calendar.
-    NearestWeekday { day: u32 },
 }
 
 impl fmt::Debug for CronExpr {
@@ -300,12 +268,6 @@ fn days_in_month(year: i32, month: u32) -> Option<u32> {
 fn first_of_next_month(year: i32, month: u32) -> Option<NaiveDateTime> {
     let (y, m) = if month >= 12 { (year + 1, 1) } else { (year, month + 1) };
     Some(NaiveDate::from_ymd_opt(y, m, 1)?.and_time(NaiveTime::MIN))
-}
-
-/// Quartz's `CronExpression.MAX_YEAR`: the current year plus 100, fixed when first needed.
-pub(super) fn max_year() -> i32 {
-    static MAX_YEAR: OnceLock<i32> = OnceLock::new();
-    *MAX_YEAR.get_or_init(|| Utc::now().year() + 100)
 }
 
 #[cfg(test)]

@@ -3,8 +3,26 @@
 //! croner evaluates (see the [`cron`](super::cron) module docs).
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
-use super::cron::{DayRule, max_year};
+use chrono::{Datelike, Utc};
+
+/// Day-of-month rules evaluated here by the cron module rather than by croner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DayRule {
+    /// croner's pattern chooses the days.
+    Croner,
+    /// `L-n` (`weekday` false) or `L-nW` (true), `n` ≥ 1.
+    LastDayOffset { offset: u32, weekday: bool },
+    /// `nW` with `n` ≥ 29: months shorter than `n` follow Quartz's lenient calendar.
+    NearestWeekday { day: u32 },
+}
+
+/// Quartz's `CronExpression.MAX_YEAR`: the current year plus 100, fixed when first needed.
+pub(super) fn max_year() -> i32 {
+    static MAX_YEAR: OnceLock<i32> = OnceLock::new();
+    *MAX_YEAR.get_or_init(|| Utc::now().year() + 100)
+}
 
 const SECOND: usize = 0;
 const MINUTE: usize = 1;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use chrono::{DateTime, FixedOffset, LocalResult, NaiveDateTime, TimeZone, Utc};
 
-use super::cron::CronError;
+use super::CronError;
 
 /// The time zone a job's cron expression is evaluated in (ElasticJob's `timeZone`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

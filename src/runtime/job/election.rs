@@ -4,7 +4,7 @@
 
 use super::JobCtx;
 use crate::registry::{Mode, RegistryError};
-use crate::runtime::task::OwnedTask;
+use crate::task::OwnedTask;
 
 /// The election of a job on this instance.
 pub(super) struct Election {

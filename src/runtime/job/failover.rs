@@ -26,7 +26,7 @@ use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
 use crate::runtime::clock::Clock;
-use crate::runtime::task::OwnedTask;
+use crate::task::OwnedTask;
 
 /// The outcome of a round: the item claimed, if any.
 pub(super) type Claimed = Result<Option<u32>, RegistryError>;

@@ -1,5 +1,5 @@
-//! A spawned task with an owner: aborted when the owner drops it, so no background work (an
-//! election, a failover claim) outlives the job that started it.
+//! Spawned tasks with an owner: aborted when the owner drops them, so no background work (an
+//! election, a failover claim, a reader of a run's output) outlives what started it.
 
 use std::future::Future;
 
@@ -26,6 +26,12 @@ impl<T> OwnedTask<T> {
     /// Waits for the task's result. Cancel-safe: the task keeps running if this future is dropped.
     pub(crate) async fn join(&mut self) -> Result<T, JoinError> {
         (&mut self.handle).await
+    }
+
+    /// Waits for the task's result at most `limit`; `None` when it is not done by then (the task
+    /// is aborted when this value is dropped).
+    pub(crate) async fn join_within(&mut self, limit: std::time::Duration) -> Option<Result<T, JoinError>> {
+        tokio::time::timeout(limit, &mut self.handle).await.ok()
     }
 }
 

@@ -1,0 +1,236 @@
+//! A run's output: a reader per pipe that either logs lines (stdout and stderr of scripts, a
+//! size cap per stream per run) or captures bytes up to a limit (a dataflow fetch's stdout).
+
+use std::borrow::Cow;
+use std::io;
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::sync::oneshot;
+
+/// How many bytes of each output stream are logged per process.
+pub const LOG_CAP: usize = 64 * 1024;
+
+/// Names a process in its log lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputLabel {
+    /// The job name (log field `job`).
+    pub job: String,
+    /// The sharding item (log field `item`).
+    pub item: u32,
+    /// Which command of the job this is: `script`, `fetch`, `process` (log field `command`).
+    pub command: &'static str,
+}
+
+/// A size for messages: `16 MiB`, `64 KiB`, `100 bytes`.
+pub(super) fn format_bytes(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 && bytes.is_multiple_of(1024 * 1024) {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Where a reader puts what it reads.
+pub(super) enum Sink {
+    Log(LineLogger),
+    Capture { data: Vec<u8>, limit: usize, overflow: Option<oneshot::Sender<()>>, overflowed: bool },
+}
+
+/// What a reader collected.
+#[derive(Default)]
+pub(super) struct Captured {
+    /// The captured bytes (nothing for a logged stream).
+    pub(super) data: Vec<u8>,
+    /// True when the capture limit was exceeded.
+    pub(super) overflowed: bool,
+}
+
+/// Reads a pipe to end of file into a sink.
+pub(super) async fn pump<R: AsyncRead + Unpin>(mut pipe: R, mut sink: Sink) -> Captured {
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match pipe.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read process output");
+                break;
+            }
+        };
+        let chunk = buf.get(..n).unwrap_or_default();
+        match &mut sink {
+            Sink::Log(logger) => logger.feed(chunk),
+            Sink::Capture { data, limit, overflow, overflowed } => {
+                if *overflowed {
+                    continue;
+                }
+                if data.len() + chunk.len() > *limit {
+                    *overflowed = true;
+                    if let Some(tx) = overflow.take() {
+                        let _ = tx.send(());
+                    }
+                    continue;
+                }
+                data.extend_from_slice(chunk);
+            }
+        }
+    }
+    match sink {
+        Sink::Log(mut logger) => {
+            logger.finish();
+            Captured::default()
+        }
+        Sink::Capture { data, overflowed, .. } => Captured { data, overflowed },
+    }
+}
+
+/// Logs one output stream line by line.
+pub(super) struct LineLogger {
+    label: OutputLabel,
+    stream: &'static str,
+    lines: LineSplitter,
+}
+
+impl LineLogger {
+    pub(super) fn new(label: OutputLabel, stream: &'static str) -> LineLogger {
+        LineLogger { label, stream, lines: LineSplitter::new(LOG_CAP) }
+    }
+
+    fn feed(&mut self, data: &[u8]) {
+        let LineLogger { label, stream, lines } = self;
+        lines.feed(data, &mut |line| log_line(label, stream, line));
+    }
+
+    fn finish(&mut self) {
+        let LineLogger { label, stream, lines } = self;
+        lines.finish(&mut |line| log_line(label, stream, line));
+    }
+}
+
+fn log_line(label: &OutputLabel, stream: &str, line: Line<'_>) {
+    match line {
+        Line::Text(text) => {
+            tracing::info!(job = %label.job, item = label.item, command = label.command, stream, "{text}");
+        }
+        Line::Truncated => {
+            tracing::warn!(
+                job = %label.job, item = label.item, command = label.command, stream,
+                "output truncated: more than {} on {stream}, the rest is not logged",
+                format_bytes(LOG_CAP)
+            );
+        }
+    }
+}
+
+/// What [`LineSplitter`] hands out.
+#[derive(Debug, PartialEq, Eq)]
+enum Line<'a> {
+    /// A line without its line break (and without a trailing `\r`), invalid UTF-8 replaced.
+    Text(Cow<'a, str>),
+    /// The cap was reached; nothing more follows.
+    Truncated,
+}
+
+/// Splits a byte stream into lines, handing out at most `cap` bytes (line breaks counted) and
+/// then one [`Line::Truncated`].
+struct LineSplitter {
+    cap: usize,
+    used: usize,
+    partial: Vec<u8>,
+    truncated: bool,
+}
+
+impl LineSplitter {
+    fn new(cap: usize) -> LineSplitter {
+        LineSplitter { cap, used: 0, partial: Vec::new(), truncated: false }
+    }
+
+    fn feed(&mut self, data: &[u8], emit: &mut dyn FnMut(Line<'_>)) {
+        for piece in data.split_inclusive(|b| *b == b'\n') {
+            if self.truncated {
+                return;
+            }
+            let (content, complete) = match piece.strip_suffix(b"\n") {
+                Some(content) => (content, true),
+                None => (piece, false),
+            };
+            let needed = self.used + self.partial.len() + content.len() + usize::from(complete);
+            if needed > self.cap {
+                self.truncated = true;
+                self.partial = Vec::new();
+                emit(Line::Truncated);
+                return;
+            }
+            self.partial.extend_from_slice(content);
+            if complete {
+                self.used += self.partial.len() + 1;
+                let line = std::mem::take(&mut self.partial);
+                emit(Line::Text(text_of(&line)));
+            }
+        }
+    }
+
+    fn finish(&mut self, emit: &mut dyn FnMut(Line<'_>)) {
+        if !self.truncated && !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.used += line.len();
+            emit(Line::Text(text_of(&line)));
+        }
+    }
+}
+
+fn text_of(line: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitter_lines_and_cap() {
+        let mut got = Vec::new();
+        let mut splitter = LineSplitter::new(12);
+        let mut emit = |line: Line<'_>| {
+            got.push(match line {
+                Line::Text(text) => text.into_owned(),
+                Line::Truncated => "<truncated>".to_owned(),
+            })
+        };
+        splitter.feed(b"ab", &mut emit);
+        splitter.feed(b"c\r\nde\n", &mut emit);
+        splitter.feed(b"\xff\n", &mut emit);
+        // "abc\n" + "de\n" + "\xff\n" = 9 bytes; "fgh\n" would make 13.
+        splitter.feed(b"fgh\nmore\n", &mut emit);
+        splitter.feed(b"ignored\n", &mut emit);
+        splitter.finish(&mut emit);
+        assert_eq!(got, vec!["abc", "de", "\u{fffd}", "<truncated>"]);
+
+        let mut got = Vec::new();
+        let mut splitter = LineSplitter::new(8);
+        let mut emit = |line: Line<'_>| {
+            got.push(match line {
+                Line::Text(text) => text.into_owned(),
+                Line::Truncated => "<truncated>".to_owned(),
+            })
+        };
+        splitter.feed(b"1234\n", &mut emit);
+        splitter.feed(b"abc", &mut emit);
+        splitter.finish(&mut emit);
+        assert_eq!(got, vec!["1234", "abc"]);
+    }
+
+    #[test]
+    fn splitter_truncates_a_long_partial_line() {
+        let mut got = Vec::new();
+        let mut splitter = LineSplitter::new(4);
+        let mut emit = |line: Line<'_>| got.push(matches!(line, Line::Truncated));
+        splitter.feed(b"abc", &mut emit);
+        splitter.feed(b"def", &mut emit);
+        splitter.finish(&mut emit);
+        assert_eq!(got, vec![true]);
+    }
+}
