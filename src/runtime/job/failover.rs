@@ -130,7 +130,7 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
 }
 
 /// One round (see the module docs). Returns the claimed item.
-async fn round(
+pub(super) async fn round(
     registry: &Registry,
     paths: &JobPaths,
     me: &InstanceId,

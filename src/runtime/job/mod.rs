@@ -23,6 +23,10 @@ mod failover;
 mod leader;
 mod registration;
 
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
+
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -237,7 +237,7 @@ impl Execution {
     }
 
     /// Records that `fire` is owed a run of `item` (see [`txn::owe`]). Returns whether it is.
-    async fn owe(&self, ctx: &JobCtx, item: u32, fire: DateTime<Utc>) -> bool {
+    pub(super) async fn owe(&self, ctx: &JobCtx, item: u32, fire: DateTime<Utc>) -> bool {
         for _ in 0..txn::OWE_ATTEMPTS {
             let item_node = match ctx.registry.get(&ctx.paths.item(item)).await {
                 Ok(node) => node,

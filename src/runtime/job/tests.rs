@@ -1,0 +1,160 @@
+//! The rooms carrying out the decisions, against the embedded registry (the same behaviour suite
+//! as ZooKeeper; the ZooKeeper runs are the integration tests'): registration, the leader's
+//! sharding, owing a fire, and a failover round.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::DateTime;
+use tokio::sync::watch;
+
+use super::effective::Effective;
+use super::execution::{Execution, LocalRuns};
+use super::leader::Leader;
+use super::registration::Registration;
+use super::*;
+use crate::registry::Mode;
+use crate::registry::embedded::EmbeddedStore;
+use crate::runtime::clock::SystemClock;
+
+fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
+    let (_, fence) = watch::channel(FenceState::HEALTHY);
+    JobCtx {
+        registry: Registry::embedded(store),
+        me: InstanceId::from_raw(me),
+        paths: JobPaths::new("j"),
+        settings: Arc::new(Settings { kill_grace: Duration::from_secs(1), clock: Arc::new(SystemClock) }),
+        job_type: JobType::Script,
+        in_process: None,
+        fence,
+    }
+}
+
+fn config(total: i32) -> Effective {
+    let mut cfg = JobConfig::new("j", total);
+    cfg.failover = true;
+    cfg.props.insert(crate::config::schema::prop::SCRIPT_COMMAND_LINE.into(), "true".into());
+    Effective::build(cfg, &JobType::Script, None).unwrap()
+}
+
+async fn text(ctx: &JobCtx, path: &str) -> Option<String> {
+    ctx.registry.get(path).await.unwrap().map(|n| n.text())
+}
+
+#[tokio::test]
+async fn registration_writes_the_server_and_instance_nodes_once_per_session() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let mut registration = Registration::new();
+    registration.register(&a, true).await.unwrap();
+    assert_eq!(text(&a, &a.paths.server("10.0.0.1")).await.as_deref(), Some("DISABLED"), "disabled = true");
+    let instance = a.paths.instance("10.0.0.1@-@1");
+    let first = a.registry.exists(&instance).await.unwrap().unwrap();
+    assert!(text(&a, &instance).await.unwrap().contains("jobInstanceId: 10.0.0.1@-@1"));
+    // Registering again in the same session changes nothing (no churn for watchers), and an
+    // existing server status is kept.
+    registration.register(&a, false).await.unwrap();
+    assert_eq!(a.registry.exists(&instance).await.unwrap().unwrap(), first);
+    assert_eq!(text(&a, &a.paths.server("10.0.0.1")).await.as_deref(), Some("DISABLED"));
+}
+
+#[tokio::test]
+async fn an_operator_deleting_the_instance_node_stops_the_job_here() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let mut registration = Registration::new();
+    registration.register(&a, false).await.unwrap();
+    registration.own_instance_deleted(&a).await;
+    assert!(!registration.stopped_by_admin(), "the node is still ours");
+    a.registry.delete(&a.paths.instance("10.0.0.1@-@1"), None).await.unwrap();
+    registration.own_instance_deleted(&a).await;
+    assert!(registration.stopped_by_admin());
+}
+
+#[tokio::test]
+async fn the_leader_writes_an_assignment_for_a_flagged_job() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let b = ctx(&store, "10.0.0.2@-@2");
+    for (c, ip) in [(&a, "10.0.0.1"), (&b, "10.0.0.2")] {
+        c.registry.put(&c.paths.server(ip), b"ENABLED").await.unwrap();
+        c.registry.put_ephemeral(&c.paths.instance(c.me.as_str()), b"").await.unwrap();
+    }
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let cfg = config(4);
+    let mut leader = Leader::new();
+    // First the stale assignment is flagged, then written.
+    leader.duties(&a, &cfg, &cache, &a.view(&cache)).await;
+    cache.wait_until(|v| v.exists(&a.paths.sharding_necessary())).await;
+    leader.duties(&a, &cfg, &cache, &a.view(&cache)).await;
+    cache.wait_until(|v| !v.exists(&a.paths.sharding_necessary())).await;
+    let view = a.view(&cache);
+    assert!(!view.sharding_pending(4));
+    let owners: Vec<String> = (0..4).map(|i| view.items[&i].owner.clone().unwrap()).collect();
+    // AVG_ALLOCATION over [b, a] (reverse order): b gets 0 and 1, a gets 2 and 3.
+    assert_eq!(owners, ["10.0.0.2@-@2", "10.0.0.2@-@2", "10.0.0.1@-@1", "10.0.0.1@-@1"]);
+}
+
+#[tokio::test]
+async fn a_fire_is_owed_once_and_only_when_no_later_run_covers_it() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let execution = Execution::new();
+    let fire = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+    let item = a.paths.item(0);
+    let misfire = a.paths.item_leaf(0, ItemLeaf::Misfire);
+    // A run that started after the fire covers it.
+    a.registry.put(&item, &codec::encode_millis(fire + chrono::Duration::seconds(1))).await.unwrap();
+    assert!(!execution.owe(&a, 0, fire).await);
+    assert!(a.registry.get(&misfire).await.unwrap().is_none());
+    // An older start: owed, with the fire's instant.
+    a.registry.put(&item, &codec::encode_millis(fire - chrono::Duration::seconds(1))).await.unwrap();
+    assert!(execution.owe(&a, 0, fire).await);
+    assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
+    // Owed again by a later fire: still one node, still the first fire it owes.
+    assert!(execution.owe(&a, 0, fire + chrono::Duration::seconds(5)).await);
+    assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
+}
+
+async fn orphan(c: &JobCtx, item: u32, runner: &str) {
+    c.registry.create(&c.paths.item_leaf(item, ItemLeaf::Running), runner.as_bytes(), Mode::Persistent).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.put_ephemeral(&a.paths.instance(a.me.as_str()), b"").await.unwrap();
+    for item in 0..3 {
+        a.registry.put(&a.paths.item_leaf(item, ItemLeaf::Instance), b"10.0.0.9@-@9").await.unwrap();
+    }
+    orphan(&a, 0, "10.0.0.9@-@9").await; // its runner is gone
+    orphan(&a, 1, "10.0.0.9@-@9").await;
+    orphan(&a, 2, "10.0.0.1@-@1").await; // our own, running here: not an orphan
+    let local: LocalRuns = Arc::default();
+    local.lock().unwrap().insert(2);
+    let claimed = failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[0, 1, 2]).await.unwrap();
+    // ElasticJob's order: reverse lexicographic, so item 1 first.
+    assert_eq!(claimed, Some(1));
+    assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await.as_deref(), Some("10.0.0.1@-@1"));
+    assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Running)).await.as_deref(), Some("10.0.0.1@-@1"));
+    let queued: BTreeSet<String> =
+        a.registry.children(&a.paths.failover_items()).await.unwrap().unwrap().into_iter().collect();
+    assert_eq!(queued, BTreeSet::from(["0".to_string()]), "item 0 waits for the next round; item 2 is ours");
+    assert!(local.lock().unwrap().contains(&1), "the claimed item is marked as running here");
+    // The next round claims the rest; then there is nothing left.
+    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), Some(0));
+    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), None);
+    assert_eq!(text(&a, &a.paths.item_leaf(2, ItemLeaf::Running)).await.as_deref(), Some("10.0.0.1@-@1"));
+}
+
+#[tokio::test]
+async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.create(&a.paths.failover_item(7), b"", Mode::Persistent).await.unwrap();
+    let local: LocalRuns = Arc::default();
+    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), None);
+    assert!(a.registry.get(&a.paths.failover_item(7)).await.unwrap().is_none());
+}
