@@ -47,13 +47,16 @@ pub struct CliError {
     /// The one-line message.
     pub message: String,
     /// The registry error that caused it, if any.
-    source: Option<RegistryError>,
+    registry: Option<RegistryError>,
+    /// True when `message` is a context for `registry` (which then follows it in a chain); false
+    /// when it is the registry error's own message.
+    chained: bool,
 }
 
 impl CliError {
     /// An error with an explicit exit code.
     pub fn new(exit: Exit, message: impl Into<String>) -> CliError {
-        CliError { exit, message: message.into(), source: None }
+        CliError { exit, message: message.into(), registry: None, chained: false }
     }
 
     /// A usage error (exit 2).
@@ -79,12 +82,19 @@ impl CliError {
     /// A registry request that failed while doing `context`; the exit code follows the error's
     /// kind ([`for_registry_error`]).
     pub fn registry(context: impl Into<String>, error: RegistryError) -> CliError {
-        CliError { exit: for_registry_error(&error), message: context.into(), source: Some(error) }
+        CliError { exit: for_registry_error(&error), message: context.into(), registry: Some(error), chained: true }
     }
 
     /// The registry error behind this one, if any.
     pub fn registry_error(&self) -> Option<&RegistryError> {
-        self.source.as_ref()
+        self.registry.as_ref()
+    }
+}
+
+/// A registry error as it is, classified by kind ([`for_registry_error`]).
+impl From<RegistryError> for CliError {
+    fn from(error: RegistryError) -> CliError {
+        CliError { exit: for_registry_error(&error), message: error.to_string(), registry: Some(error), chained: false }
     }
 }
 
@@ -96,7 +106,7 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_ref().map(|e| e as &(dyn std::error::Error + 'static))
+        self.registry.as_ref().filter(|_| self.chained).map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -149,5 +159,8 @@ mod tests {
         assert_eq!(for_registry_error(&nested), Exit::Refused);
         assert_eq!(classify(&anyhow::Error::new(RegistryError::NoNode("/x".into()))), Exit::NotFound);
         assert_eq!(classify(&anyhow::anyhow!("plain")), Exit::Failure);
+        let plain = anyhow::Error::new(CliError::from(RegistryError::Closed));
+        assert_eq!(format!("{plain:#}"), "registry closed");
+        assert_eq!(classify(&plain), Exit::RegistryUnavailable);
     }
 }

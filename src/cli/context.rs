@@ -50,7 +50,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::{Deserialize, Serialize};
 
-use super::GlobalArgs;
+use super::global::GlobalArgs;
 use super::output::{Format, Output};
 use crate::exit::{CliError, Exit};
 use crate::registry::path::validate_namespace;
@@ -339,7 +339,7 @@ fn resolution_for(global: &GlobalArgs, env: &Env) -> Result<Resolution> {
 fn entry_layer(name: &str, entry: &ContextEntry, file: Option<&Path>) -> Result<Layer, CliError> {
     let connect_timeout = match entry.connect_timeout.as_deref() {
         None => None,
-        Some(t) => Some(super::parse_duration(t).map_err(|e| {
+        Some(t) => Some(super::global::parse_duration(t).map_err(|e| {
             CliError::usage(format!("contexts file {}: context '{name}': connect_timeout: {e}", file_label(file)))
         })?),
     };
