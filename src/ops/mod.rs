@@ -15,7 +15,7 @@
 //! * [`change`]: every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI`
 //!   (reference §4.1, §4.2): job and server disable/enable, shutdown, remove and purge, item
 //!   disable/enable. Each is planned from a read into [`change::Change`]s, which a caller may
-//!   confirm, then applied in transactions ([`change::apply`]).
+//!   confirm, then applied in transactions ([`Admin::apply`]).
 //! * [`trigger`]: trigger a job on its live instances, and wait for the results of that fire
 //!   (a registry watch, a timeout, progress and cancellation from the caller).
 //! * [`config`] and [`assign`]: read a job's stored configuration with its version, `KEY=VALUE`

@@ -2,11 +2,11 @@
 //! connect strings, namespaces and digests.
 //!
 //! The contexts file, its location and how it fills every command's registry options are in
-//! [`file`]; this module lists, shows and changes contexts. `set`, `use` and `delete` rewrite the
+//! [`mod@file`]; this module lists, shows and changes contexts. `set`, `use` and `delete` rewrite the
 //! whole file (comments are not kept), atomically and with mode 0600, since it may hold a digest.
 //! Digests are shown masked (`user:****`).
 
-mod file;
+pub mod file;
 
 use std::path::Path;
 use std::time::Duration;
