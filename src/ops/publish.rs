@@ -56,6 +56,8 @@ pub struct Plan {
     /// What the caller should know (a job root of another type, an unreadable configuration
     /// that is replaced), each naming the job.
     pub warnings: Vec<String>,
+    /// Why the stored configuration cannot be decoded, when it cannot.
+    stored_error: Option<String>,
     /// The writes.
     ops: Vec<Op>,
 }
@@ -75,6 +77,7 @@ fn plan_job(job_type: &JobType, config: &JobConfig, root: Option<&NodeData>, sto
         stored: None,
         changed: BTreeMap::new(),
         warnings: Vec::new(),
+        stored_error: None,
         ops: Vec::new(),
     };
     let Some(node) = stored else {
@@ -261,9 +264,7 @@ pub async fn publish(
             _ if !overwrite => {
                 let path = JobPaths::new(&plan.job).config();
                 let stored = plan.stored.ok_or_else(|| {
-                    let error = JobConfig::from_yaml(plan.old_yaml.as_deref().unwrap_or_default())
-                        .err()
-                        .map_or_else(String::new, |e| e.to_string());
+                    let error = plan.stored_error.unwrap_or_default();
                     CliError::failure(format!("job '{}': the configuration at {path} is invalid: {error}", plan.job))
                 })?;
                 let differs = stored.to_yaml() != config.to_yaml();
