@@ -1,11 +1,17 @@
 //! The command-line interface: the clap definition of every command, and dispatch.
 //!
-//! Each command group lives in its own module with its arguments and an `exec` function that
-//! translates them into library calls and renders the result through [`output::Output`]. The
-//! global options (registry, output format, confirmation, verbosity) are [`GlobalArgs`]; every
+//! [`app`] defines the whole command line ([`Cli`], [`Command`]); [`fn@run`] dispatches it. Each
+//! command group lives in its own module with its arguments and an `exec` function that checks
+//! them, calls the admin operations of [`crate::ops`], asks for confirmation where a command is
+//! destructive ([`prompt`]) and renders the result: every result is a view implementing
+//! [`output::Render`], printed by [`output::Output`] in the format `-o` chose. The global options
+//! (registry, output format, confirmation, verbosity) are [`GlobalArgs`] ([`global`]); every
 //! admin command reaches the registry through [`connect`], so connection errors and exit codes
 //! are the same everywhere. `completions/` and `man/` are generated from this definition
 //! ([`generate`]).
+//!
+//! No command module imports this one, and the pieces they share ([`global`], [`output`],
+//! [`views`], [`prompt`]) import no command module, so the module graph has no cycles.
 
 pub mod app;
 pub mod config;

@@ -25,8 +25,10 @@
 //! * [`text`]: how instants, durations and lists are spelled for people, shared with the
 //!   command line.
 //!
-//! Nothing here prompts, prints or draws progress: confirmations, rendering and Ctrl-C belong to
-//! the caller (`ejctl`'s [`crate::cli`]).
+//! Nothing here prompts, prints or draws progress: confirmations, rendering, progress and Ctrl-C
+//! belong to the caller (`ejctl`'s [`crate::cli`]). Validation warnings are returned as data; only
+//! anomalies nobody asked about (an undecodable trigger result, a cleanup that failed) are
+//! logged with `tracing`.
 
 pub mod assign;
 pub mod change;
