@@ -1,8 +1,9 @@
 //! Process exit codes (SPEC §5) and how an error chain maps onto them.
 //!
 //! Every command returns either `Ok(Exit)` or an `anyhow::Error`; `main` turns an error into a code
-//! with [`classify`]. Errors that carry their own code are wrapped in [`CliError`]; registry errors
-//! are classified by kind (see [`crate::registry::RegistryError::exit`]).
+//! with [`classify`]. Errors that carry their own code are [`CliError`]s (the admin operations of
+//! [`crate::ops`] return nothing else); registry errors are classified by kind
+//! ([`for_registry_error`]). The registry layer itself knows nothing about exit codes.
 
 use std::fmt;
 
@@ -34,19 +35,28 @@ impl Exit {
     }
 }
 
-/// An error that carries the exit code it must end the process with.
+/// An error that carries the exit code it must end the process with: a one-line message, and
+/// the registry error behind it when there is one.
+///
+/// Displayed alone it is the message; in an error chain (`{:#}`) the registry error follows it
+/// (`cannot read job 'x': zookeeper at ... is unreachable: ...`), as an `anyhow` context would.
 #[derive(Debug)]
 pub struct CliError {
     /// The exit code.
     pub exit: Exit,
     /// The one-line message.
     pub message: String,
+    /// The registry error that caused it, if any.
+    registry: Option<RegistryError>,
+    /// True when `message` is a context for `registry` (which then follows it in a chain); false
+    /// when it is the registry error's own message.
+    chained: bool,
 }
 
 impl CliError {
     /// An error with an explicit exit code.
     pub fn new(exit: Exit, message: impl Into<String>) -> CliError {
-        CliError { exit, message: message.into() }
+        CliError { exit, message: message.into(), registry: None, chained: false }
     }
 
     /// A usage error (exit 2).
@@ -63,6 +73,29 @@ impl CliError {
     pub fn refused(message: impl Into<String>) -> CliError {
         CliError::new(Exit::Refused, message)
     }
+
+    /// A plain failure (exit 1).
+    pub fn failure(message: impl Into<String>) -> CliError {
+        CliError::new(Exit::Failure, message)
+    }
+
+    /// A registry request that failed while doing `context`; the exit code follows the error's
+    /// kind ([`for_registry_error`]).
+    pub fn registry(context: impl Into<String>, error: RegistryError) -> CliError {
+        CliError { exit: for_registry_error(&error), message: context.into(), registry: Some(error), chained: true }
+    }
+
+    /// The registry error behind this one, if any.
+    pub fn registry_error(&self) -> Option<&RegistryError> {
+        self.registry.as_ref()
+    }
+}
+
+/// A registry error as it is, classified by kind ([`for_registry_error`]).
+impl From<RegistryError> for CliError {
+    fn from(error: RegistryError) -> CliError {
+        CliError { exit: for_registry_error(&error), message: error.to_string(), registry: Some(error), chained: false }
+    }
 }
 
 impl fmt::Display for CliError {
@@ -71,7 +104,23 @@ impl fmt::Display for CliError {
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.registry.as_ref().filter(|_| self.chained).map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// The exit code an admin command ends with when a registry error reaches `main`: a missing node
+/// is "not found", a conflict is a refusal, an unusable registry is 5, anything else a failure.
+pub fn for_registry_error(error: &RegistryError) -> Exit {
+    match error {
+        RegistryError::NoNode(_) => Exit::NotFound,
+        RegistryError::BadVersion(_) | RegistryError::NodeExists(_) | RegistryError::NotEmpty(_) => Exit::Refused,
+        RegistryError::Transaction { source, .. } => for_registry_error(source),
+        e if e.is_unavailable() => Exit::RegistryUnavailable,
+        _ => Exit::Failure,
+    }
+}
 
 /// Maps an error chain onto an exit code: the first [`CliError`] or [`RegistryError`] in the chain
 /// decides; anything else is a plain failure.
@@ -81,7 +130,7 @@ pub fn classify(err: &anyhow::Error) -> Exit {
             return e.exit;
         }
         if let Some(e) = cause.downcast_ref::<RegistryError>() {
-            return e.exit();
+            return for_registry_error(e);
         }
     }
     Exit::Failure
@@ -92,4 +141,26 @@ pub fn classify(err: &anyhow::Error) -> Exit {
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_errors_keep_their_kind_and_chain() {
+        let err = CliError::registry("cannot read job 'j'", RegistryError::ConnectionLoss);
+        assert_eq!(err.exit, Exit::RegistryUnavailable);
+        assert_eq!(err.to_string(), "cannot read job 'j'");
+        let err = anyhow::Error::new(err);
+        assert_eq!(format!("{err:#}"), "cannot read job 'j': connection to the registry was lost");
+        assert_eq!(classify(&err), Exit::RegistryUnavailable);
+        let nested = RegistryError::Transaction { index: 1, source: Box::new(RegistryError::BadVersion("/x".into())) };
+        assert_eq!(for_registry_error(&nested), Exit::Refused);
+        assert_eq!(classify(&anyhow::Error::new(RegistryError::NoNode("/x".into()))), Exit::NotFound);
+        assert_eq!(classify(&anyhow::anyhow!("plain")), Exit::Failure);
+        let plain = anyhow::Error::new(CliError::from(RegistryError::Closed));
+        assert_eq!(format!("{plain:#}"), "registry closed");
+        assert_eq!(classify(&plain), Exit::RegistryUnavailable);
+    }
 }

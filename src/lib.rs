@@ -16,6 +16,10 @@
 //! * [`schedule`]: Quartz cron expressions and job time zones.
 //! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs.
 //! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
+//! * [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
+//!   views built from them, every mutation of ElasticJob's operations API as planned changes
+//!   applied in transactions, trigger-and-wait, configuration get/set/edit, and publishing
+//!   configurations (`config apply` / `diff`, a worker's start-up).
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
 //! * [`exit`]: process exit codes and how errors map onto them.
@@ -27,6 +31,7 @@ pub mod coord;
 pub mod exec;
 pub mod exit;
 pub mod jobfile;
+pub mod ops;
 pub mod registry;
 pub mod runtime;
 pub mod schedule;

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::output::{Format, Output};
+use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::schedule::cron::{self, JobTimeZone};
 
@@ -61,26 +61,32 @@ pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
     };
     let next: Vec<DateTime<Utc>> = expr.iter_after(after, &tz).take(usize::from(args.count)).collect();
     let shown: Vec<String> = next.iter().map(|t| local(t, &tz)).collect();
-    match out.format {
-        Format::Json | Format::Yaml => out.document(&NextDoc {
-            expression: expr.as_str().to_string(),
-            time_zone: tz.to_string(),
-            after: after.to_rfc3339(),
-            next: shown,
-        })?,
-        Format::Plain | Format::Table => {
-            let mut text = String::new();
-            for line in &shown {
-                text.push_str(line);
-                text.push('\n');
-            }
-            if next.is_empty() && out.format == Format::Table {
-                text.push_str("(the expression never fires again)\n");
-            }
-            out.text(&text)?;
-        }
-    }
+    out.render(&NextDoc {
+        expression: expr.as_str().to_string(),
+        time_zone: tz.to_string(),
+        after: after.to_rfc3339(),
+        next: shown,
+    })?;
     Ok(Exit::Ok)
+}
+
+impl Render for NextDoc {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    /// One instant per line.
+    fn plain(&self) -> Vec<Block> {
+        vec![Block::Text(self.next.iter().map(|line| format!("{line}\n")).collect())]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut blocks = self.plain();
+        if self.next.is_empty() {
+            blocks.push(Block::Text("(the expression never fires again)\n".into()));
+        }
+        blocks
+    }
 }
 
 /// An instant in the job's time zone, RFC 3339 with its offset.

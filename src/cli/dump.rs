@@ -24,8 +24,8 @@ use clap::Args;
 use serde::Serialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::GlobalArgs;
-use super::output::{Format, Output};
+use super::global::GlobalArgs;
+use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::registry::path::{self, JobPaths};
 use crate::registry::snapshot::{self, IpMasker};
@@ -52,29 +52,65 @@ pub async fn exec(global: &GlobalArgs, args: DumpArgs, out: &mut Output) -> Resu
     if let Some(job) = &args.job {
         path::validate_job_name(job).map_err(CliError::usage)?;
     }
-    let mut masker = IpMasker::new(args.mask_ips);
     if let (Some(addr), Some(job)) = (&args.addr, &args.job) {
-        return dump_port(global, addr, job, &mut masker, out).await;
+        return dump_port(global, addr, job, args.mask_ips, out).await;
     }
-    let registry = super::connect(global).await?;
+    let registry = super::global::connect(global).await?;
     let namespace = global.namespace.clone().unwrap_or_default();
     let root =
         args.job.as_ref().map_or_else(|| path::NAMESPACE_ROOT.to_string(), |j| JobPaths::new(j).root().to_string());
     let nodes = read_tree(global, &registry, &root).await?.ok_or_else(|| {
         CliError::not_found(format!("job '{}' not found in namespace '{namespace}'", args.job.as_deref().unwrap_or("")))
     })?;
-    let tree = Tree::new(nodes);
-    let text = match out.format {
-        Format::Plain => tree.elasticjob_lines(&root, args.job.is_some(), &mut masker),
-        Format::Table => tree.render(&root, &namespace, &mut masker),
-        Format::Json | Format::Yaml => {
-            let doc = tree.document(&namespace, args.job.as_deref(), &mut masker);
-            out.document(&doc)?;
-            return Ok(Exit::Ok);
-        }
-    };
-    out.text(&text)?;
+    out.render(&Dump { tree: Tree::new(nodes), root, namespace, job: args.job, mask_ips: args.mask_ips })?;
     Ok(Exit::Ok)
+}
+
+/// A dump read from the registry. Each format masks IPs with a masker of its own, so that the
+/// numbering follows the order of appearance in what is printed.
+struct Dump {
+    tree: Tree,
+    root: String,
+    namespace: String,
+    job: Option<String>,
+    mask_ips: bool,
+}
+
+impl Render for Dump {
+    fn document(&self) -> impl Serialize {
+        self.tree.document(&self.namespace, self.job.as_deref(), &mut IpMasker::new(self.mask_ips))
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        let mut masker = IpMasker::new(self.mask_ips);
+        vec![Block::Text(self.tree.elasticjob_lines(&self.root, self.job.is_some(), &mut masker))]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        vec![Block::Text(self.tree.render(&self.root, &self.namespace, &mut IpMasker::new(self.mask_ips)))]
+    }
+}
+
+/// What a worker's dump port answered.
+#[derive(Serialize)]
+struct PortDump<'a> {
+    job: &'a str,
+    addr: &'a str,
+    text: String,
+}
+
+impl Render for PortDump<'_> {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        vec![Block::Text(self.text.clone())]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        self.plain()
+    }
 }
 
 async fn read_tree(global: &GlobalArgs, registry: &Registry, root: &str) -> Result<Option<Vec<TreeNode>>> {
@@ -96,13 +132,7 @@ async fn read_tree(global: &GlobalArgs, registry: &Registry, root: &str) -> Resu
 }
 
 /// Reads a worker's dump port: sends `dump@{job}\n`, reads until the worker closes.
-async fn dump_port(
-    global: &GlobalArgs,
-    addr: &str,
-    job: &str,
-    masker: &mut IpMasker,
-    out: &mut Output,
-) -> Result<Exit> {
+async fn dump_port(global: &GlobalArgs, addr: &str, job: &str, mask_ips: bool, out: &mut Output) -> Result<Exit> {
     if job.contains('@') {
         return Err(
             CliError::usage(format!("job '{job}' contains '@' and cannot be dumped through a dump port")).into()
@@ -120,18 +150,8 @@ async fn dump_port(
         .await
         .map_err(|_| anyhow::anyhow!("the dump port at {addr} did not answer within {:?}", deadline * 6))?
         .with_context(|| format!("cannot read the dump port at {addr}"))?;
-    let text = masker.mask(&String::from_utf8_lossy(&reply));
-    if out.format.is_document() {
-        #[derive(Serialize)]
-        struct PortDump<'a> {
-            job: &'a str,
-            addr: &'a str,
-            text: String,
-        }
-        out.document(&PortDump { job, addr, text })?;
-    } else {
-        out.text(&text)?;
-    }
+    let text = IpMasker::new(mask_ips).mask(&String::from_utf8_lossy(&reply));
+    out.render(&PortDump { job, addr, text })?;
     Ok(Exit::Ok)
 }
 

@@ -6,27 +6,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use clap::{Args, CommandFactory, ValueEnum};
+use clap::{CommandFactory, ValueEnum};
 use clap_complete::Shell;
 
+use super::app::{Cli, EXIT_STATUS};
+pub use super::app::{CompletionsArgs, ManArgs};
 use super::output::Output;
-use super::{Cli, EXIT_STATUS};
 use crate::exit::Exit;
-
-/// Arguments of `ejctl completions`.
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for.
-    #[arg(value_enum)]
-    pub shell: Shell,
-}
-
-/// Arguments of `ejctl man`.
-#[derive(Debug, Args)]
-pub struct ManArgs {
-    /// The directory to write `ejctl.1`, `ejctl-dump.1`, ... into (created if missing).
-    pub dir: PathBuf,
-}
 
 /// The file name `completions/` uses for a shell's script.
 pub fn completion_file_name(shell: Shell) -> String {

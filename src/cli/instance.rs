@@ -1,7 +1,7 @@
 //! `ejctl instance list [JOB]`: the live instances (`instances/{ip@-@pid}`, ephemeral) of one job
 //! or of every job, with their server IP and status, leadership and owned items.
 //!
-//! Read with the pipelined multi-read of `job::Admin::read_jobs`; a job named on the
+//! Read with the pipelined multi-read of [`crate::ops::Admin::read_jobs`]; a job named on the
 //! command line must exist (exit 3). Without a job, every child of the namespace root is listed,
 //! jobs without a configuration included (their instances are still live processes).
 
@@ -10,11 +10,12 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::GlobalArgs;
-use super::job::{self, Admin, InstanceRow};
-use super::output::{Format, Output};
-use crate::exit::{CliError, Exit};
-use crate::registry::path;
+use super::global::{self, GlobalArgs};
+use super::output::{Block, Output, Render};
+use crate::exit::Exit;
+use crate::ops::check_job_name;
+use crate::ops::text::join_items;
+use crate::ops::view::{self, InstanceRow};
 
 /// `ejctl instance ...`.
 #[derive(Debug, Subcommand)]
@@ -39,6 +40,46 @@ struct InstanceListDoc {
     instances: Vec<InstanceRow>,
 }
 
+impl Render for InstanceListDoc {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        let rows = self
+            .instances
+            .iter()
+            .map(|r| {
+                vec![
+                    r.job.clone(),
+                    r.id.clone(),
+                    r.server_ip.clone(),
+                    r.server_status.clone().unwrap_or_default(),
+                    r.leader.to_string(),
+                    join_items(&r.items),
+                ]
+            })
+            .collect();
+        vec![Block::Rows(rows)]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut table = Table::new();
+        table.set_header(["JOB", "INSTANCE", "SERVER IP", "SERVER", "LEADER", "ITEMS"]);
+        for r in &self.instances {
+            table.add_row([
+                r.job.clone(),
+                r.id.clone(),
+                r.server_ip.clone(),
+                r.server_status.clone().unwrap_or_else(|| "-".into()),
+                if r.leader { "yes".into() } else { String::new() },
+                join_items(&r.items),
+            ]);
+        }
+        vec![Block::table(table)]
+    }
+}
+
 /// Runs `ejctl instance ...`.
 ///
 /// # Errors
@@ -46,53 +87,11 @@ struct InstanceListDoc {
 pub async fn exec(global: &GlobalArgs, cmd: InstanceCmd, out: &mut Output) -> Result<Exit> {
     let InstanceCmd::List(args) = cmd;
     if let Some(name) = &args.job {
-        path::validate_job_name(name).map_err(CliError::usage)?;
+        check_job_name(name)?;
     }
-    let admin = Admin::connect(global).await?;
-    let jobs = match &args.job {
-        Some(name) => {
-            let jobs = admin.read_jobs(std::slice::from_ref(name)).await?;
-            if !jobs.iter().any(|j| j.has_config) {
-                return Err(admin.job_not_found(name));
-            }
-            jobs
-        }
-        None => admin.read_all().await?,
-    };
-    let rows: Vec<InstanceRow> = jobs.iter().flat_map(job::instance_rows).collect();
-    match out.format {
-        Format::Json | Format::Yaml => out.document(&InstanceListDoc { instances: rows })?,
-        Format::Plain => {
-            let rows: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    vec![
-                        r.job.clone(),
-                        r.id.clone(),
-                        r.server_ip.clone(),
-                        r.server_status.clone().unwrap_or_default(),
-                        r.leader.to_string(),
-                        job::join_items(&r.items),
-                    ]
-                })
-                .collect();
-            out.rows(&rows)?;
-        }
-        Format::Table => {
-            let mut table = Table::new();
-            table.set_header(["JOB", "INSTANCE", "SERVER IP", "SERVER", "LEADER", "ITEMS"]);
-            for r in &rows {
-                table.add_row([
-                    r.job.clone(),
-                    r.id.clone(),
-                    r.server_ip.clone(),
-                    r.server_status.clone().unwrap_or_else(|| "-".into()),
-                    if r.leader { "yes".into() } else { String::new() },
-                    job::join_items(&r.items),
-                ]);
-            }
-            out.table(table)?;
-        }
-    }
+    let admin = global::admin(global).await?;
+    let jobs = admin.read_some(args.job.as_deref()).await?;
+    let instances = jobs.iter().flat_map(view::instance_rows).collect();
+    out.render(&InstanceListDoc { instances })?;
     Ok(Exit::Ok)
 }

@@ -1,9 +1,12 @@
 //! The one place that writes command results to stdout.
 //!
-//! Every command renders through [`Output`] in the format chosen with `-o/--output`: a table (or
-//! tree) for people, one JSON or YAML document per invocation for scripts, or tab-separated
-//! `plain` rows without a header. Diagnostics, progress and prompts never come here; they go to
-//! stderr. A write to a closed pipe surfaces as `BrokenPipe`, which `main` turns into exit 0.
+//! Every command result is a view that implements [`Render`]: its JSON/YAML document, what it
+//! prints with `-o plain` and what it prints as a table for people. [`Output::render`] picks by
+//! `-o/--output`, so commands never branch on the format. The human formats are a list of
+//! [`Block`]s: text, a table, tab-separated rows without a header, or a short note for people
+//! (what a mutation changed), which goes to stderr and is skipped with `-q`. Diagnostics,
+//! progress and prompts never come here; they go to stderr. A write to a closed pipe surfaces as
+//! `BrokenPipe`, which `main` turns into exit 0.
 
 use std::io::{IsTerminal, Write};
 
@@ -32,16 +35,77 @@ impl Format {
     }
 }
 
+/// One piece of what a view prints in the human formats.
+pub enum Block {
+    /// Text, written as is.
+    Text(String),
+    /// A table, fitted to the terminal width when stdout is a terminal.
+    Table(Box<Table>),
+    /// Tab-separated rows without a header.
+    Rows(Vec<Vec<String>>),
+    /// A one-line confirmation for people (what a command changed): stderr, not stdout, since it
+    /// is not data; nothing with `-q`.
+    Note(String),
+}
+
+impl Block {
+    /// A table block.
+    pub fn table(table: Table) -> Block {
+        Block::Table(Box::new(table))
+    }
+}
+
+/// A command result that can be printed in every format.
+pub trait Render {
+    /// The `-o json` / `-o yaml` document (an object, so fields can be added).
+    fn document(&self) -> impl Serialize;
+
+    /// What `-o plain` prints: records without a header, one per line.
+    fn plain(&self) -> Vec<Block>;
+
+    /// What `-o table` (the default) prints, for people.
+    fn table(&self) -> Vec<Block>;
+}
+
 /// The stdout writer.
 pub struct Output {
     /// The chosen format.
     pub format: Format,
+    /// `-q`: notes are not written.
+    pub quiet: bool,
 }
 
 impl Output {
     /// A writer for `format`.
     pub fn new(format: Format) -> Output {
-        Output { format }
+        Output { format, quiet: false }
+    }
+
+    /// A writer that skips notes when `quiet`.
+    pub fn quiet(self, quiet: bool) -> Output {
+        Output { quiet, ..self }
+    }
+
+    /// Prints a view in the chosen format.
+    ///
+    /// # Errors
+    /// Serialisation or I/O errors, including a broken pipe.
+    pub fn render(&mut self, view: &impl Render) -> Result<()> {
+        let blocks = match self.format {
+            Format::Json | Format::Yaml => return self.document(&view.document()),
+            Format::Plain => view.plain(),
+            Format::Table => view.table(),
+        };
+        for block in blocks {
+            match block {
+                Block::Text(text) => self.text(&text)?,
+                Block::Table(table) => self.table(*table)?,
+                Block::Rows(rows) => self.rows(&rows)?,
+                Block::Note(note) if !self.quiet => self.note(&note)?,
+                Block::Note(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// True when stdout is a terminal.
@@ -91,7 +155,8 @@ impl Output {
     }
 
     /// Writes a one-line confirmation for people (what a command changed) to stderr, not stdout:
-    /// it is not data. Commands skip it with `-q` and in the document formats.
+    /// it is not data. [`Output::render`] skips it with `-q`; the document formats never have
+    /// one.
     ///
     /// # Errors
     /// I/O errors.

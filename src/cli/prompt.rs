@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use super::GlobalArgs;
+use super::global::GlobalArgs;
 use crate::exit::CliError;
 
 /// Asks `question` (a yes/no question without the question mark), or answers it from `--yes`.

@@ -14,12 +14,15 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::GlobalArgs;
-use super::job::{self, ActionDoc, Admin, Change, JobData};
-use super::output::{Format, Output};
+use super::global::{self, GlobalArgs};
+use super::output::{Block, Output, Render};
 use super::prompt;
-use crate::coord::status;
-use crate::exit::{CliError, Exit};
+use super::views::{ActionDoc, ActionView};
+use crate::exit::Exit;
+use crate::ops::read::JobData;
+use crate::ops::text::name_list;
+use crate::ops::view::{self, ServerSummary};
+use crate::ops::{Admin, change, check_ip};
 use crate::registry::codec::ServerStatus;
 
 /// `ejctl server ...`.
@@ -51,20 +54,48 @@ pub struct IpArg {
     pub ip: String,
 }
 
-/// `server list -o json`: `{"servers": [ServerDoc]}`.
+/// `server list -o json`: `{"servers": [ServerSummary]}`.
 #[derive(Serialize)]
 struct ServerListDoc {
-    servers: Vec<ServerDoc>,
+    servers: Vec<ServerSummary>,
 }
 
-/// One server.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ServerDoc {
-    ip: String,
-    instances: Vec<String>,
-    jobs: Vec<String>,
-    disabled_jobs: Vec<String>,
+impl Render for ServerListDoc {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        let rows = self
+            .servers
+            .iter()
+            .map(|s| {
+                vec![
+                    s.ip.clone(),
+                    s.instances.len().to_string(),
+                    s.jobs.len().to_string(),
+                    s.disabled_jobs.len().to_string(),
+                    s.instances.join(","),
+                ]
+            })
+            .collect();
+        vec![Block::Rows(rows)]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut table = Table::new();
+        table.set_header(["IP", "INSTANCES", "JOBS", "DISABLED JOBS", "INSTANCE IDS"]);
+        for s in &self.servers {
+            table.add_row([
+                s.ip.clone(),
+                s.instances.len().to_string(),
+                s.jobs.len().to_string(),
+                s.disabled_jobs.len().to_string(),
+                name_list(&s.instances),
+            ]);
+        }
+        vec![Block::table(table)]
+    }
 }
 
 /// Runs `ejctl server ...`.
@@ -83,65 +114,18 @@ pub async fn exec(global: &GlobalArgs, cmd: ServerCmd, out: &mut Output) -> Resu
 }
 
 async fn list(global: &GlobalArgs, out: &mut Output) -> Result<Exit> {
-    let admin = Admin::connect(global).await?;
+    let admin = global::admin(global).await?;
     let jobs = admin.read_all().await?;
-    let briefs = status::servers_brief(jobs.iter().map(|j| (j.name.as_str(), &j.view)));
-    let servers: Vec<ServerDoc> = briefs
-        .into_iter()
-        .map(|b| ServerDoc {
-            ip: b.ip,
-            instances: b.instances.into_iter().collect(),
-            jobs: b.jobs,
-            disabled_jobs: b.disabled_jobs,
-        })
-        .collect();
-    match out.format {
-        Format::Json | Format::Yaml => out.document(&ServerListDoc { servers })?,
-        Format::Plain => {
-            let rows: Vec<Vec<String>> = servers
-                .iter()
-                .map(|s| {
-                    vec![
-                        s.ip.clone(),
-                        s.instances.len().to_string(),
-                        s.jobs.len().to_string(),
-                        s.disabled_jobs.len().to_string(),
-                        s.instances.join(","),
-                    ]
-                })
-                .collect();
-            out.rows(&rows)?;
-        }
-        Format::Table => {
-            let mut table = Table::new();
-            table.set_header(["IP", "INSTANCES", "JOBS", "DISABLED JOBS", "INSTANCE IDS"]);
-            for s in &servers {
-                table.add_row([
-                    s.ip.clone(),
-                    s.instances.len().to_string(),
-                    s.jobs.len().to_string(),
-                    s.disabled_jobs.len().to_string(),
-                    job::name_list(&s.instances),
-                ]);
-            }
-            out.table(table)?;
-        }
-    }
+    out.render(&ServerListDoc { servers: view::server_summaries(&jobs) })?;
     Ok(Exit::Ok)
 }
 
-/// Reads every job and checks that `ip` is known to at least one (a `servers/{ip}` node, or with
-/// `or_instances` a live instance on it).
+/// Reads every job and checks that `ip` is known to at least one.
 async fn read_for_server(global: &GlobalArgs, ip: &str, or_instances: bool) -> Result<(Admin, Vec<JobData>)> {
-    job::check_ip(ip)?;
-    let admin = Admin::connect(global).await?;
+    check_ip(ip)?;
+    let admin = global::admin(global).await?;
     let jobs = admin.read_all().await?;
-    let known = jobs
-        .iter()
-        .any(|j| j.view.servers.contains_key(ip) || (or_instances && !status::instances_on(&j.view, ip).is_empty()));
-    if !known {
-        return Err(CliError::not_found(format!("server '{ip}' not found in namespace '{}'", admin.namespace)).into());
-    }
+    change::server_known(&admin, &jobs, ip, or_instances)?;
     Ok((admin, jobs))
 }
 
@@ -153,42 +137,25 @@ async fn set_status(
     out: &mut Output,
 ) -> Result<Exit> {
     let (admin, jobs) = read_for_server(global, ip, false).await?;
-    let changes: Vec<Change> = jobs
-        .iter()
-        .filter(|j| j.view.servers.get(ip).is_some_and(|s| *s != to))
-        .map(|j| Change::Server { job: j.name.clone(), ip: ip.to_string(), to: to.clone() })
-        .collect();
-    let done = job::apply(&admin.registry, &changes).await?;
+    let done = admin.apply(&change::server_status(&jobs, ip, &to)).await?;
     let word = if to.is_enabled() { "enabled" } else { "disabled" };
     let names: Vec<&str> = done.iter().map(|c| c.job.as_str()).collect();
     let note = if names.is_empty() {
         format!("server {ip} is already {word} for every job: nothing to change")
     } else {
-        format!("server {ip} {word} for {} job(s): {}", names.len(), job::name_list(&names))
+        format!("server {ip} {word} for {} job(s): {}", names.len(), name_list(&names))
     };
     let doc = ActionDoc { action, job: None, server: Some(ip.to_string()), changed: done };
-    job::report(global, out, &doc, &note)?;
+    out.render(&ActionView { doc, note })?;
     Ok(Exit::Ok)
 }
 
 async fn shutdown_or_remove(global: &GlobalArgs, ip: &str, remove: bool, out: &mut Output) -> Result<Exit> {
     let (admin, jobs) = read_for_server(global, ip, true).await?;
-    let mut changes = Vec::new();
-    for j in &jobs {
-        changes.extend(
-            status::instances_on(&j.view, ip).into_iter().map(|id| Change::Instance { job: j.name.clone(), id }),
-        );
-    }
-    let instances = changes.len();
-    if remove {
-        changes.extend(
-            jobs.iter()
-                .filter(|j| j.view.servers.contains_key(ip))
-                .map(|j| Change::DeleteServer { job: j.name.clone(), ip: ip.to_string() }),
-        );
-    }
+    let changes = change::server_shutdown(&jobs, ip, remove);
     let mut done = Vec::new();
     if !changes.is_empty() {
+        let instances = changes.iter().filter(|c| c.instance_id().is_some()).count();
         let question = if remove {
             format!(
                 "remove server {ip} ({instances} instance(s) shut down, {} server node(s) deleted)",
@@ -198,7 +165,7 @@ async fn shutdown_or_remove(global: &GlobalArgs, ip: &str, remove: bool, out: &m
             format!("shut down {instances} instance(s) on server {ip}")
         };
         prompt::confirm(global, &question)?;
-        done = job::apply(&admin.registry, &changes).await?;
+        done = admin.apply(&changes).await?;
     }
     let stopped = done.iter().filter(|c| c.instance.is_some()).count();
     let deleted = done.iter().filter(|c| c.server.is_some()).count();
@@ -212,6 +179,6 @@ async fn shutdown_or_remove(global: &GlobalArgs, ip: &str, remove: bool, out: &m
     };
     let action = if remove { "remove" } else { "shutdown" };
     let doc = ActionDoc { action, job: None, server: Some(ip.to_string()), changed: done };
-    job::report(global, out, &doc, &note)?;
+    out.render(&ActionView { doc, note })?;
     Ok(Exit::Ok)
 }

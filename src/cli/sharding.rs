@@ -1,28 +1,29 @@
 //! `ejctl sharding ...`: how items are assigned, and operator switches per item.
 //!
 //! * `sharding show JOB`: every item with its owner, server IP, status (reference §4.4:
-//!   `DISABLED`, `RUNNING`, `SHARDING_FLAG`, `PENDING`), failover owner and flags. Items are the
-//!   children of `sharding` plus any of `0..shardingTotalCount` not created yet.
-//! * `sharding disable|enable JOB ITEM...`: ElasticJob's `ShardingOperateAPI` (reference §4.2):
-//!   create or delete `sharding/{item}/disabled`. Unlike Java, items are validated: each must be
-//!   an integer in `0..shardingTotalCount` (exit 3 otherwise), all are checked before any write,
-//!   and the writes are one transaction.
+//!   `DISABLED`, `RUNNING`, `SHARDING_FLAG`, `PENDING`), failover owner and flags
+//!   ([`crate::ops::view::item_rows`]).
+//! * `sharding disable|enable JOB ITEM...`: ElasticJob's `ShardingOperateAPI` (reference §4.2),
+//!   planned by [`crate::ops::change::item_switch`]: each item must be in
+//!   `0..shardingTotalCount` (exit 3 otherwise), all are checked before any write, and the writes
+//!   are one transaction.
 //! * `sharding plan` previews what a strategy assigns, offline: the same code the leader runs,
 //!   with Java `String.hashCode` semantics and ElasticJob's reverse-lexicographic instance order.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::GlobalArgs;
-use super::job::{self, ActionDoc, Admin, ChangeDoc, JobData};
-use super::output::{Format, Output};
-use crate::coord::status::{self, ItemStatus};
+use super::global::{self, GlobalArgs};
+use super::output::{Block, Output, Render};
+use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
 use crate::exit::{CliError, Exit};
-use crate::registry::path::{self, ItemLeaf};
-use crate::registry::{Mode, Op, codec};
+use crate::ops::change;
+use crate::ops::check_job_name;
+use crate::ops::text::join_items;
+use crate::ops::view::{self, ItemRow};
 
 /// `ejctl sharding ...`.
 #[derive(Debug, Subcommand)]
@@ -82,6 +83,7 @@ pub struct PlanArgs {
     pub keep_order: bool,
 }
 
+/// `sharding plan -o json`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PlanDoc {
@@ -95,6 +97,25 @@ struct PlanDoc {
 struct Assignment {
     instance: String,
     items: Vec<u32>,
+}
+
+impl Render for PlanDoc {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        vec![Block::Rows(self.assignments.iter().map(|a| vec![a.instance.clone(), join_items(&a.items)]).collect())]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut table = Table::new();
+        table.set_header(["INSTANCE", "ITEMS"]);
+        for a in &self.assignments {
+            table.add_row([a.instance.clone(), join_items(&a.items)]);
+        }
+        vec![Block::table(table)]
+    }
 }
 
 /// Runs `ejctl sharding ...`.
@@ -128,124 +149,8 @@ fn plan(args: PlanArgs, out: &mut Output) -> Result<Exit> {
     let result = strategy::assign(strategy, &args.job_name, &instances, args.total, now);
     let assignments: Vec<Assignment> =
         result.into_iter().map(|(instance, items)| Assignment { instance, items }).collect();
-    match out.format {
-        Format::Json | Format::Yaml => out.document(&PlanDoc {
-            strategy: strategy.as_str(),
-            job_name: args.job_name,
-            total: args.total,
-            assignments,
-        })?,
-        Format::Plain => {
-            let rows: Vec<Vec<String>> = assignments.iter().map(|a| vec![a.instance.clone(), join(&a.items)]).collect();
-            out.rows(&rows)?;
-        }
-        Format::Table => {
-            let mut table = Table::new();
-            table.set_header(["INSTANCE", "ITEMS"]);
-            for a in &assignments {
-                table.add_row([a.instance.clone(), join(&a.items)]);
-            }
-            out.table(table)?;
-        }
-    }
+    out.render(&PlanDoc { strategy: strategy.as_str(), job_name: args.job_name, total: args.total, assignments })?;
     Ok(Exit::Ok)
-}
-
-fn join(items: &[u32]) -> String {
-    items.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-}
-
-/// One item of `sharding show` and `job show`.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ItemRow {
-    /// The item number.
-    pub(crate) item: u32,
-    /// The owner's instance id (`sharding/{i}/instance`), if any.
-    pub(crate) instance: Option<String>,
-    /// The owner's server IP (from its instance YAML, else from the id).
-    pub(crate) server_ip: Option<String>,
-    /// `DISABLED`, `RUNNING`, `SHARDING_FLAG` or `PENDING`.
-    pub(crate) status: ItemStatus,
-    /// The instance that took the item over (`sharding/{i}/failover`), if any.
-    pub(crate) failover: Option<String>,
-    /// The instance executing it as a failover (`sharding/{i}/failovering`), if any.
-    pub(crate) failovering: Option<String>,
-    /// `sharding/{i}/running` exists.
-    pub(crate) running: bool,
-    /// `sharding/{i}/misfire` exists.
-    pub(crate) misfire: bool,
-    /// `sharding/{i}/disabled` exists.
-    pub(crate) disabled: bool,
-}
-
-/// The items of a job (children of `sharding` and `0..shardingTotalCount`).
-pub(crate) fn item_rows(job: &JobData) -> Vec<ItemRow> {
-    status::sharding_info(&job.view, job.total())
-        .into_iter()
-        .map(|info| {
-            let state = job.view.items.get(&info.item).cloned().unwrap_or_default();
-            ItemRow {
-                item: info.item,
-                instance: info.instance_id,
-                server_ip: info.server_ip,
-                status: info.status,
-                failover: state.failover.filter(|s| !s.is_empty()),
-                failovering: state.failovering.filter(|s| !s.is_empty()),
-                running: state.running,
-                misfire: state.misfire,
-                disabled: state.disabled,
-            }
-        })
-        .collect()
-}
-
-/// The flags of an item for tables: `running misfire disabled`.
-fn flags(r: &ItemRow) -> String {
-    [(ItemLeaf::Running, r.running), (ItemLeaf::Misfire, r.misfire), (ItemLeaf::Disabled, r.disabled)]
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(leaf, _)| leaf.name())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The items as a table.
-pub(crate) fn item_table(rows: &[ItemRow]) -> Table {
-    let mut table = Table::new();
-    table.set_header(["ITEM", "INSTANCE", "SERVER IP", "STATUS", "FAILOVER", "FLAGS"]);
-    for r in rows {
-        let failover = match (&r.failover, &r.failovering) {
-            (Some(to), _) => to.clone(),
-            (None, Some(to)) => format!("{to} (failovering)"),
-            (None, None) => String::new(),
-        };
-        table.add_row([
-            r.item.to_string(),
-            r.instance.clone().unwrap_or_default(),
-            r.server_ip.clone().unwrap_or_default(),
-            r.status.to_string(),
-            failover,
-            flags(r),
-        ]);
-    }
-    table
-}
-
-/// One item as a plain row: `kind item instance server_ip status failover disabled`.
-pub(crate) fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
-    let mut row = vec![
-        r.item.to_string(),
-        r.instance.clone().unwrap_or_default(),
-        r.server_ip.clone().unwrap_or_default(),
-        r.status.to_string(),
-        r.failover.clone().or_else(|| r.failovering.clone()).unwrap_or_default(),
-        r.disabled.to_string(),
-    ];
-    if !kind.is_empty() {
-        row.insert(0, kind.to_string());
-    }
-    row
 }
 
 /// `sharding show -o json`: `{"job", "shardingTotalCount", "items": [ItemRow]}`.
@@ -257,107 +162,44 @@ struct ShowDoc {
     items: Vec<ItemRow>,
 }
 
-async fn show(global: &GlobalArgs, name: &str, out: &mut Output) -> Result<Exit> {
-    path::validate_job_name(name).map_err(CliError::usage)?;
-    let admin = Admin::connect(global).await?;
-    let job = admin.read_job(name).await?;
-    let rows = item_rows(&job);
-    match out.format {
-        Format::Json | Format::Yaml => {
-            out.document(&ShowDoc {
-                job: job.name.clone(),
-                sharding_total_count: job.total().unwrap_or(0),
-                items: rows,
-            })?;
-        }
-        Format::Plain => out.rows(&rows.iter().map(|r| item_plain_row("", r)).collect::<Vec<_>>())?,
-        Format::Table => out.table(item_table(&rows))?,
+impl Render for ShowDoc {
+    fn document(&self) -> impl Serialize {
+        self
     }
+
+    fn plain(&self) -> Vec<Block> {
+        vec![Block::Rows(self.items.iter().map(|r| item_plain_row("", r)).collect())]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        vec![Block::table(item_table(&self.items))]
+    }
+}
+
+async fn show(global: &GlobalArgs, name: &str, out: &mut Output) -> Result<Exit> {
+    check_job_name(name)?;
+    let admin = global::admin(global).await?;
+    let job = admin.read_job(name).await?;
+    let items = view::item_rows(&job);
+    out.render(&ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })?;
     Ok(Exit::Ok)
 }
 
-/// Parses and range-checks the items named on the command line.
-fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec<u32>> {
-    let total = job.total().ok_or_else(|| {
-        CliError::not_found(format!(
-            "job '{}' has no sharding items in namespace '{}' ({})",
-            job.name,
-            admin.namespace,
-            job.config.as_ref().err().cloned().unwrap_or_else(|| "shardingTotalCount is not positive".into())
-        ))
-    })?;
-    let range =
-        if total == 1 { "the only item is 0".to_string() } else { format!("valid items are 0 to {}", total - 1) };
-    let mut out = Vec::new();
-    for raw in items {
-        match path::parse_item(raw.trim()).filter(|i| *i < total) {
-            Some(item) => {
-                if !out.contains(&item) {
-                    out.push(item);
-                }
-            }
-            None => {
-                return Err(CliError::not_found(format!(
-                    "item '{raw}' not found in job '{}': {range} (shardingTotalCount {total})",
-                    job.name
-                ))
-                .into());
-            }
-        }
-    }
-    Ok(out)
-}
-
 async fn switch(global: &GlobalArgs, args: &ItemArgs, disable: bool, out: &mut Output) -> Result<Exit> {
-    path::validate_job_name(&args.job).map_err(CliError::usage)?;
-    let admin = Admin::connect(global).await?;
+    check_job_name(&args.job)?;
+    let admin = global::admin(global).await?;
     let job = admin.read_job(&args.job).await?;
-    let items = check_items(&admin, &job, &args.items)?;
-    let paths = &job.paths;
-    let mut ops = Vec::new();
-    let mut changed = Vec::new();
-    let mut sharding_created = job.view.sharding_root;
-    for &item in &items {
-        let state = job.view.items.get(&item);
-        let is_disabled = state.is_some_and(|s| s.disabled);
-        if disable == is_disabled {
-            continue;
-        }
-        if disable {
-            // ElasticJob's `persist`: parents are created as needed.
-            if !sharding_created {
-                ops.push(Op::Create { path: paths.sharding(), data: codec::EMPTY.to_vec(), mode: Mode::Persistent });
-                sharding_created = true;
-            }
-            if state.is_none() {
-                ops.push(Op::Create { path: paths.item(item), data: codec::EMPTY.to_vec(), mode: Mode::Persistent });
-            }
-            ops.push(Op::Create {
-                path: paths.item_leaf(item, ItemLeaf::Disabled),
-                data: codec::EMPTY.to_vec(),
-                mode: Mode::Persistent,
-            });
-        } else {
-            ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Disabled), version: None });
-        }
-        changed.push(ChangeDoc {
-            job: job.name.clone(),
-            server: None,
-            instance: None,
-            item: Some(item),
-            effect: if disable { "disabled" } else { "enabled" },
-        });
-    }
+    let (items, changes) = change::item_switch(&admin, &job, &args.items, disable)?;
+    let changed = admin.apply(&changes).await?;
     let action = if disable { "disable" } else { "enable" };
-    admin.registry.transaction(&ops).await.with_context(|| format!("cannot {action} items of job '{}'", job.name))?;
     let word = if disable { "disabled" } else { "enabled" };
     let note = if changed.is_empty() {
-        format!("job '{}': item(s) {} already {word}: nothing to change", job.name, job::join_items(&items))
+        format!("job '{}': item(s) {} already {word}: nothing to change", job.name, join_items(&items))
     } else {
         let done: Vec<u32> = changed.iter().filter_map(|c| c.item).collect();
-        format!("job '{}': item(s) {} {word}", job.name, job::join_items(&done))
+        format!("job '{}': item(s) {} {word}", job.name, join_items(&done))
     };
     let doc = ActionDoc { action, job: Some(job.name.clone()), server: None, changed };
-    job::report(global, out, &doc, &note)?;
+    out.render(&ActionView { doc, note })?;
     Ok(Exit::Ok)
 }

@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use crate::exit::Exit;
-
 /// An error from the registry, with the node it concerns where there is one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegistryError {
@@ -76,17 +74,6 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
-    /// The exit code an admin command ends with when this error reaches `main`.
-    pub fn exit(&self) -> Exit {
-        match self {
-            RegistryError::NoNode(_) => Exit::NotFound,
-            RegistryError::BadVersion(_) | RegistryError::NodeExists(_) | RegistryError::NotEmpty(_) => Exit::Refused,
-            RegistryError::Transaction { source, .. } => source.exit(),
-            e if e.is_unavailable() => Exit::RegistryUnavailable,
-            _ => Exit::Failure,
-        }
-    }
-
     /// True when the registry cannot be used right now (connection, session, credentials).
     pub fn is_unavailable(&self) -> bool {
         matches!(

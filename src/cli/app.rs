@@ -1,0 +1,125 @@
+//! The clap definition of the whole command line: [`Cli`] (global options and a command) and
+//! [`Command`], one variant per command group. `--help`, the man pages and the shell completions
+//! ([`super::generate`]) all come from here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use clap_complete::Shell;
+
+use super::global::GlobalArgs;
+use super::{config, context, cron, dump, failover, instance, job, run, server, sharding};
+
+/// Exit codes, shown in `--help` and in the man page.
+pub(crate) const EXIT_STATUS: &str = "\
+Exit status:
+  0    success, including idempotent no-ops
+  1    the operation failed
+  2    usage error: bad arguments or a bad job file
+  3    the job, instance, server or item does not exist
+  4    refused: confirmation declined, version conflict, unmet precondition
+  5    the registry is unavailable: unreachable, bad connect string, wrong credentials
+  130  interrupted";
+
+/// ElasticJob-Lite style distributed job scheduling over ZooKeeper.
+///
+/// `ejctl run` is the worker runtime; the other commands inspect and operate the registry that
+/// workers (ejctl or Java ElasticJob 3.x) coordinate through.
+#[derive(Debug, Parser)]
+#[command(name = "ejctl", version, propagate_version = true, after_long_help = EXIT_STATUS)]
+pub struct Cli {
+    /// Options that apply to every command.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every command.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the jobs of one or more job files (the worker runtime).
+    #[command(
+        after_help = "Examples:\n  ejctl run examples/hello.toml\n  ejctl run jobs/*.toml --log-format json\n\nSIGINT/SIGTERM: stop new fires, let running items finish, leave the registry (exit 0);\na second signal kills running items (exit 130)."
+    )]
+    Run(run::RunArgs),
+    /// Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove.
+    #[command(subcommand)]
+    Job(job::JobCmd),
+    /// Read and change job configurations.
+    #[command(subcommand)]
+    Config(config::ConfigCmd),
+    /// Servers (IPs): list, disable, enable, shutdown, remove.
+    #[command(subcommand)]
+    Server(server::ServerCmd),
+    /// Live instances.
+    #[command(subcommand)]
+    Instance(instance::InstanceCmd),
+    /// Sharding items: show, disable, enable, and preview what a strategy assigns.
+    #[command(subcommand)]
+    Sharding(sharding::ShardingCmd),
+    /// Failover items.
+    #[command(subcommand)]
+    Failover(failover::FailoverCmd),
+    /// Named registries (connect string, namespace, digest), like kubectl contexts.
+    #[command(subcommand)]
+    Context(context::ContextCmd),
+    /// Check cron expressions.
+    #[command(subcommand)]
+    Cron(cron::CronCmd),
+    /// Print the registry tree (or one job's) with node values.
+    #[command(
+        after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
+    )]
+    Dump(dump::DumpArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  ejctl completions bash > /etc/bash_completion.d/ejctl")]
+    Completions(CompletionsArgs),
+    /// Write the man pages into a directory.
+    #[command(after_help = "Example:\n  ejctl man /usr/local/share/man/man1")]
+    Man(ManArgs),
+}
+
+/// Arguments of `ejctl completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// Arguments of `ejctl man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory to write `ejctl.1`, `ejctl-dump.1`, ... into (created if missing).
+    pub dir: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_command_has_an_example() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            for sub in cmd.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                if sub.has_subcommands() {
+                    walk(sub, &name);
+                    continue;
+                }
+                let help = sub.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+                assert!(help.contains("Example"), "`{name}` has no example in its help");
+                assert!(sub.get_about().is_some(), "`{name}` has no summary");
+            }
+        }
+        walk(&Cli::command(), "ejctl");
+    }
+}

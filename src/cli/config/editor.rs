@@ -1,0 +1,156 @@
+//! The editor `ejctl config edit` runs: `$VISUAL`, else `$EDITOR`, else `vi`, split into words
+//! like a shell would (no shell runs), on a private copy of the stored YAML (mode 0600, removed
+//! afterwards unless the edit must be kept).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+
+use crate::exit::{CliError, Exit};
+
+/// The private copy `config edit` hands to the editor; removed on drop unless kept.
+pub(super) struct EditFile {
+    /// Where the copy is.
+    pub(super) path: PathBuf,
+    keep: bool,
+}
+
+impl EditFile {
+    /// Writes `text` to a new private file named after `job`.
+    pub(super) fn create(job: &str, text: &str) -> Result<EditFile> {
+        use std::io::Write;
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let safe: String =
+            job.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
+        let path = std::env::temp_dir().join(format!("ejctl-{safe}-{}.yaml", &id[..8]));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        f.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(EditFile { path, keep: false })
+    }
+
+    /// Keeps the file and returns a note for the error message.
+    pub(super) fn keep(&mut self) -> String {
+        self.keep = true;
+        format!(" (your edit is kept in {})", self.path.display())
+    }
+}
+
+impl Drop for EditFile {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Splits an editor command into words: whitespace separates, single and double quotes group,
+/// a backslash escapes the next character (outside single quotes).
+fn split_command(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err("unterminated ' quote".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => word.push(c),
+                            None => return Err("unterminated \" quote".into()),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err("unterminated \" quote".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(c) = chars.next() {
+                    word.push(c);
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("it is empty".into());
+    }
+    Ok(words)
+}
+
+/// The editor command: `$VISUAL`, else `$EDITOR`, else `vi`.
+fn editor_command() -> String {
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_string())
+}
+
+/// Runs the editor on `path` (the runtime keeps serving the registry session meanwhile).
+pub(super) async fn run_editor(job: &str, path: &Path) -> Result<()> {
+    let command = editor_command();
+    let words =
+        split_command(&command).map_err(|e| CliError::usage(format!("cannot use the editor '{command}': {e}")))?;
+    let status = tokio::process::Command::new(&words[0])
+        .args(&words[1..])
+        .arg(path)
+        .status()
+        .await
+        .with_context(|| format!("job '{job}': cannot start the editor '{command}'"))?;
+    if !status.success() {
+        return Err(CliError::new(
+            Exit::Failure,
+            format!("job '{job}': the editor '{command}' failed ({status}); nothing was written"),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editor_commands_are_split_into_words() {
+        assert_eq!(split_command("vi").unwrap(), ["vi"]);
+        assert_eq!(split_command("  code --wait ").unwrap(), ["code", "--wait"]);
+        assert_eq!(
+            split_command("'/opt/my editor/bin' -n \"a b\" c\\ d").unwrap(),
+            ["/opt/my editor/bin", "-n", "a b", "c d"]
+        );
+        assert_eq!(split_command("x ''").unwrap(), ["x", ""]);
+        assert!(split_command("  ").is_err());
+        assert!(split_command("'open").is_err());
+    }
+}

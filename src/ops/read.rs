@@ -1,0 +1,261 @@
+//! Reading jobs for the admin views and operations.
+//!
+//! * [`Admin::read_jobs`] reads many jobs with two rounds of pipelined multi-reads for all of them
+//!   together (roots, configs, leaders and child lists; then server, instance and item-owner
+//!   values), so `job list` over 1,000 jobs costs a few dozen batched requests, not thousands of
+//!   round trips.
+//! * [`Admin::read_job`] reads one job's whole subtree
+//!   ([`crate::registry::Registry::read_subtree`]) for the detailed views and the mutations.
+//!
+//! A job exists when `/{job}/config` exists (as in ElasticJob's lifecycle API): naming a bare
+//! `/{job}` without config is "not found" (exit 3). [`Admin::read_all`] still returns such jobs
+//! (with [`JobData::has_config`] false): server operations act on their `servers/{ip}` too, as
+//! Java's `disable(null, ip)` does, and their instances are live processes.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
+use super::Admin;
+use crate::config::JobConfig;
+use crate::coord::status::{self, JobStatus};
+use crate::coord::view::JobView;
+use crate::exit::CliError;
+use crate::registry::path::{self, ItemLeaf, JobPaths};
+use crate::registry::{NodeData, Stat, TreeNode};
+use crate::schedule::cron;
+
+/// One job as the admin views read it.
+#[derive(Debug, Clone)]
+pub struct JobData {
+    /// The job name.
+    pub name: String,
+    /// Its node paths.
+    pub paths: JobPaths,
+    /// The job root's data: `SCRIPT`, `HTTP` or a Java class name.
+    pub job_type: String,
+    /// `/{job}/config` exists.
+    pub has_config: bool,
+    /// The stored configuration text.
+    pub config_text: String,
+    /// The decoded configuration, or why it could not be decoded.
+    pub config: Result<JobConfig, String>,
+    /// The coordination state.
+    pub view: JobView,
+    /// `leader/sharding/necessary` exists (only known from a full read).
+    pub resharding: bool,
+}
+
+impl JobData {
+    /// A job from the nodes read under its root (any subset of its subtree).
+    pub fn from_nodes(name: &str, nodes: &[TreeNode]) -> JobData {
+        let paths = JobPaths::new(name);
+        let view = JobView::from_nodes(&paths, nodes);
+        let value = |p: &str| nodes.iter().find(|n| n.path == p).map(|n| n.node.text());
+        let config_node = value(&paths.config());
+        let has_config = config_node.is_some();
+        let config_text = config_node.unwrap_or_default();
+        let config = if has_config {
+            JobConfig::from_yaml(&config_text).map_err(|e| e.to_string())
+        } else {
+            Err("the job has no configuration".to_string())
+        };
+        JobData {
+            name: name.to_string(),
+            job_type: value(paths.root()).unwrap_or_default(),
+            resharding: view.necessary,
+            paths,
+            has_config,
+            config_text,
+            config,
+            view,
+        }
+    }
+
+    /// `shardingTotalCount`, when the configuration is readable and the count positive.
+    pub fn total(&self) -> Option<u32> {
+        self.config.as_ref().ok().and_then(|c| u32::try_from(c.sharding_total_count).ok()).filter(|t| *t > 0)
+    }
+
+    /// The job status (reference §4.4).
+    pub fn status(&self) -> JobStatus {
+        status::job_status(&self.view)
+    }
+
+    /// The cron expression; `None` for a one-off job or an unreadable configuration.
+    pub fn cron(&self) -> Option<&str> {
+        self.config.as_ref().ok().and_then(JobConfig::cron_expr)
+    }
+
+    /// The configured time zone, if any.
+    pub fn time_zone(&self) -> Option<&str> {
+        self.config.as_ref().ok().and_then(|c| c.time_zone.as_deref()).filter(|z| !z.is_empty())
+    }
+
+    /// The next instant the cron comes due, in the job's time zone; `None` for one-off jobs,
+    /// invalid expressions and expressions that never fire again.
+    pub fn next_fire(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let expr = cron::parse(self.cron()?).ok()?;
+        let tz = cron::parse_time_zone(self.time_zone().unwrap_or("")).ok()?;
+        expr.next_after(now, &tz)
+    }
+
+    /// The description, empty when there is none.
+    pub fn description(&self) -> String {
+        self.config.as_ref().ok().and_then(|c| c.description.clone()).unwrap_or_default()
+    }
+
+    /// The items each instance owns.
+    pub fn items_by_owner(&self) -> BTreeMap<String, Vec<u32>> {
+        let mut out: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        for (item, state) in &self.view.items {
+            if let Some(owner) = &state.owner {
+                out.entry(owner.clone()).or_default().push(*item);
+            }
+        }
+        out
+    }
+
+    /// The live instances of the job, all or those on server `ip`.
+    pub fn instances_on(&self, ip: Option<&str>) -> Vec<String> {
+        match ip {
+            Some(ip) => status::instances_on(&self.view, ip),
+            None => self.view.instances.keys().cloned().collect(),
+        }
+    }
+}
+
+/// A node read by a multi-read, as a tree node (data without metadata for synthesised parents).
+fn tree_node(path: String, node: Option<NodeData>) -> TreeNode {
+    TreeNode { path, node: node.unwrap_or(NodeData { data: Vec::new(), stat: Stat::default() }) }
+}
+
+impl Admin {
+    /// The children of the namespace root, sorted: every job, with or without configuration.
+    ///
+    /// # Errors
+    /// Registry errors.
+    pub async fn job_names(&self) -> Result<Vec<String>, CliError> {
+        let mut names = self
+            .registry()
+            .children(path::NAMESPACE_ROOT)
+            .await
+            .map_err(|e| CliError::registry("cannot list the jobs", e))?
+            .unwrap_or_default();
+        names.sort();
+        Ok(names)
+    }
+
+    /// Every child of the namespace root (with or without config), read with
+    /// [`Admin::read_jobs`].
+    ///
+    /// # Errors
+    /// Registry errors.
+    pub async fn read_all(&self) -> Result<Vec<JobData>, CliError> {
+        let names = self.job_names().await?;
+        self.read_jobs(&names).await
+    }
+
+    /// Reads what the list views need of many jobs — root, config, leader, `servers/*`,
+    /// `instances/*` and `sharding/*/instance` — in two rounds of pipelined multi-reads for all
+    /// the jobs together. Jobs that vanish meanwhile are left out.
+    ///
+    /// # Errors
+    /// Registry errors.
+    pub async fn read_jobs(&self, names: &[String]) -> Result<Vec<JobData>, CliError> {
+        let cannot = |e| CliError::registry("cannot read the jobs", e);
+        let registry = self.registry();
+        let paths: Vec<JobPaths> = names.iter().map(|n| JobPaths::new(n)).collect();
+        let gets: Vec<String> =
+            paths.iter().flat_map(|p| [p.root().to_string(), p.config(), p.leader_instance()]).collect();
+        let lists: Vec<String> = paths.iter().flat_map(|p| [p.servers(), p.instances(), p.sharding()]).collect();
+        let (values, children) =
+            tokio::try_join!(registry.get_many(&gets), registry.children_many(&lists)).map_err(cannot)?;
+        let mut values = values.into_iter();
+        let mut children = children.into_iter();
+        let mut jobs: Vec<(String, Vec<TreeNode>)> = Vec::with_capacity(names.len());
+        let mut second: Vec<String> = Vec::new();
+        let mut spans: Vec<std::ops::Range<usize>> = Vec::with_capacity(names.len());
+        for (name, p) in names.iter().zip(&paths) {
+            let (root, config, leader) = (values.next().flatten(), values.next().flatten(), values.next().flatten());
+            let (servers, instances, items) =
+                (children.next().flatten(), children.next().flatten(), children.next().flatten());
+            let start = second.len();
+            let mut nodes = Vec::new();
+            if root.is_some() {
+                nodes.push(tree_node(p.root().to_string(), root));
+                if let Some(config) = config {
+                    nodes.push(tree_node(p.config(), Some(config)));
+                }
+                if let Some(leader) = leader {
+                    nodes.push(tree_node(p.leader_instance(), Some(leader)));
+                }
+                second.extend(servers.unwrap_or_default().iter().map(|ip| p.server(ip)));
+                second.extend(instances.unwrap_or_default().iter().map(|id| p.instance(id)));
+                if let Some(items) = items {
+                    nodes.push(tree_node(p.sharding(), None));
+                    for item in items.iter().filter_map(|i| path::parse_item(i)) {
+                        nodes.push(tree_node(p.item(item), None));
+                        second.push(p.item_leaf(item, ItemLeaf::Instance));
+                    }
+                }
+            }
+            spans.push(start..second.len());
+            jobs.push((name.clone(), nodes));
+        }
+        let mut found: Vec<Option<NodeData>> = registry.get_many(&second).await.map_err(cannot)?;
+        let mut out = Vec::with_capacity(jobs.len());
+        for ((name, mut nodes), span) in jobs.into_iter().zip(spans) {
+            if nodes.is_empty() {
+                continue;
+            }
+            for i in span {
+                if let Some(node) = found.get_mut(i).and_then(Option::take) {
+                    nodes.push(tree_node(std::mem::take(&mut second[i]), Some(node)));
+                }
+            }
+            out.push(JobData::from_nodes(&name, &nodes));
+        }
+        Ok(out)
+    }
+
+    /// Reads one job's whole subtree.
+    ///
+    /// # Errors
+    /// A usage error for an invalid name, "not found" (exit 3) when the job has no
+    /// configuration, registry errors.
+    pub async fn read_job(&self, name: &str) -> Result<JobData, CliError> {
+        super::check_job_name(name)?;
+        let paths = JobPaths::new(name);
+        let nodes = self
+            .registry()
+            .read_subtree(paths.root(), &|_| {})
+            .await
+            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?
+            .ok_or_else(|| self.job_not_found(name))?;
+        let data = JobData::from_nodes(name, &nodes);
+        if !data.has_config {
+            return Err(self.job_not_found(name));
+        }
+        Ok(data)
+    }
+
+    /// Reads the jobs named (or, with `None`, every job of the namespace) with
+    /// [`Admin::read_jobs`]; a job named must have a configuration (exit 3 otherwise).
+    ///
+    /// # Errors
+    /// A usage error for an invalid name, "not found", registry errors.
+    pub async fn read_some(&self, name: Option<&str>) -> Result<Vec<JobData>, CliError> {
+        match name {
+            Some(name) => {
+                super::check_job_name(name)?;
+                let jobs = self.read_jobs(&[name.to_string()]).await?;
+                if !jobs.iter().any(|j| j.has_config) {
+                    return Err(self.job_not_found(name));
+                }
+                Ok(jobs)
+            }
+            None => self.read_all().await,
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! How admin results spell instants, durations, lists and configuration values for people and
+//! documents. The operations' messages and the command line's tables share these, so a duration
+//! or an item list reads the same everywhere.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+/// A duration for people: `850ms`, `1.2s`, `3m05s`.
+pub fn humanize(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        let s = d.as_secs_f64();
+        if (s - s.trunc()).abs() < 1e-9 { format!("{}s", d.as_secs()) } else { format!("{s:.1}s") }
+    } else {
+        format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
+    }
+}
+
+/// An instant for tables: local time.
+pub fn local_time(t: &DateTime<Utc>) -> String {
+    t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+/// An instant for documents: RFC 3339, UTC, seconds.
+pub fn rfc3339(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Serialises an optional instant as [`rfc3339`] (for `#[serde(serialize_with)]`).
+///
+/// # Errors
+/// Whatever the serializer fails with.
+pub fn serialize_rfc3339<S: serde::Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_some(&rfc3339(t)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Items as `0,1,2`.
+pub fn join_items(items: &[u32]) -> String {
+    items.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Names for a message: `a, b, c` (at most 5, then `and N more`).
+pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<&str> = names.iter().take(5).map(AsRef::as_ref).collect();
+    let mut s = shown.join(", ");
+    if names.len() > 5 {
+        s.push_str(&format!(" and {} more", names.len() - 5));
+    }
+    s
+}
+
+/// A configuration value for people: strings bare (quoted when empty or padded), `(unset)` for
+/// null.
+pub fn show_value(v: &serde_json::Value) -> String {
+    use serde_json::Value as Json;
+    match v {
+        Json::Null => "(unset)".to_string(),
+        Json::String(s) if s.is_empty() || s.trim() != s => Json::String(s.clone()).to_string(),
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A configuration value for `-o plain`: strings bare, empty for null.
+pub fn plain_value(v: &serde_json::Value) -> String {
+    use serde_json::Value as Json;
+    match v {
+        Json::Null => String::new(),
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_for_people() {
+        assert_eq!(humanize(Duration::from_millis(850)), "850ms");
+        assert_eq!(humanize(Duration::from_secs(1)), "1s");
+        assert_eq!(humanize(Duration::from_millis(1250)), "1.2s");
+        assert_eq!(humanize(Duration::from_secs(185)), "3m05s");
+        assert_eq!(name_list(&["a", "b"]), "a, b");
+        assert_eq!(name_list(&["1", "2", "3", "4", "5", "6", "7"]), "1, 2, 3, 4, 5 and 2 more");
+        assert_eq!(join_items(&[0, 2]), "0,2");
+    }
+
+    #[test]
+    fn values_for_people() {
+        use serde_json::Value as Json;
+        assert_eq!(show_value(&Json::Null), "(unset)");
+        assert_eq!(show_value(&Json::String(String::new())), "\"\"");
+        assert_eq!(show_value(&Json::String("0/5 * * * * ?".into())), "0/5 * * * * ?");
+        assert_eq!(plain_value(&Json::Null), "");
+        assert_eq!(plain_value(&Json::from(4)), "4");
+    }
+}

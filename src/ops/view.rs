@@ -1,0 +1,310 @@
+//! What the admin views show, derived from jobs as read ([`JobData`]): plain data that serialises
+//! to the documents of `ejctl ... -o json` (field names are stable, see the README).
+//!
+//! * [`job_briefs`]: ElasticJob's `getAllJobsBriefInfo` (reference §4.4) plus cron, time zone and
+//!   next fire; [`job_detail`]: everything about one job.
+//! * [`server_rows`], [`instance_rows`]: a job's servers and live instances, with leadership and
+//!   owned items; [`server_summaries`]: `getAllServersBriefInfo` across jobs.
+//! * [`item_rows`]: every sharding item (the children of `sharding` plus any of
+//!   `0..shardingTotalCount` not created yet) with owner, status, failover owner and flags.
+//! * [`failover_state`]: the items waiting to be failed over (`leader/failover/items/{item}`) and
+//!   those being failed over now (`sharding/{item}/failover` or `failovering`, reference §3.5).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::read::JobData;
+use super::text::serialize_rfc3339;
+use crate::coord::status::{self, ItemStatus, JobStatus};
+
+/// One job of `job list`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobBrief {
+    /// The job name.
+    pub name: String,
+    /// Its status (reference §4.4).
+    pub status: JobStatus,
+    /// The cron expression; `None` for a one-off job.
+    pub cron: Option<String>,
+    /// The configured time zone, if any.
+    pub time_zone: Option<String>,
+    /// The next fire (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub next_fire: Option<DateTime<Utc>>,
+    /// The number of live instances.
+    pub instance_count: usize,
+    /// `shardingTotalCount` (0 when the configuration cannot be read).
+    pub sharding_total_count: i32,
+    /// The description, empty when none.
+    pub description: String,
+}
+
+/// The jobs that have a configuration, as `job list` shows them (ElasticJob skips the others).
+pub fn job_briefs(jobs: &[JobData], now: DateTime<Utc>) -> Vec<JobBrief> {
+    jobs.iter()
+        .filter(|j| j.has_config)
+        .map(|j| JobBrief {
+            name: j.name.clone(),
+            status: j.status(),
+            cron: j.cron().map(str::to_string),
+            time_zone: j.time_zone().map(str::to_string),
+            next_fire: j.next_fire(now),
+            instance_count: j.view.instances.len(),
+            sharding_total_count: j.config.as_ref().map_or(0, |c| c.sharding_total_count),
+            description: j.description(),
+        })
+        .collect()
+}
+
+/// Everything about one job (`job show`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobDetail {
+    /// The job name.
+    pub name: String,
+    /// The namespace.
+    pub namespace: String,
+    /// The job root's data: `SCRIPT`, `HTTP` or a Java class name.
+    #[serde(rename = "type")]
+    pub job_type: String,
+    /// The job status.
+    pub status: JobStatus,
+    /// The stored configuration with ElasticJob's key names (every key, known or not).
+    pub config: serde_json::Value,
+    /// Why the configuration cannot be decoded, if it cannot.
+    pub config_error: Option<String>,
+    /// The next fire (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub next_fire: Option<DateTime<Utc>>,
+    /// The leader's instance id.
+    pub leader: Option<String>,
+    /// The leader's resharding flag is set.
+    pub resharding_needed: bool,
+    /// The servers.
+    pub servers: Vec<ServerRow>,
+    /// The live instances.
+    pub instances: Vec<InstanceRow>,
+    /// The sharding items.
+    pub sharding: Vec<ItemRow>,
+    /// The failover state.
+    pub failover: FailoverState,
+}
+
+/// Everything about one job read with [`super::Admin::read_job`].
+pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDetail {
+    let config = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&job.config_text)
+        .ok()
+        .and_then(|v| serde_json::to_value(v).ok())
+        .unwrap_or(serde_json::Value::Null);
+    JobDetail {
+        name: job.name.clone(),
+        namespace: namespace.to_string(),
+        job_type: job.job_type.clone(),
+        status: job.status(),
+        config,
+        config_error: job.config.as_ref().err().cloned(),
+        next_fire: job.next_fire(now),
+        leader: job.view.leader.clone(),
+        resharding_needed: job.resharding,
+        servers: server_rows(job),
+        instances: instance_rows(job),
+        sharding: item_rows(job),
+        failover: failover_state(job),
+    }
+}
+
+/// A server of a job.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerRow {
+    /// The IP.
+    pub ip: String,
+    /// The node value (`ENABLED`, `DISABLED`, anything else as stored).
+    pub status: String,
+    /// Live instances on this IP.
+    pub instances: Vec<String>,
+}
+
+/// The servers of a job.
+pub fn server_rows(job: &JobData) -> Vec<ServerRow> {
+    job.view
+        .servers
+        .iter()
+        .map(|(ip, s)| ServerRow {
+            ip: ip.clone(),
+            status: s.to_string(),
+            instances: status::instances_on(&job.view, ip),
+        })
+        .collect()
+}
+
+/// An instance of a job.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceRow {
+    /// The job.
+    pub job: String,
+    /// The instance id.
+    pub id: String,
+    /// Its server IP (instance YAML `serverIp`).
+    pub server_ip: String,
+    /// The value of its `servers/{ip}` node, if any.
+    pub server_status: Option<String>,
+    /// Its labels, if any.
+    pub labels: Option<String>,
+    /// It is the job's leader.
+    pub leader: bool,
+    /// The items it owns.
+    pub items: Vec<u32>,
+}
+
+/// The instances of a job.
+pub fn instance_rows(job: &JobData) -> Vec<InstanceRow> {
+    let owned = job.items_by_owner();
+    job.view
+        .instances
+        .iter()
+        .map(|(id, info)| {
+            let ip = job.view.instance_server_ip(id);
+            InstanceRow {
+                job: job.name.clone(),
+                id: id.clone(),
+                server_status: job.view.servers.get(&ip).map(ToString::to_string),
+                server_ip: ip,
+                labels: info.as_ref().and_then(|i| i.labels.clone()),
+                leader: job.view.leader.as_deref() == Some(id.as_str()),
+                items: owned.get(id).cloned().unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// One server (IP) across the jobs of a namespace (`server list`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerSummary {
+    /// The IP.
+    pub ip: String,
+    /// The live instances whose `serverIp` is this IP.
+    pub instances: Vec<String>,
+    /// The jobs that have `servers/{ip}`.
+    pub jobs: Vec<String>,
+    /// Those where it is `DISABLED`.
+    pub disabled_jobs: Vec<String>,
+}
+
+/// Every IP found under any job's `servers` (reference §4.4 `getAllServersBriefInfo`).
+pub fn server_summaries(jobs: &[JobData]) -> Vec<ServerSummary> {
+    status::servers_brief(jobs.iter().map(|j| (j.name.as_str(), &j.view)))
+        .into_iter()
+        .map(|b| ServerSummary {
+            ip: b.ip,
+            instances: b.instances.into_iter().collect(),
+            jobs: b.jobs,
+            disabled_jobs: b.disabled_jobs,
+        })
+        .collect()
+}
+
+/// One sharding item.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemRow {
+    /// The item number.
+    pub item: u32,
+    /// The owner's instance id (`sharding/{i}/instance`), if any.
+    pub instance: Option<String>,
+    /// The owner's server IP (from its instance YAML, else from the id).
+    pub server_ip: Option<String>,
+    /// `DISABLED`, `RUNNING`, `SHARDING_FLAG` or `PENDING`.
+    pub status: ItemStatus,
+    /// The instance that took the item over (`sharding/{i}/failover`), if any.
+    pub failover: Option<String>,
+    /// The instance executing it as a failover (`sharding/{i}/failovering`), if any.
+    pub failovering: Option<String>,
+    /// `sharding/{i}/running` exists.
+    pub running: bool,
+    /// `sharding/{i}/misfire` exists.
+    pub misfire: bool,
+    /// `sharding/{i}/disabled` exists.
+    pub disabled: bool,
+}
+
+/// The items of a job (children of `sharding` and `0..shardingTotalCount`).
+pub fn item_rows(job: &JobData) -> Vec<ItemRow> {
+    status::sharding_info(&job.view, job.total())
+        .into_iter()
+        .map(|info| {
+            let state = job.view.items.get(&info.item).cloned().unwrap_or_default();
+            ItemRow {
+                item: info.item,
+                instance: info.instance_id,
+                server_ip: info.server_ip,
+                status: info.status,
+                failover: state.failover.filter(|s| !s.is_empty()),
+                failovering: state.failovering.filter(|s| !s.is_empty()),
+                running: state.running,
+                misfire: state.misfire,
+                disabled: state.disabled,
+            }
+        })
+        .collect()
+}
+
+/// The failover state of a job: `{"job", "pending": [...], "assigned": [...]}` (`job` only in
+/// `failover list`; `job show` embeds the state without it).
+#[derive(Debug, Clone, Serialize)]
+pub struct FailoverState {
+    /// The job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
+    /// Items queued under `leader/failover/items`.
+    pub pending: Vec<PendingFailover>,
+    /// Items with a failover owner.
+    pub assigned: Vec<AssignedFailover>,
+}
+
+/// A queued failover item.
+#[derive(Debug, Clone, Serialize)]
+pub struct PendingFailover {
+    /// The item.
+    pub item: u32,
+    /// The item's recorded owner (`sharding/{item}/instance`), usually the crashed instance.
+    pub owner: Option<String>,
+}
+
+/// An item being failed over.
+#[derive(Debug, Clone, Serialize)]
+pub struct AssignedFailover {
+    /// The item.
+    pub item: u32,
+    /// The item's recorded owner (`sharding/{item}/instance`).
+    pub owner: Option<String>,
+    /// `sharding/{item}/failover`: the instance that took the item over.
+    pub failover: Option<String>,
+    /// `sharding/{item}/failovering`: the instance executing it as a failover.
+    pub failovering: Option<String>,
+    /// `sharding/{item}/running` exists.
+    pub running: bool,
+}
+
+/// The failover state of a job.
+pub fn failover_state(job: &JobData) -> FailoverState {
+    let owner = |item: u32| job.view.items.get(&item).and_then(|s| s.owner.clone());
+    let pending = job.view.failover_queue.iter().map(|&item| PendingFailover { item, owner: owner(item) }).collect();
+    let assigned = job
+        .view
+        .items
+        .iter()
+        .filter(|(_, s)| s.failover.is_some() || s.failovering.is_some())
+        .map(|(&item, s)| AssignedFailover {
+            item,
+            owner: s.owner.clone(),
+            failover: s.failover.clone(),
+            failovering: s.failovering.clone(),
+            running: s.running,
+        })
+        .collect();
+    FailoverState { job: None, pending, assigned }
+}
