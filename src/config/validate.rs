@@ -3,7 +3,7 @@
 //! One set of checks shared by job files (`ejctl run`), the admin's `config set` / `edit` /
 //! `apply`, and the runtime when it adopts a configuration from the registry, so that a
 //! configuration one path accepts the others accept too. Each field is checked as its row of
-//! [`schema::FIELDS`] says; the executor properties of a job (`props`) depend on its type and are
+//! [`super::schema::FIELDS`] says; the executor properties of a job (`props`) depend on its type and are
 //! checked by [`crate::exec::Executor::from_config`].
 //!
 //! [`check`] returns the parsed settings ([`Checked`]: cron, time zone, strategy, item
@@ -89,7 +89,7 @@ pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> 
     check(cfg).map(|checked| checked.warnings)
 }
 
-/// Checks every field as its row of [`schema::FIELDS`] says, in the table's order:
+/// Checks every field as its row of [`super::schema::FIELDS`] says, in the table's order:
 ///
 /// * `jobName` is a valid node name;
 /// * `shardingTotalCount` is between 1 and [`MAX_SHARDING_TOTAL_COUNT`];

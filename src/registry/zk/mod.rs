@@ -17,7 +17,7 @@
 //!   reconnect (`resend_watches` sends only the one-shot lists). `ZkWatch` therefore re-adds its
 //!   watch on every `SyncConnected` that follows a `Disconnected`, and on the new client after an
 //!   expiry, swapping the new watcher in before dropping the old one so no `RemoveWatches` is
-//!   sent, and yields [`WatchEvent::Resync`]: events during a disconnect are lost anyway
+//!   sent, and yields [`WatchEvent::Resync`](crate::registry::WatchEvent::Resync): events during a disconnect are lost anyway
 //!   (ZOOKEEPER-4698), so the consumer must re-read.
 //! * **Requests** carry a deadline (the request timeout) so that no caller waits forever on a
 //!   registry that is gone; the error is [`RegistryError::Timeout`].

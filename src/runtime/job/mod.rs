@@ -47,6 +47,7 @@ use crate::coord::fire::{self, Source};
 use crate::coord::react::{self, Reaction};
 use crate::coord::view::JobView;
 use crate::exec::inproc::ErasedJob;
+use crate::ops::publish::{self, Outcome};
 use crate::registry::cache::{CacheEvent, CacheReader, TreeCache};
 use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
@@ -135,7 +136,7 @@ impl JobTask {
         fence: watch::Receiver<FenceState>,
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
-        let stored = publish_config(&registry, &paths, &setup).await?;
+        let stored = publish_config(&registry, &setup).await?;
         let ctx =
             JobCtx { registry, me, paths, settings, job_type: setup.job_type, in_process: setup.in_process, fence };
         let config = Effective::build(stored, &ctx.job_type, ctx.in_process.clone()).map_err(|e| {
@@ -435,24 +436,24 @@ impl JobTask {
     }
 }
 
-/// Writes the job's root and configuration when the registry has none (or `overwrite` is set),
-/// then returns the configuration the registry holds.
-async fn publish_config(registry: &Registry, paths: &JobPaths, setup: &JobSetup) -> anyhow::Result<JobConfig> {
-    let name = paths.job();
-    let stored = registry.get(&paths.config()).await?;
-    if stored.is_none() || setup.config.overwrite {
-        registry.put(paths.root(), setup.job_type.root_data().as_bytes()).await?;
-        registry.put(&paths.config(), setup.config.to_yaml().as_bytes()).await?;
-        tracing::info!(job = %name, "published the job configuration");
-        return Ok(setup.config.clone());
+/// Publishes the job's configuration ([`ops::publish::publish`], the operation `config apply`
+/// uses) and returns the one the registry holds: the job file's when the registry had none or
+/// `overwrite` is set, else the registry's.
+async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<JobConfig> {
+    let name = &setup.config.job_name;
+    let published = publish::publish(registry, &setup.job_type, &setup.config, setup.config.overwrite).await?;
+    for warning in &published.warnings {
+        tracing::warn!(job = %name, "{warning}");
     }
-    let text = stored.map(|n| n.text()).unwrap_or_default();
-    let config = JobConfig::from_yaml(&text)
-        .map_err(|e| anyhow::anyhow!("job '{name}': the configuration at {} is invalid: {e}", paths.config()))?;
-    if config.to_yaml() != setup.config.to_yaml() {
-        tracing::info!(job = %name, "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)");
+    match published.outcome {
+        Outcome::Created | Outcome::Overwritten => tracing::info!(job = %name, "published the job configuration"),
+        Outcome::Kept { differs: true } => tracing::info!(
+            job = %name,
+            "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)"
+        ),
+        Outcome::Kept { differs: false } | Outcome::Unchanged => {}
     }
-    Ok(config)
+    Ok(published.config)
 }
 
 /// Sleeps until a wall-clock instant (forever for none).
