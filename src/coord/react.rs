@@ -29,13 +29,14 @@ pub struct Reaction {
 }
 
 /// Reads a batch of events. After a resync (events may have been lost) everything is looked at
-/// again: the configuration, and whether a trigger for `me` is waiting in the view.
-pub fn react(events: &[CacheEvent], me: &str, view: &JobView) -> Reaction {
+/// again: the configuration, and whether a trigger for `me` is waiting (`trigger_waiting`, asked
+/// only then: every run's nodes cause events, so the common case must stay cheap).
+pub fn react(events: &[CacheEvent], me: &str, trigger_waiting: impl Fn() -> bool) -> Reaction {
     let mut r = Reaction::default();
     for event in events {
         let (CacheEvent::Created(p) | CacheEvent::Changed(p) | CacheEvent::Deleted(p)) = event else {
             r.config_changed = true;
-            r.triggered |= view.triggers.contains(me);
+            r.triggered |= trigger_waiting();
             continue;
         };
         match path::parse(p) {

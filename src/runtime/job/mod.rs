@@ -262,8 +262,9 @@ impl JobTask {
 
     async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
         self.failover.wake();
+        let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
         let Reaction { config_changed, own_instance_deleted, triggered } =
-            react::react(&events, self.ctx.me.as_str(), &self.ctx.view(&self.cache));
+            react::react(&events, self.ctx.me.as_str(), || self.cache.view().exists(&trigger));
         if config_changed {
             self.reload_config().await;
         }
@@ -274,9 +275,8 @@ impl JobTask {
             }
         }
         if triggered {
-            let node = self.ctx.paths.trigger(self.ctx.me.as_str());
-            let token = self.cache.view().data(&node).and_then(codec::decode_trigger).map(Arc::from);
-            match self.ctx.registry.delete_if_exists(&node).await {
+            let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
+            match self.ctx.registry.delete_if_exists(&trigger).await {
                 Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token)).await,
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
