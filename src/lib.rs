@@ -23,9 +23,11 @@
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
 //! * [`exit`]: process exit codes and how errors map onto them.
+//! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod coord;
 pub mod exec;

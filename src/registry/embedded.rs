@@ -12,14 +12,15 @@
 //! watches yield [`WatchEvent::Resync`] afterwards, exactly what a consumer must cope with on
 //! ZooKeeper. The store is for one process only: nothing here is shared across processes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, WatchEvent, path};
+use crate::clock::{Clock, SystemClock};
 
 /// The nominal session timeout of an embedded session (used by code that derives deadlines from
 /// it; embedded sessions only end when closed or expired on purpose).
@@ -31,22 +32,62 @@ pub struct EmbeddedStore {
     state: Arc<Mutex<State>>,
 }
 
-#[derive(Default)]
 struct State {
     nodes: BTreeMap<String, ENode>,
     zxid: i64,
     next_session: i64,
-    sessions: HashMap<i64, u64>,
+    sessions: BTreeMap<i64, u64>,
     watches: Vec<EWatch>,
     delete_waiters: Vec<(String, oneshot::Sender<()>)>,
     offline: bool,
-    clients: HashMap<u64, ClientLink>,
+    clients: BTreeMap<u64, ClientLink>,
+    /// Where node times come from.
+    clock: Arc<dyn Clock>,
 }
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            nodes: BTreeMap::new(),
+            zxid: 0,
+            next_session: 0,
+            sessions: BTreeMap::new(),
+            watches: Vec::new(),
+            delete_waiters: Vec::new(),
+            offline: false,
+            clients: BTreeMap::new(),
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// What happens to one request of a handle under fault injection ([`EmbeddedStore::set_faults`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Served normally.
+    None,
+    /// Served after a delay (a slow server or link).
+    Delay(Duration),
+    /// Fails with a connection loss before reaching the server: nothing is applied.
+    Fail,
+    /// Applied by the server, but the reply is lost: the caller sees a connection loss.
+    LoseReply,
+}
+
+/// Decides the fate of each request of one handle.
+pub type FaultPlan = Box<dyn FnMut() -> Fault + Send>;
 
 struct ClientLink {
     status: watch::Sender<SessionStatus>,
     /// Events are dropped for this client while set (a simulated disconnect or expiry).
     deaf: bool,
+    /// Cut off from the server on its own (see [`EmbeddedStore::partition`]).
+    partitioned: bool,
+    /// When the handle is dropped its session is left open, as a crashed process's is, until it
+    /// is expired ([`EmbeddedStore::expire_session_id`]).
+    linger: bool,
+    /// Fault injection for this handle's requests.
+    faults: Option<FaultPlan>,
 }
 
 #[derive(Clone)]
@@ -62,10 +103,6 @@ struct EWatch {
 }
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
-
-fn now_millis() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
 
 impl EmbeddedStore {
     /// An empty store.
@@ -108,9 +145,99 @@ impl EmbeddedStore {
     pub fn node_count(&self) -> usize {
         self.lock().nodes.len()
     }
+
+    /// An empty store whose node times come from `clock` (a simulation's virtual clock).
+    pub fn with_clock(clock: Arc<dyn Clock>) -> EmbeddedStore {
+        let store = EmbeddedStore::new();
+        store.lock().clock = clock;
+        store
+    }
+
+    /// Cuts one handle (`client`, see [`Registry::embedded_client`](super::Registry::embedded_client))
+    /// off from the server: it sees [`LinkState::Disconnected`], its requests wait, its watch
+    /// events are lost. The server keeps its session until [`EmbeddedStore::expire`] ends it.
+    pub fn partition(&self, client: u64) {
+        let mut st = self.lock();
+        if let Some(link) = st.clients.get_mut(&client) {
+            link.partitioned = true;
+            link.deaf = true;
+            link.status.send_modify(|s| s.state = LinkState::Disconnected);
+        }
+    }
+
+    /// Ends a partition: the handle reconnects — in its session if the server kept it (its
+    /// watches resync), else it learns the session expired and gets a new one.
+    pub fn heal(&self, client: u64) {
+        let mut st = self.lock();
+        let Some(link) = st.clients.get_mut(&client) else { return };
+        link.partitioned = false;
+        let session = link.status.borrow().session_id;
+        if !st.sessions.contains_key(&session) {
+            st.renew_session(client);
+        }
+        if !st.offline {
+            st.resume_client(client);
+        }
+    }
+
+    /// The server expires `client`'s session (its ephemeral nodes go). A connected handle learns
+    /// it at once and gets a new session; a partitioned one when the partition heals.
+    pub fn expire(&self, client: u64) {
+        let mut st = self.lock();
+        let Some(link) = st.clients.get(&client) else { return };
+        let (session, partitioned) = (link.status.borrow().session_id, link.partitioned);
+        st.close_session(session);
+        if !partitioned && !st.offline {
+            st.renew_session(client);
+            st.resume_client(client);
+        }
+    }
+
+    /// The server expires a session whose handle is gone (see [`EmbeddedStore::linger`]).
+    pub fn expire_session_id(&self, session: i64) {
+        self.lock().close_session(session);
+    }
+
+    /// When `client`'s handle is dropped, its session stays open (a crashed process does not
+    /// close its session: the server expires it after the session timeout).
+    pub fn linger(&self, client: u64) {
+        if let Some(link) = self.lock().clients.get_mut(&client) {
+            link.linger = true;
+        }
+    }
+
+    /// Injects faults into `client`'s requests (`None`: none).
+    pub fn set_faults(&self, client: u64, plan: Option<FaultPlan>) {
+        if let Some(link) = self.lock().clients.get_mut(&client) {
+            link.faults = plan;
+        }
+    }
+
+    /// True while `session` is open on the server.
+    pub fn session_open(&self, session: i64) -> bool {
+        self.lock().sessions.contains_key(&session)
+    }
 }
 
 impl State {
+    fn now_millis(&self) -> i64 {
+        self.clock.now().timestamp_millis()
+    }
+
+    /// Tells `client` its session expired and gives it a new one (ZooKeeper clients rebuild
+    /// their session after an expiry).
+    fn renew_session(&mut self, client: u64) {
+        let new = self.open_session(client);
+        if let Some(link) = self.clients.get_mut(&client) {
+            link.deaf = true;
+            link.status.send_modify(|s| s.state = LinkState::Expired);
+            link.status.send_modify(|s| {
+                s.epoch += 1;
+                s.session_id = new;
+            });
+        }
+    }
+
     fn ensure_root(&mut self) {
         if !self.nodes.contains_key("/") {
             self.nodes.insert("/".into(), ENode { data: Vec::new(), stat: Stat::default() });
@@ -119,6 +246,9 @@ impl State {
 
     fn resume_client(&mut self, client: u64) {
         if let Some(link) = self.clients.get_mut(&client) {
+            if link.partitioned {
+                return;
+            }
             link.deaf = false;
             link.status.send_modify(|s| s.state = LinkState::Connected);
         }
@@ -199,7 +329,7 @@ impl State {
                 }
                 undo.push((parent_path.clone(), Some(parent.clone())));
                 undo.push((actual.clone(), None));
-                let now = now_millis();
+                let now = self.now_millis();
                 let stat = Stat {
                     czxid: zxid,
                     mzxid: zxid,
@@ -224,11 +354,12 @@ impl State {
                 let node = self.nodes.get(p).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
                 check_version(node, *version)?;
                 undo.push((p.to_string(), Some(node.clone())));
+                let now = self.now_millis();
                 if let Some(node) = self.nodes.get_mut(p) {
                     node.data.clone_from(data);
                     node.stat.version += 1;
                     node.stat.mzxid = zxid;
-                    node.stat.mtime = now_millis();
+                    node.stat.mtime = now;
                     node.stat.data_length = i32::try_from(data.len()).unwrap_or(i32::MAX);
                 }
                 events.push(WatchEvent::Changed(p.to_string()));
@@ -321,7 +452,10 @@ impl Drop for EmbeddedBackend {
     fn drop(&mut self) {
         let mut st = self.store.lock();
         let session = self.status.borrow().session_id;
-        st.close_session(session);
+        let linger = st.clients.get(&self.client).is_some_and(|l| l.linger);
+        if !linger {
+            st.close_session(session);
+        }
         st.clients.remove(&self.client);
         let client = self.client;
         st.watches.retain(|w| w.client != client);
@@ -337,7 +471,7 @@ impl EmbeddedBackend {
         let state = if st.offline { LinkState::Disconnected } else { LinkState::Connected };
         let (tx, rx) = watch::channel(SessionStatus { epoch: 1, session_id, state });
         let deaf = st.offline;
-        st.clients.insert(client, ClientLink { status: tx, deaf });
+        st.clients.insert(client, ClientLink { status: tx, deaf, partitioned: false, linger: false, faults: None });
         drop(st);
         Arc::new(EmbeddedBackend { store: store.clone(), client, status: rx })
     }
@@ -350,13 +484,25 @@ impl EmbeddedBackend {
         self.status.borrow().session_id
     }
 
-    /// Waits while the simulated server is away, as ZooKeeper requests queue while disconnected.
+    /// The client id of this handle (for fault injection).
+    pub(crate) fn client(&self) -> u64 {
+        self.client
+    }
+
+    /// Waits while the simulated server is away (or this handle is cut off from it), as
+    /// ZooKeeper requests queue while disconnected; a request whose session expired meanwhile
+    /// fails, as ZooKeeper's do.
     async fn connected(&self) -> Result<MutexGuard<'_, State>> {
         let mut status = self.status.clone();
+        let session = self.session_id();
         loop {
             {
                 let st = self.store.lock();
-                if !st.offline {
+                let partitioned = st.clients.get(&self.client).is_some_and(|l| l.partitioned);
+                if self.session_id() != session {
+                    return Err(RegistryError::SessionExpired);
+                }
+                if !st.offline && !partitioned {
                     return Ok(st);
                 }
             }
@@ -364,21 +510,50 @@ impl EmbeddedBackend {
         }
     }
 
+    /// The injected fate of the next request (see [`EmbeddedStore::set_faults`]); a delay is
+    /// served here.
+    async fn fault(&self) -> Fault {
+        let fault = {
+            let mut st = self.store.lock();
+            match st.clients.get_mut(&self.client).and_then(|l| l.faults.as_mut()) {
+                Some(plan) => plan(),
+                None => Fault::None,
+            }
+        };
+        if let Fault::Delay(d) = fault {
+            tokio::time::sleep(d).await;
+        }
+        fault
+    }
+
+    /// A read under fault injection: a lost reply is a failure too.
+    async fn read<T>(&self, f: impl FnOnce(&State) -> T) -> Result<T> {
+        if matches!(self.fault().await, Fault::Fail | Fault::LoseReply) {
+            return Err(RegistryError::ConnectionLoss);
+        }
+        let st = self.connected().await?;
+        Ok(f(&st))
+    }
+
+    /// A write under fault injection: fails before or after being applied.
+    async fn write<T>(&self, f: impl FnOnce(&mut State, i64) -> Result<T>) -> Result<T> {
+        let fault = self.fault().await;
+        if fault == Fault::Fail {
+            return Err(RegistryError::ConnectionLoss);
+        }
+        let session = self.session_id();
+        let mut st = self.connected().await?;
+        let result = f(&mut st, session);
+        if fault == Fault::LoseReply {
+            return Err(RegistryError::ConnectionLoss);
+        }
+        result
+    }
+
     pub(crate) async fn expire_session(&self) -> Result<()> {
         let mut st = self.store.lock();
-        let old = self.session_id();
-        if let Some(link) = st.clients.get_mut(&self.client) {
-            link.deaf = true;
-            link.status.send_modify(|s| s.state = LinkState::Expired);
-        }
-        st.close_session(old);
-        let new = st.open_session(self.client);
-        if let Some(link) = st.clients.get_mut(&self.client) {
-            link.status.send_modify(|s| {
-                s.epoch += 1;
-                s.session_id = new;
-            });
-        }
+        st.close_session(self.session_id());
+        st.renew_session(self.client);
         if !st.offline {
             st.resume_client(self.client);
         }
@@ -386,60 +561,57 @@ impl EmbeddedBackend {
     }
 
     pub(crate) async fn get(&self, p: &str) -> Result<Option<NodeData>> {
-        let st = self.connected().await?;
-        Ok(st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat }))
+        self.read(|st| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).await
     }
 
     pub(crate) async fn get_many(&self, paths: &[String]) -> Result<Vec<Option<NodeData>>> {
-        let st = self.connected().await?;
-        Ok(paths.iter().map(|p| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).collect())
+        self.read(|st| {
+            paths.iter().map(|p| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).collect()
+        })
+        .await
     }
 
     pub(crate) async fn children(&self, p: &str) -> Result<Option<Vec<String>>> {
-        let st = self.connected().await?;
-        Ok(st.nodes.contains_key(p).then(|| st.children(p)))
+        self.read(|st| st.nodes.contains_key(p).then(|| st.children(p))).await
     }
 
     pub(crate) async fn children_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<String>>>> {
-        let st = self.connected().await?;
-        Ok(paths.iter().map(|p| st.nodes.contains_key(p).then(|| st.children(p))).collect())
+        self.read(|st| paths.iter().map(|p| st.nodes.contains_key(p).then(|| st.children(p))).collect()).await
     }
 
     pub(crate) async fn exists(&self, p: &str) -> Result<Option<Stat>> {
-        let st = self.connected().await?;
-        Ok(st.nodes.get(p).map(|n| n.stat))
+        self.read(|st| st.nodes.get(p).map(|n| n.stat)).await
     }
 
     pub(crate) async fn create(&self, p: &str, data: &[u8], mode: Mode) -> Result<String> {
-        let session = self.session_id();
-        let mut st = self.connected().await?;
-        let created = st.transact(&[Op::Create { path: p.to_string(), data: data.to_vec(), mode }], session)?;
-        Ok(created.into_iter().next().unwrap_or_else(|| p.to_string()))
+        self.write(|st, session| {
+            let created = st.transact(&[Op::Create { path: p.to_string(), data: data.to_vec(), mode }], session)?;
+            Ok(created.into_iter().next().unwrap_or_else(|| p.to_string()))
+        })
+        .await
     }
 
     pub(crate) async fn set(&self, p: &str, data: &[u8], version: Option<i32>) -> Result<Stat> {
-        let session = self.session_id();
-        let mut st = self.connected().await?;
-        st.transact(&[Op::Set { path: p.to_string(), data: data.to_vec(), version }], session)?;
-        st.nodes.get(p).map(|n| n.stat).ok_or_else(|| RegistryError::NoNode(p.to_string()))
+        self.write(|st, session| {
+            st.transact(&[Op::Set { path: p.to_string(), data: data.to_vec(), version }], session)?;
+            st.nodes.get(p).map(|n| n.stat).ok_or_else(|| RegistryError::NoNode(p.to_string()))
+        })
+        .await
     }
 
     pub(crate) async fn delete(&self, p: &str, version: Option<i32>) -> Result<()> {
-        let session = self.session_id();
-        let mut st = self.connected().await?;
-        st.transact(&[Op::Delete { path: p.to_string(), version }], session).map(drop)
+        self.write(|st, session| st.transact(&[Op::Delete { path: p.to_string(), version }], session).map(drop)).await
     }
 
     pub(crate) async fn transaction(&self, ops: &[Op]) -> Result<()> {
-        let session = self.session_id();
-        let mut st = self.connected().await?;
-        match st.transact(ops, session) {
+        self.write(|st, session| match st.transact(ops, session) {
             // A single-op transaction reports its error as a transaction error, like ZooKeeper.
             Err(e) if ops.len() == 1 && !matches!(e, RegistryError::Transaction { .. }) => {
                 Err(RegistryError::Transaction { index: 0, source: Box::new(e) })
             }
             other => other.map(drop),
-        }
+        })
+        .await
     }
 
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {

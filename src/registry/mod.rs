@@ -291,6 +291,15 @@ impl Registry {
         Registry { backend: Backend::Embedded(embedded::EmbeddedBackend::open(store)) }
     }
 
+    /// The embedded handle's client id, which [`embedded::EmbeddedStore`]'s fault injection
+    /// (partition, expiry, crash, slow or lost replies) takes; `None` on ZooKeeper.
+    pub fn embedded_client(&self) -> Option<u64> {
+        match &self.backend {
+            Backend::Zk(_) => None,
+            Backend::Embedded(b) => Some(b.client()),
+        }
+    }
+
     /// `zookeeper` or `embedded`.
     pub fn kind(&self) -> &'static str {
         match &self.backend {
