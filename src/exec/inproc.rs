@@ -61,6 +61,13 @@ pub trait ErasedJob: Send + Sync {
         control: &'a RunControl,
         streaming: bool,
     ) -> BoxFuture<'a, ItemOutcome>;
+
+    /// True when the job stops by itself once `control.kill` is cancelled (and returns an outcome
+    /// with `killed` set), as a process does after SIGTERM; the runtime then waits for it instead
+    /// of dropping its future the moment it kills it. Off by default.
+    fn stops_when_killed(&self) -> bool {
+        false
+    }
 }
 
 struct Simple<J>(J);
@@ -120,10 +127,15 @@ pub fn dataflow(job: impl DataflowJob) -> Arc<dyn ErasedJob> {
     Arc::new(Dataflow(job))
 }
 
-/// Runs one item of an in-process job; the kill token drops the job's future.
+/// Runs one item of an in-process job; the kill token drops the job's future, unless the job
+/// stops by itself when killed ([`ErasedJob::stops_when_killed`]).
 pub async fn run(job: &dyn ErasedJob, ctx: &ShardingContext, control: RunControl, streaming: bool) -> ItemOutcome {
+    if job.stops_when_killed() {
+        return job.run(ctx, &control, streaming).await;
+    }
     let kill = control.kill.clone();
     tokio::select! {
+        biased;
         outcome = job.run(ctx, &control, streaming) => outcome,
         () = kill.cancelled() => ItemOutcome { killed: true, ..ItemOutcome::failed("stopped by the worker") },
     }

@@ -71,13 +71,22 @@ pub struct RunControl {
     /// The instant of the fire this run covers (a cron instant, or when a trigger arrived);
     /// scripts get it as `EJCTL_FIRE_TIME` in milliseconds since the epoch.
     pub fire_time: Option<chrono::DateTime<chrono::Utc>>,
+    /// Why the run was started: `cron`, `trigger`, `misfire` or `failover` (`trigger` for a run
+    /// started by hand).
+    pub source: &'static str,
 }
 
 impl RunControl {
     /// A control that never asks the run to stop (tests, one-off runs).
     pub fn detached() -> RunControl {
         let (_tx, stop) = watch::channel(false);
-        RunControl { kill: CancellationToken::new(), stop, kill_grace: Duration::from_secs(5), fire_time: None }
+        RunControl {
+            kill: CancellationToken::new(),
+            stop,
+            kill_grace: Duration::from_secs(5),
+            fire_time: None,
+            source: "trigger",
+        }
     }
 }
 

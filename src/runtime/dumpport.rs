@@ -30,6 +30,7 @@ pub(crate) async fn serve(
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
+            biased;
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
                     let registry = registry.clone();

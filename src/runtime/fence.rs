@@ -63,6 +63,7 @@ pub(crate) async fn monitor(
     loop {
         let current = *state.borrow();
         tokio::select! {
+            biased;
             changed = stop.changed() => {
                 if changed.is_err() || matches!(*stop.borrow(), StopMode::Forced) {
                     return;

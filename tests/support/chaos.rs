@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use super::proxy::Proxy;
 use super::zk::ZkEnsemble;
-use super::{read_records, signal, wait_exit, write_script};
+use super::{Rng, read_records, signal, wait_exit, write_script};
 
 /// The chaos job's sharding total count.
 const ITEMS: u32 = 8;
@@ -115,23 +115,6 @@ pub struct Outcome {
     /// When fault injection and the tail ended (epoch ms).
     pub ended: i64,
     pub config: ChaosConfig,
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 fn now_ms() -> i64 {
@@ -250,7 +233,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
     let started = settled(&record, now_ms() + 2000, &dir);
     // A few checked fires before the first fault.
     std::thread::sleep(Duration::from_secs(2));
-    let mut rng = Rng(config.seed);
+    let mut rng = Rng::new(config.seed);
     let mut faults = Vec::new();
     let deadline = started + i64::try_from(config.seconds).unwrap_or(0) * 1000;
     let outage = Duration::from_millis(t_ms + 2000);

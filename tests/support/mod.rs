@@ -6,6 +6,7 @@
 pub mod chaos;
 pub mod cluster;
 pub mod proxy;
+pub mod sim;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -249,5 +250,30 @@ pub async fn within<T>(secs: u64, what: &str, fut: impl std::future::Future<Outp
     match tokio::time::timeout(Duration::from_secs(secs), fut).await {
         Ok(v) => v,
         Err(_) => panic!("timed out after {secs}s waiting for {what}"),
+    }
+}
+
+/// A small deterministic generator (SplitMix64): fault schedules and simulations from a seed.
+#[derive(Debug, Clone, Default)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
     }
 }
