@@ -10,7 +10,8 @@
 use std::collections::BTreeSet;
 
 use super::view::JobView;
-use crate::registry::path::{self, ItemLeaf, JobPaths};
+use crate::registry::cache::CacheEvent;
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Mode, NodeData, Op};
 
 /// The items whose run may be orphaned: their `running` node's runner (the `failovering`
@@ -36,6 +37,30 @@ pub fn suspects(view: &JobView, me: &str, busy_here: impl Fn(u32) -> bool) -> Ve
 pub fn should_claim(view: &JobView, me: &str, suspects: &[u32], in_flight: bool, idle: bool) -> bool {
     let work = !suspects.is_empty() || !view.failover_queue.is_empty();
     work && !in_flight && !idle && view.is_available(me)
+}
+
+/// Whether a cache event can change what a failover round finds: a live instance came or went, a
+/// server was enabled or disabled, an item's runner, claim or owner changed, the queue changed,
+/// or events were lost (a resync). The rounds' own latch nodes are not such events: waking on
+/// them would start the next round the moment one ends, for as long as an item stays a suspect
+/// (running elsewhere under an owner that is gone) — a busy loop of registry requests.
+pub fn wakes(event: &CacheEvent) -> bool {
+    let (CacheEvent::Created(p) | CacheEvent::Changed(p) | CacheEvent::Deleted(p)) = event else {
+        return true;
+    };
+    matches!(
+        path::parse(p),
+        Some((
+            _,
+            Node::Instance(_)
+                | Node::Server(_)
+                | Node::ItemLeaf(
+                    _,
+                    ItemLeaf::Running | ItemLeaf::Failover | ItemLeaf::Failovering | ItemLeaf::Instance
+                )
+                | Node::FailoverItem(_)
+        ))
+    )
 }
 
 /// The leaves a round re-reads for a suspect, in this order.
@@ -80,6 +105,11 @@ pub fn orphan(
     }
     if failovering.as_deref().is_some_and(orphaned) {
         ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failovering), version: version(2) });
+    }
+    // This instance's own claim that it does not run (the claim's reply was lost): its ephemeral
+    // `failover` node would block every later claim of the item for as long as this session lives.
+    if failover.as_deref() == Some(me) && !here {
+        ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failover), version: version(1) });
     }
     Some(Orphan { runner, ops })
 }

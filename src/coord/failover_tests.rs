@@ -3,6 +3,7 @@
 use super::*;
 use crate::coord::view::ItemView;
 use crate::registry::Stat;
+use crate::registry::cache::CacheEvent;
 use crate::registry::codec::ServerStatus;
 
 const ME: &str = "10.0.0.1@-@1";
@@ -137,10 +138,16 @@ fn orphan_rules() {
             Some((GONE, vec![queue, del_running])),
         ),
         (
-            "my own claim marker without a run here: queued",
+            "my own claim without a run here (its reply was lost): queued, all its nodes removed",
             fresh(None, Some(ME), Some((ME, 5))),
             false,
-            Some((ME, vec![queue, del_failovering])),
+            Some((ME, vec![queue, del_failovering, "delete /j/sharding/6/failover v0"])),
+        ),
+        (
+            "my own claim with a running node, not run here: queued, all three removed",
+            fresh(Some((ME, 2)), Some(ME), Some((ME, 5))),
+            false,
+            Some((ME, vec![queue, del_running, del_failovering, "delete /j/sharding/6/failover v0"])),
         ),
         ("my own claim running here: nothing", fresh(Some((ME, 2)), Some(ME), Some((ME, 5))), true, None),
     ];
@@ -182,4 +189,28 @@ fn switching_failover_off_clears_its_nodes() {
         ["/j/sharding/0/failover", "/j/sharding/0/failovering", "/j/sharding/1/failover", "/j/leader/failover/items",],
         "a failovering marker of a run going on here stays until it ends"
     );
+}
+
+#[test]
+fn what_wakes_a_failover_round() {
+    let c = |p: &str| CacheEvent::Created(p.into());
+    // (rule, event, wakes)
+    let rows: Vec<(&str, CacheEvent, bool)> = vec![
+        ("an instance joined", c("/j/instances/10.0.0.3@-@3"), true),
+        ("an instance left", CacheEvent::Deleted("/j/instances/10.0.0.3@-@3".into()), true),
+        ("a server switched", CacheEvent::Changed("/j/servers/10.0.0.3".into()), true),
+        ("a run started", c("/j/sharding/0/running"), true),
+        ("a claim", c("/j/sharding/0/failovering"), true),
+        ("an owner changed", CacheEvent::Changed("/j/sharding/0/instance".into()), true),
+        ("an item queued", c("/j/leader/failover/items/0"), true),
+        ("events were lost", CacheEvent::Resynced, true),
+        ("a round's own latch node", c("/j/leader/failover/latch/_c_x-latch-0000000001"), false),
+        ("an election latch node", c("/j/leader/election/latch/_c_x-latch-0000000001"), false),
+        ("a start stamp", CacheEvent::Changed("/j/sharding/0".into()), false),
+        ("a misfire node", c("/j/sharding/0/misfire"), false),
+        ("the configuration", CacheEvent::Changed("/j/config".into()), false),
+    ];
+    for (rule, event, expect) in rows {
+        assert_eq!(wakes(&event), expect, "rule: {rule}");
+    }
 }

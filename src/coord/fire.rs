@@ -233,6 +233,32 @@ pub struct Finished {
     pub rerun: Vec<(u32, Source)>,
 }
 
+/// What becomes of a fire that was queued behind a run that just ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rerun {
+    /// Run it now.
+    Start,
+    /// Keep it until resharding is done (a trigger: its caller waits for a run).
+    WaitForSharding,
+    /// Nothing to do here: the item moved to another instance, or resharding is under way and
+    /// the fire is a misfire — it is owed in the registry (its `misfire` node), so whoever owns
+    /// the item afterwards runs it. Turning it into a fire of every local item instead would run
+    /// it again on items this instance only gets by the resharding, whose previous owner may have
+    /// covered it already (a repeat the simulator found).
+    Drop,
+}
+
+/// Decides a queued fire after its item's run ended.
+pub fn rerun(source: &Source, sharding_pending: bool, still_local: bool) -> Rerun {
+    if sharding_pending {
+        if source.is_trigger() { Rerun::WaitForSharding } else { Rerun::Drop }
+    } else if still_local {
+        Rerun::Start
+    } else {
+        Rerun::Drop
+    }
+}
+
 /// What a run that ends while the worker stops leaves behind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopCleanup {

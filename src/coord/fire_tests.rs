@@ -693,3 +693,23 @@ fn plan_item_invariants_over_every_combination() {
     }
     assert_eq!(checked, 2 * 3 * 3 * 2 * 2 * 4 * 2 * 2);
 }
+
+#[test]
+fn rerun_rules() {
+    use Rerun::{Drop, Start, WaitForSharding};
+    let misfire = Source::Misfire(t(100));
+    // (rule, queued fire, resharding pending, item still local, expected)
+    let rows: Vec<(&str, Source, bool, bool, Rerun)> = vec![
+        ("a queued misfire on a local item runs now", misfire.clone(), false, true, Start),
+        ("a queued trigger on a local item runs now", trigger_fire(), false, true, Start),
+        ("the item moved away: its new owner has the misfire node", misfire.clone(), false, false, Drop),
+        ("the item moved away: a queued trigger goes with it", trigger_fire(), false, false, Drop),
+        ("resharding: the misfire node stands for the fire (no job-wide re-fire)", misfire.clone(), true, true, Drop),
+        ("resharding, item moving away: dropped", misfire, true, false, Drop),
+        ("resharding: a trigger waits for it", trigger_fire(), true, true, WaitForSharding),
+        ("resharding: a trigger waits even if the item may move", trigger_fire(), true, false, WaitForSharding),
+    ];
+    for (rule, source, pending, local, expect) in rows {
+        assert_eq!(rerun(&source, pending, local), expect, "rule: {rule}");
+    }
+}

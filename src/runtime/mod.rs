@@ -33,13 +33,12 @@
 //! # }
 //! ```
 
-pub mod clock;
 mod dumpport;
 mod fence;
 mod ip;
 mod job;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,8 +55,8 @@ use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
 
-pub use self::clock::{Clock, SystemClock};
 pub use self::ip::detect_ip;
+pub use crate::clock::{Clock, SystemClock};
 
 /// Where the worker's registry is.
 #[derive(Clone)]
@@ -115,6 +114,9 @@ pub struct WorkerConfig {
     pub jobs: Vec<JobDefinition>,
     /// The wall clock fires are scheduled by.
     pub clock: Arc<dyn Clock>,
+    /// Bugs switched on for the simulator's mutation check (see [`InjectedBug`]).
+    #[doc(hidden)]
+    pub bugs: Vec<InjectedBug>,
 }
 
 impl WorkerConfig {
@@ -131,6 +133,7 @@ impl WorkerConfig {
             fencing_timeout: None,
             jobs,
             clock: Arc::new(SystemClock),
+            bugs: Vec::new(),
         }
     }
 }
@@ -139,6 +142,52 @@ impl WorkerConfig {
 pub(crate) struct Settings {
     pub(crate) kill_grace: Duration,
     pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) bugs: BTreeSet<InjectedBug>,
+}
+
+impl Settings {
+    /// True when the simulator's mutation check switched `bug` on.
+    pub(crate) fn bug(&self, bug: InjectedBug) -> bool {
+        self.bugs.contains(&bug)
+    }
+}
+
+/// Known bugs the simulator's mutation check switches on, one at a time, to prove that its
+/// checker of the delivery guarantee catches each of them. Never set outside that check: every
+/// one of them breaks SPEC §2a.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InjectedBug {
+    /// A worker cut off from the registry keeps starting fires and never kills its running items.
+    NoFencing,
+    /// Failover takes every item running elsewhere for an orphan: the runner's instance node is
+    /// never checked (as a liveness check that compares ids in the wrong form would do).
+    OrphansWithoutLivenessCheck,
+    /// A fire that finds its item busy is dropped instead of owed a run (misfire ignored).
+    MisfireDropped,
+    /// The leader reshards without waiting for running items to end (ElasticJob's rule), so an
+    /// item's new owner may start it while its old owner still runs it.
+    ReshardWhileRunning,
+}
+
+impl InjectedBug {
+    /// Every injectable bug.
+    pub const ALL: [InjectedBug; 4] = [
+        InjectedBug::NoFencing,
+        InjectedBug::OrphansWithoutLivenessCheck,
+        InjectedBug::MisfireDropped,
+        InjectedBug::ReshardWhileRunning,
+    ];
+
+    /// The name `--inject` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            InjectedBug::NoFencing => "no-fencing",
+            InjectedBug::OrphansWithoutLivenessCheck => "orphans-without-liveness-check",
+            InjectedBug::MisfireDropped => "misfire-dropped",
+            InjectedBug::ReshardWhileRunning => "reshard-while-running",
+        }
+    }
 }
 
 /// What the job tasks are asked to do.
@@ -187,7 +236,11 @@ impl Worker {
             None => detect_ip(),
         };
         let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
-        let settings = Arc::new(Settings { kill_grace: config.kill_grace, clock: Arc::clone(&config.clock) });
+        let settings = Arc::new(Settings {
+            kill_grace: config.kill_grace,
+            clock: Arc::clone(&config.clock),
+            bugs: config.bugs.iter().copied().collect(),
+        });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();
         let session_timeout = registry.session_timeout();
@@ -278,6 +331,7 @@ impl Worker {
         tokio::pin!(forced);
         loop {
             tokio::select! {
+                biased;
                 () = async { graceful.as_mut().await; } => break,
                 joined = self.tasks.join_next() => {
                     if joined.is_none() {
@@ -293,6 +347,7 @@ impl Worker {
         let mut was_forced = false;
         loop {
             tokio::select! {
+                biased;
                 joined = self.tasks.join_next() => {
                     if joined.is_none() {
                         break;

@@ -2,30 +2,60 @@
 //! "create `leader/election/instance` if absent". Contending runs in a task of its own, owned
 //! here; its outcome shows up in the cache as the leader node.
 
+use futures::FutureExt;
+use tokio::time::Instant;
+
 use super::JobCtx;
 use crate::registry::{Mode, RegistryError};
 use crate::task::OwnedTask;
 
+/// How long a contention that failed (the registry did not answer) waits before the next: its
+/// own latch nodes change the cache, and contending again on every such change would be a busy
+/// loop of registry requests while the registry fails.
+const RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The election of a job on this instance.
 pub(super) struct Election {
-    contending: Option<OwnedTask<()>>,
+    contending: Option<OwnedTask<bool>>,
+    /// After a failed contention: not before this instant.
+    retry_at: Option<Instant>,
 }
 
 impl Election {
     pub(super) fn new() -> Election {
-        Election { contending: None }
+        Election { contending: None, retry_at: None }
     }
 
-    /// Forgets a finished contention, so the next change may contend again.
+    /// Forgets a finished contention, so the next change may contend again (after a pause when
+    /// it failed).
     pub(super) fn reap(&mut self) {
-        if self.contending.as_ref().is_some_and(OwnedTask::is_finished) {
-            self.contending = None;
+        if !self.contending.as_ref().is_some_and(OwnedTask::is_finished) {
+            return;
+        }
+        // A finished task's result is ready: no waiting here.
+        let failed =
+            self.contending.take().and_then(|mut task| task.join().now_or_never()).is_none_or(|r| r.unwrap_or(true));
+        if failed {
+            self.retry_at = Some(Instant::now() + RETRY);
         }
     }
 
-    /// Contends for leadership in the background, unless already contending.
+    /// When a failed contention may be retried.
+    pub(super) fn retry_at(&self) -> Option<Instant> {
+        self.retry_at
+    }
+
+    /// A failed contention's pause is over.
+    pub(super) fn retry(&mut self) {
+        if self.retry_at.is_some_and(|at| at <= Instant::now()) {
+            self.retry_at = None;
+        }
+    }
+
+    /// Contends for leadership in the background, unless already contending (or pausing after a
+    /// failure).
     pub(super) fn contend(&mut self, ctx: &JobCtx) {
-        if self.contending.is_some() {
+        if self.contending.is_some() || self.retry_at.is_some() {
             return;
         }
         let registry = ctx.registry.clone();
@@ -43,8 +73,12 @@ impl Election {
                 }
                 Ok::<_, RegistryError>(())
             };
-            if let Err(e) = result.await {
-                tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying on the next change");
+            match result.await {
+                Ok(()) => false,
+                Err(e) => {
+                    tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying in a second");
+                    true
+                }
             }
         }));
     }

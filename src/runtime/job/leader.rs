@@ -10,6 +10,7 @@ use crate::coord::view::{self, JobView};
 use crate::registry::cache::TreeCache;
 use crate::registry::codec;
 use crate::registry::{Mode, RegistryError};
+use crate::runtime::InjectedBug;
 
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
@@ -32,6 +33,9 @@ impl Leader {
                 if let Err(e) = ctx.registry.create_if_absent(&ctx.paths.sharding_necessary(), codec::EMPTY).await {
                     tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
                 }
+            }
+            LeaderStep::WaitForRunning if ctx.settings.bug(InjectedBug::ReshardWhileRunning) => {
+                self.shard(ctx, config, cache, view).await;
             }
             LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
             LeaderStep::Shard => self.shard(ctx, config, cache, view).await,

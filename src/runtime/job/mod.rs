@@ -41,7 +41,7 @@ use self::failover::Failover;
 use self::leader::Leader;
 use self::registration::Registration;
 use super::fence::FenceState;
-use super::{Settings, StopMode};
+use super::{InjectedBug, Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::react::{self, Reaction};
@@ -185,7 +185,15 @@ impl JobTask {
                 break;
             }
             let fire_at = self.next_fire;
-            let retry_at = self.registration.retry_at();
+            let retry_at = [
+                self.registration.retry_at(),
+                self.failover.retry_at(),
+                self.election.retry_at(),
+                self.execution.retry_at(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             let now = self.ctx.now();
             tokio::select! {
                 biased;
@@ -233,19 +241,33 @@ impl JobTask {
                     }
                     self.on_cache_events(batch).await;
                 }
-                () = sleep_until_opt(retry_at) => {
-                    self.registration.register_or_retry(&self.ctx, self.config.config.disabled).await;
-                    self.after_change().await;
-                }
+                () = sleep_until_opt(retry_at) => self.on_retry().await,
                 _ = reconcile.tick() => self.reconcile().await,
             }
         }
         self.shutdown().await;
     }
 
+    /// Something that failed is due to be tried again: a registration, a failover round, a
+    /// contention for leadership.
+    async fn on_retry(&mut self) {
+        let now = Instant::now();
+        if self.registration.retry_at().is_some_and(|at| at <= now) {
+            self.registration.register_or_retry(&self.ctx, self.config.config.disabled).await;
+        }
+        if self.failover.retry_at().is_some_and(|at| at <= now) {
+            self.failover.retry();
+        }
+        self.election.retry();
+        let link_ok = self.link_ok();
+        self.execution.retry_unsettled(&self.ctx, link_ok).await;
+        self.after_change().await;
+    }
+
     /// The link is usable: connected, and the registry answered recently.
     fn link_ok(&self) -> bool {
-        self.registration.connected() && self.ctx.fence.borrow().healthy
+        self.registration.connected()
+            && (self.ctx.fence.borrow().healthy || self.ctx.settings.bug(InjectedBug::NoFencing))
     }
 
     async fn fire(&mut self, source: Source) {
@@ -261,7 +283,9 @@ impl JobTask {
     }
 
     async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
-        self.failover.wake();
+        if events.iter().any(crate::coord::failover::wakes) {
+            self.failover.wake();
+        }
         let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
         let Reaction { config_changed, own_instance_deleted, triggered } =
             react::react(&events, self.ctx.me.as_str(), || self.cache.view().exists(&trigger));
@@ -314,7 +338,7 @@ impl JobTask {
             tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
         }
         if change.monitor_switched_off {
-            self.execution.clear_running_nodes(&self.ctx, &self.cache, None).await;
+            self.execution.clear_all_running_nodes(&self.ctx, &self.cache).await;
         }
         if change.failover_switched_off {
             let view = self.ctx.view(&self.cache);
@@ -345,7 +369,7 @@ impl JobTask {
         if duties.failover {
             let execution = &self.execution;
             self.failover
-                .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.is_running(item));
+                .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.holds(item));
         }
         if duties.lead {
             self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
@@ -366,9 +390,8 @@ impl JobTask {
             return;
         }
         if let Some(missed) = self.execution.take_missed_offline(self.config.config.misfire) {
-            // One run per item covers every fire missed meanwhile; it stands for the latest of
-            // them, so a run that began after that instant already covers it.
-            self.fire(missed).await;
+            // One run per item covers every fire missed meanwhile; it stands for the latest.
+            self.execution.owe_missed(&self.ctx, &self.config, &self.cache, missed.at()).await;
         }
         self.after_change().await;
     }
@@ -406,7 +429,7 @@ impl JobTask {
                         }
                     }
                     Some(end) = self.execution.next_end_stopping() => {
-                        self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
+                        self.execution.on_end_stopping(&self.ctx, &self.config, end).await;
                     }
                     () = tokio::time::sleep_until(deadline) => break,
                 }
@@ -416,7 +439,7 @@ impl JobTask {
             tracing::warn!(job = %self.name(), items = self.execution.run_count(), "killing running items");
             self.execution.kill_all();
             while let Some(end) = self.execution.next_end_stopping().await {
-                self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
+                self.execution.on_end_stopping(&self.ctx, &self.config, end).await;
             }
         }
         self.failover.stop(&self.ctx).await;

@@ -14,9 +14,9 @@ use super::execution::{Execution, LocalRuns};
 use super::leader::Leader;
 use super::registration::Registration;
 use super::*;
+use crate::clock::SystemClock;
 use crate::registry::Mode;
 use crate::registry::embedded::EmbeddedStore;
-use crate::runtime::clock::SystemClock;
 
 fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
     let (_, fence) = watch::channel(FenceState::HEALTHY);
@@ -24,7 +24,11 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         registry: Registry::embedded(store),
         me: InstanceId::from_raw(me),
         paths: JobPaths::new("j"),
-        settings: Arc::new(Settings { kill_grace: Duration::from_secs(1), clock: Arc::new(SystemClock) }),
+        settings: Arc::new(Settings {
+            kill_grace: Duration::from_secs(1),
+            clock: Arc::new(SystemClock),
+            bugs: Default::default(),
+        }),
         job_type: JobType::Script,
         in_process: None,
         fence,
@@ -134,7 +138,8 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     orphan(&a, 2, "10.0.0.1@-@1").await; // our own, running here: not an orphan
     let local: LocalRuns = Arc::default();
     local.lock().unwrap().insert(2);
-    let claimed = failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[0, 1, 2]).await.unwrap();
+    let claimed =
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[0, 1, 2], true).await.unwrap();
     // ElasticJob's order: reverse lexicographic, so item 1 first.
     assert_eq!(claimed, Some(1));
     assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await.as_deref(), Some("10.0.0.1@-@1"));
@@ -144,8 +149,11 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     assert_eq!(queued, BTreeSet::from(["0".to_string()]), "item 0 waits for the next round; item 2 is ours");
     assert!(local.lock().unwrap().contains(&1), "the claimed item is marked as running here");
     // The next round claims the rest; then there is nothing left.
-    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), Some(0));
-    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), None);
+    assert_eq!(
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(),
+        Some(0)
+    );
+    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(), None);
     assert_eq!(text(&a, &a.paths.item_leaf(2, ItemLeaf::Running)).await.as_deref(), Some("10.0.0.1@-@1"));
 }
 
@@ -155,6 +163,6 @@ async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
     let a = ctx(&store, "10.0.0.1@-@1");
     a.registry.create(&a.paths.failover_item(7), b"", Mode::Persistent).await.unwrap();
     let local: LocalRuns = Arc::default();
-    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[]).await.unwrap(), None);
+    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(), None);
     assert!(a.registry.get(&a.paths.failover_item(7)).await.unwrap().is_none());
 }

@@ -31,6 +31,27 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
+use crate::runtime::InjectedBug;
+
+/// What an ended run of an item still has to write.
+#[derive(Debug, Default)]
+pub(super) struct Unsettled {
+    /// Its nodes that could not be cleared. While there are any, the item stays in
+    /// [`LocalRuns`]: a node of a run that completed is no orphan to fail over (that would run the
+    /// item again).
+    nodes: Vec<String>,
+    /// The run's start, when the `misfire` node it covers could not be settled (left, the next
+    /// owner of the item would run the owed fire again).
+    settle: Option<DateTime<Utc>>,
+}
+
+/// A cron fire handled later than this after its instant was held up (this task waited on the
+/// registry): its items are owed the fire through the registry rather than started, since they
+/// may have been failed over and run elsewhere meanwhile.
+const FIRE_LATE: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
+
+/// How long before clearing the nodes of an ended run is tried again after the registry failed.
+const CLEAR_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The items this instance runs or is about to run (its `running` node written or being
 /// written), shared with the failover round so that it never takes this instance's own live run
@@ -52,6 +73,11 @@ pub(super) struct Execution {
     local: LocalRuns,
     /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
     stream_stop: watch::Sender<bool>,
+    /// Items whose run ended but whose bookkeeping could not be written (the registry failed):
+    /// retried until it is (see [`Unsettled`]).
+    unsettled: BTreeMap<u32, Unsettled>,
+    /// When the clearing of unsettled items is tried again.
+    retry_at: Option<tokio::time::Instant>,
 }
 
 impl Execution {
@@ -63,12 +89,67 @@ impl Execution {
             active: BTreeMap::new(),
             local: LocalRuns::default(),
             stream_stop,
+            unsettled: BTreeMap::new(),
+            retry_at: None,
         }
     }
 
     /// The set the failover round checks.
     pub(super) fn local(&self) -> &LocalRuns {
         &self.local
+    }
+
+    /// True while this instance runs `item`, is about to, or still has to clear its nodes.
+    pub(super) fn holds(&self, item: u32) -> bool {
+        lock(&self.local).contains(&item)
+    }
+
+    /// When clearing the nodes of ended runs is retried, if some are left.
+    pub(super) fn retry_at(&self) -> Option<tokio::time::Instant> {
+        self.retry_at
+    }
+
+    /// Tries again to clear the nodes of ended runs (see `unsettled`) when it is time; with the
+    /// link down (`link_ok` false) not yet: the next try is put off by [`CLEAR_RETRY`].
+    pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, link_ok: bool) {
+        let now = tokio::time::Instant::now();
+        if self.retry_at.is_none_or(|at| at > now) {
+            return;
+        }
+        if !link_ok {
+            self.retry_at = Some(now + CLEAR_RETRY);
+            return;
+        }
+        self.retry_at = None;
+        let unsettled = std::mem::take(&mut self.unsettled);
+        for (item, u) in unsettled {
+            let held = !u.nodes.is_empty();
+            // The misfire first: the nodes keep other instances off the item until it is settled.
+            if let Some(started) = u.settle
+                && settle_misfire(ctx, item, started).await.is_err()
+            {
+                self.keep(item, u, held);
+                continue;
+            }
+            let ops: Vec<Op> = u.nodes.into_iter().map(|path| Op::Delete { path, version: None }).collect();
+            let nodes = delete_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
+            self.keep(item, Unsettled { nodes, settle: None }, held);
+        }
+    }
+
+    /// Records what an ended run of `item` could not write. `held`: the item is in [`LocalRuns`]
+    /// for it (its run just ended, or its nodes were left); with no node left it is released — a
+    /// new run of the item may hold it by now otherwise.
+    fn keep(&mut self, item: u32, left: Unsettled, held: bool) {
+        if held && left.nodes.is_empty() {
+            lock(&self.local).remove(&item);
+        }
+        if !left.nodes.is_empty() || left.settle.is_some() {
+            let u = self.unsettled.entry(item).or_default();
+            u.nodes.extend(left.nodes);
+            u.settle = u.settle.max(left.settle);
+            self.retry_at = Some(tokio::time::Instant::now() + CLEAR_RETRY);
+        }
     }
 
     /// True when a run of `item` is in progress here.
@@ -107,6 +188,7 @@ impl Execution {
         }
         let view = ctx.view(cache);
         match fire::gate(&view, ctx.me.as_str(), config.total(), config.config.misfire, &source) {
+            Gate::OweToAll if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
             Gate::OweToAll => {
                 tracing::debug!(job = %ctx.name(), "fire during resharding: recorded as misfires");
                 let owes = (0..config.total()).map(|item| self.owe(ctx, item, source.at()));
@@ -118,6 +200,21 @@ impl Execution {
             }
             Gate::Run(items) => self.start_items(ctx, config, &view, items, source).await,
         }
+    }
+
+    /// The registry is back after an outage during which fires were deferred: the latest of them
+    /// is owed to the local items (to every item while resharding), each unless a run that started
+    /// at or after it covers it ([`txn::owe`]) — while this instance was cut off its items may have
+    /// been failed over and run elsewhere. The owed items run from their `misfire` nodes.
+    pub(super) async fn owe_missed(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, at: DateTime<Utc>) {
+        let view = ctx.view(cache);
+        let items = match fire::gate(&view, ctx.me.as_str(), config.total(), true, &Source::Misfire(at)) {
+            Gate::Run(items) => items,
+            Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
+        };
+        tracing::info!(job = %ctx.name(), items = items.len(), "fires were missed while the registry was unreachable: owing the latest");
+        let owes = items.into_iter().map(|item| self.owe(ctx, item, at));
+        futures::future::join_all(owes).await;
     }
 
     /// Starts the given items where they are idle, local and enabled; queues or owes the fire
@@ -132,6 +229,7 @@ impl Execution {
     ) {
         let me = ctx.me.as_str();
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
+        let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > FIRE_LATE;
         let mut to_start = Vec::new();
         for item in items {
             let state = view.items.get(&item).cloned().unwrap_or_default();
@@ -140,10 +238,18 @@ impl Execution {
                 ItemPlan::Skipped { here } => {
                     tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
                 }
+                ItemPlan::Busy { .. } if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
                 ItemPlan::Busy { here, owe } => {
                     let owed = owe && self.owe(ctx, item, source.at()).await;
                     if self.state.queue(item, &source, here, owed) {
                         tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
+                    }
+                }
+                ItemPlan::Start if late => {
+                    // Handled late (this task was held up): the item may have been run elsewhere
+                    // since, so the fire is owed through the registry's start stamps instead.
+                    if self.owe(ctx, item, source.at()).await {
+                        tracing::info!(job = %ctx.name(), item, "late fire owed a run");
                     }
                 }
                 ItemPlan::Start => to_start.push(item),
@@ -306,6 +412,21 @@ async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobView, items: 
     started
 }
 
+/// A run of `item` that started at `started` ended: an owed fire no later than its start is
+/// covered by it, so its misfire node goes.
+async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) -> Result<(), RegistryError> {
+    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
+    let Some(misfire) = ctx.registry.get(&node).await? else { return Ok(()) };
+    let Some(Op::Delete { path, version }) = txn::settle(&ctx.paths, item, started, &misfire) else { return Ok(()) };
+    match ctx.registry.delete(&path, version).await {
+        Ok(()) | Err(RegistryError::NoNode(_) | RegistryError::BadVersion(_)) => Ok(()),
+        Err(e) => {
+            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear a covered misfire; retrying");
+            Err(e)
+        }
+    }
+}
+
 async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
     if misfire && let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire)).await {
         tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear the misfire node");
@@ -345,14 +466,48 @@ async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
     }
 }
 
-/// Deletes nodes in one transaction; when that fails (some are gone already), one by one.
-async fn delete_all(ctx: &JobCtx, ops: Vec<Op>, what: &str) {
-    if ops.is_empty() || ctx.registry.transaction(&ops).await.is_ok() {
-        return;
+/// Whose nodes a cleanup deletes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    /// Nodes of this instance's runs: a node is deleted only while it still names this instance.
+    /// Once this instance's session ended, another instance may have taken the item over and
+    /// written its own node under the same name; deleting that would let a second run start.
+    Mine,
+    /// Every instance's (monitoring was switched off: every instance clears every node).
+    Anyone,
+}
+
+/// Deletes the nodes of `ops` (deletes). `fresh`: in the session that wrote them, so one
+/// unconditional transaction (no read) is safe; otherwise, or when that transaction fails (a
+/// node is gone already), node by node — for [`Owner::Mine`] after reading that the node still
+/// names this instance, deleting that version.
+/// Returns the paths it could not clear (the registry failed).
+async fn delete_all(ctx: &JobCtx, ops: Vec<Op>, owner: Owner, fresh: bool, what: &str) -> Vec<String> {
+    let mut failed = Vec::new();
+    if ops.is_empty() || (fresh && ctx.registry.transaction(&ops).await.is_ok()) {
+        return failed;
     }
     for op in &ops {
-        if let Err(e) = ctx.registry.delete_if_exists(op.path()).await {
-            tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what}");
+        let result = match owner {
+            Owner::Anyone => ctx.registry.delete_if_exists(op.path()).await.map(drop),
+            Owner::Mine => delete_if_mine(ctx, op.path()).await,
+        };
+        if let Err(e) = result {
+            tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what}; retrying");
+            failed.push(op.path().to_string());
         }
+    }
+    failed
+}
+
+/// Deletes `path` if it names this instance (that version of it).
+async fn delete_if_mine(ctx: &JobCtx, path: &str) -> Result<(), RegistryError> {
+    let Some(node) = ctx.registry.get(path).await? else { return Ok(()) };
+    if node.data != ctx.me.encode() {
+        return Ok(());
+    }
+    match ctx.registry.delete(path, Some(node.stat.version)).await {
+        Ok(()) | Err(RegistryError::NoNode(_) | RegistryError::BadVersion(_)) => Ok(()),
+        Err(e) => Err(e),
     }
 }

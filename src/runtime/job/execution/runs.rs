@@ -2,6 +2,7 @@
 //! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch, an owed misfire
 //! settled, a queued fire run again.
 
+use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
@@ -11,22 +12,26 @@ use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::{Execution, JobCtx, delete_all, lock};
-use crate::coord::fire::{Ended, RunInfo, Source, StopCleanup, stop_cleanup};
+use super::{Execution, JobCtx, Owner, Unsettled, delete_all, lock, settle_misfire};
+use crate::coord::fire::{self, Ended, Rerun, RunInfo, Source, StopCleanup, stop_cleanup};
 use crate::coord::txn;
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
 use crate::registry::cache::TreeCache;
 use crate::registry::codec::TriggerResult;
 use crate::registry::path::{self, ItemLeaf};
-use crate::registry::{Op, RegistryError};
+
+use crate::runtime::InjectedBug;
 use crate::runtime::job::effective::Effective;
 
-/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch and its
-/// monotonic start (for the elapsed time).
+/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch, its
+/// monotonic start (for the elapsed time) and the registry session it started in.
 pub(super) struct ActiveRun {
     kill: CancellationToken,
     started: Instant,
+    /// The session epoch its nodes were written in: once it changed, another instance may have
+    /// taken the item over, and the run's nodes are only deleted if they still name this one.
+    epoch: u64,
 }
 
 /// A run task's report.
@@ -61,16 +66,18 @@ impl Execution {
             stop: self.stream_stop.subscribe(),
             kill_grace: ctx.settings.kill_grace,
             fire_time: Some(fire_time),
+            source: label,
         };
         tracing::info!(job = %ctx.name(), item, source = label, "item started");
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
+        let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
         self.runs.spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
             let run = AssertUnwindSafe(executor.run(&sharding, control)).catch_unwind();
             tokio::pin!(run);
-            let mut fenced = fence.borrow().fenced;
+            let mut fenced = fencing && fence.borrow().fenced;
             if fenced {
                 fence_kill.cancel();
             }
@@ -78,7 +85,7 @@ impl Execution {
                 tokio::select! {
                     biased;
                     result = &mut run => break result,
-                    changed = fence.changed(), if !fenced => {
+                    changed = fence.changed(), if fencing && !fenced => {
                         if changed.is_err() || fence.borrow().fenced {
                             fenced = true;
                             fence_kill.cancel();
@@ -89,7 +96,8 @@ impl Execution {
             let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
             RunEnd { item, id, outcome, fenced }
         });
-        self.active.insert(id, ActiveRun { kill, started: Instant::now() });
+        self.active
+            .insert(id, ActiveRun { kill, started: Instant::now(), epoch: ctx.registry.session().borrow().epoch });
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -123,9 +131,15 @@ impl Execution {
         }
         let ended: Vec<Ended> = ends.iter().map(|e| Ended { item: e.item, id: e.id, fenced: e.fenced }).collect();
         let done = self.state.finish(&ended);
+        let epoch = ctx.registry.session().borrow().epoch;
+        let mut stale = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
-            let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+            let active = self.active.remove(&run.id);
+            if active.as_ref().is_some_and(|a| a.epoch != epoch) {
+                stale.push(*item);
+            }
+            let elapsed_ms = active.map_or(0, |a| elapsed_ms(a.started));
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
         }
@@ -133,38 +147,48 @@ impl Execution {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
             lock(&self.local).remove(item);
         }
+        // A run covers the owed fire no later than its start: its misfire node goes before its
+        // running node, which keeps every other instance off the item meanwhile — the other
+        // order lets the next owner read the node and run the fire again. When the misfire
+        // cannot be settled, the run's nodes stay until it is (retried).
+        let owed_misfire =
+            |item: u32| config.config.misfire && cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire));
+        let mut unsettled: BTreeMap<u32, DateTime<Utc>> = BTreeMap::new();
+        for &(item, started) in &done.settle {
+            if owed_misfire(item) && settle_misfire(ctx, item, started).await.is_err() {
+                unsettled.insert(item, started);
+            }
+        }
+        // The settled items of `items` written in this session (`fresh`) or an earlier one.
+        let settled = |items: &[u32], fresh: bool| -> Vec<u32> {
+            items.iter().copied().filter(|i| !unsettled.contains_key(i) && fresh != stale.contains(i)).collect()
+        };
+        let mut failed: Vec<String> = Vec::new();
         if config.config.monitor_execution {
-            self.clear_running_nodes(ctx, cache, Some(&done.clear_running)).await;
+            failed.extend(clear_running(ctx, &settled(&done.clear_running, true), true).await);
+            failed.extend(clear_running(ctx, &settled(&done.clear_running, false), false).await);
         }
-        if !done.complete_failover.is_empty() {
-            complete_failovers(ctx, &done.complete_failover).await;
-        }
-        {
-            let mut local = lock(&self.local);
-            for item in done.clear_running.iter().chain(&done.complete_failover) {
-                local.remove(item);
-            }
-        }
-        if config.config.misfire {
-            let owed: Vec<(u32, DateTime<Utc>)> = {
-                let view = cache.view();
-                done.settle
-                    .into_iter()
-                    .filter(|(item, _)| view.exists(&ctx.paths.item_leaf(*item, ItemLeaf::Misfire)))
-                    .collect()
+        failed.extend(complete_failovers(ctx, &settled(&done.complete_failover, true), true).await);
+        failed.extend(complete_failovers(ctx, &settled(&done.complete_failover, false), false).await);
+        for &(item, _) in &done.settle {
+            let settle = unsettled.get(&item).copied();
+            let nodes: Vec<String> = match settle {
+                None => failed.iter().filter(|p| item_of(p) == Some(item)).cloned().collect(),
+                Some(_) if done.complete_failover.contains(&item) => txn::failover_nodes(&ctx.paths, &[item]),
+                Some(_) if config.config.monitor_execution => vec![ctx.paths.item_leaf(item, ItemLeaf::Running)],
+                Some(_) => Vec::new(),
             };
-            for (item, started) in owed {
-                settle_misfire(ctx, item, started).await;
-            }
+            self.keep(item, Unsettled { nodes, settle }, true);
         }
         if !done.rerun.is_empty() {
             let view = ctx.view(cache);
             let local = view.local_items(ctx.me.as_str(), config.total());
+            let pending = view.sharding_pending(config.total());
             for (item, source) in done.rerun {
-                if view.sharding_pending(config.total()) {
-                    self.state.wait_for_sharding(source);
-                } else if local.contains(&item) {
-                    self.start_items(ctx, config, &view, vec![item], source).await;
+                match fire::rerun(&source, pending, local.contains(&item)) {
+                    Rerun::Start => self.start_items(ctx, config, &view, vec![item], source).await,
+                    Rerun::WaitForSharding => self.state.wait_for_sharding(source),
+                    Rerun::Drop => {}
                 }
             }
         }
@@ -203,49 +227,60 @@ impl Execution {
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
-        cache: &TreeCache,
         result: Result<RunEnd, JoinError>,
     ) {
         let Ok(end) = result else { return };
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
-        let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+        let active = self.active.remove(&run.id);
+        let fresh = active.as_ref().is_none_or(|a| a.epoch == ctx.registry.session().borrow().epoch);
+        let elapsed_ms = active.map_or(0, |a| elapsed_ms(a.started));
         log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
         record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
-        match stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor) {
-            StopCleanup::Keep => {}
-            StopCleanup::ClearRunning => self.clear_running_nodes(ctx, cache, Some(&[end.item])).await,
-            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item]).await,
-        }
+        // Stopping: what cannot be cleared now is left for whoever sees this instance leave. A
+        // completed run settles the misfire it covers first, as in `on_ends`; if it cannot, its
+        // nodes stay too, so that the misfire is not run by the next owner while they last.
+        let cleanup = stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor);
+        let unsettled = cleanup != StopCleanup::Keep
+            && !end.outcome.killed
+            && config.config.misfire
+            && settle_misfire(ctx, end.item, run.started_at).await.is_err();
+        let _ = match cleanup {
+            _ if unsettled => Vec::new(),
+            StopCleanup::Keep => Vec::new(),
+            StopCleanup::ClearRunning => clear_running(ctx, &[end.item], fresh).await,
+            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item], fresh).await,
+        };
         lock(&self.local).remove(&end.item);
     }
 
-    /// Deletes `running` nodes: of `items`, or of every item (`None`: monitoring was switched
-    /// off). Batched in one transaction; a node someone else already removed is no error.
-    pub(crate) async fn clear_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache, items: Option<&[u32]>) {
-        let items: Vec<u32> = match items {
-            Some(items) => items.to_vec(),
-            None => cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect(),
-        };
-        delete_all(ctx, txn::clear_running(&ctx.paths, &items), "the running node").await;
+    /// Monitoring was switched off: every instance deletes every `running` node (ElasticJob's
+    /// `clearAllRunningInfo`). Batched in one transaction; a node someone else already removed is
+    /// no error.
+    pub(crate) async fn clear_all_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache) {
+        let items: Vec<u32> =
+            cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect();
+        delete_all(ctx, txn::clear_running(&ctx.paths, &items), Owner::Anyone, true, "the running node").await;
     }
 }
 
-/// A failed-over run ended: its `running`, `failover` and `failovering` nodes go together.
-async fn complete_failovers(ctx: &JobCtx, items: &[u32]) {
-    delete_all(ctx, txn::complete_failover(&ctx.paths, items), "a failover node").await;
+/// Runs of `items` ended: their `running` nodes go, batched (`fresh`: in the session that wrote
+/// them; see [`delete_all`]).
+async fn clear_running(ctx: &JobCtx, items: &[u32], fresh: bool) -> Vec<String> {
+    delete_all(ctx, txn::clear_running(&ctx.paths, items), Owner::Mine, fresh, "the running node").await
 }
 
-/// A run of `item` that started at `started` ended: an owed fire no later than its start is
-/// covered by it, so its misfire node goes.
-async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) {
-    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
-    let Ok(Some(misfire)) = ctx.registry.get(&node).await else { return };
-    let Some(Op::Delete { path, version }) = txn::settle(&ctx.paths, item, started, &misfire) else { return };
-    if let Err(e) = ctx.registry.delete(&path, version).await
-        && !matches!(e, RegistryError::NoNode(_) | RegistryError::BadVersion(_))
-    {
-        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear a covered misfire");
+/// Failed-over runs of `items` ended: their `running`, `failover` and `failovering` nodes go
+/// together (`updateFailoverComplete`).
+async fn complete_failovers(ctx: &JobCtx, items: &[u32], fresh: bool) -> Vec<String> {
+    delete_all(ctx, txn::complete_failover(&ctx.paths, items), Owner::Mine, fresh, "a failover node").await
+}
+
+/// The sharding item a node belongs to.
+fn item_of(p: &str) -> Option<u32> {
+    match path::parse(p) {
+        Some((_, path::Node::ItemLeaf(item, _))) => Some(item),
+        _ => None,
     }
 }
 
