@@ -38,3 +38,7 @@ mod failover;
 
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
+
+/// The deterministic simulation: a thousand seeded fault schedules against the delivery
+/// guarantee, replay, and the mutation check.
+mod simulation;
