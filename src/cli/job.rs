@@ -155,6 +155,8 @@ impl Render for JobList {
                     b.instance_count.to_string(),
                     b.sharding_total_count.to_string(),
                     b.description.clone(),
+                    b.last_run.as_ref().map(rfc3339).unwrap_or_default(),
+                    b.health.to_string(),
                 ]
             })
             .collect();
@@ -163,7 +165,17 @@ impl Render for JobList {
 
     fn table(&self) -> Vec<Block> {
         let mut table = Table::new();
-        table.set_header(["NAME", "STATUS", "CRON", "NEXT FIRE", "INSTANCES", "ITEMS", "DESCRIPTION"]);
+        table.set_header([
+            "NAME",
+            "STATUS",
+            "HEALTH",
+            "LAST RUN",
+            "CRON",
+            "NEXT FIRE",
+            "INSTANCES",
+            "ITEMS",
+            "DESCRIPTION",
+        ]);
         for b in &self.jobs {
             let cron = match (&b.cron, &b.time_zone) {
                 (Some(c), Some(z)) => format!("{c} ({z})"),
@@ -173,6 +185,8 @@ impl Render for JobList {
             table.add_row([
                 b.name.clone(),
                 b.status.to_string(),
+                health_cell(b),
+                b.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
                 cron,
                 b.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
                 b.instance_count.to_string(),
@@ -181,6 +195,20 @@ impl Render for JobList {
             ]);
         }
         vec![Block::table(table)]
+    }
+}
+
+/// `OK`, `-`, or `FAILING 1/3 (items 2)` — a failing job stands out.
+fn health_cell(b: &JobBrief) -> String {
+    match b.health {
+        view::Health::Failing => format!(
+            "FAILING {}/{} (item{} {})",
+            b.failing_items.len(),
+            b.sharding_total_count,
+            if b.failing_items.len() == 1 { "" } else { "s" },
+            join_items(&b.failing_items)
+        ),
+        other => other.to_string(),
     }
 }
 

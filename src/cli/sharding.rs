@@ -180,7 +180,7 @@ async fn show(global: &GlobalArgs, name: &str, out: &mut Output) -> Result<Exit>
     check_job_name(name)?;
     let admin = global::admin(global).await?;
     let job = admin.read_job(name).await?;
-    let items = view::item_rows(&job);
+    let items = view::item_rows(&job, chrono::Utc::now());
     out.render(&ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })?;
     Ok(Exit::Ok)
 }

@@ -239,6 +239,7 @@ fn plan_item_rules() {
             failovering: row.failovering.map(str::to_string),
             misfire: false,
             disabled: row.disabled,
+            result: None,
         };
         let slot = Slot {
             run: row.busy_since.map(|s| RunInfo { id: 1, source: Source::Cron(t(s)), started_at: t(s) }),
@@ -637,6 +638,7 @@ fn plan_item_invariants_over_every_combination() {
                                         failovering: failovering.map(str::to_string),
                                         misfire: false,
                                         disabled,
+                                        result: None,
                                     };
                                     let slot = Slot {
                                         run: busy_since.map(|s| RunInfo {

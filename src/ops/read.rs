@@ -157,7 +157,7 @@ impl Admin {
     }
 
     /// Reads what the list views need of many jobs — root, config, leader, `servers/*`,
-    /// `instances/*` and `sharding/*/instance` — in two rounds of pipelined multi-reads for all
+    /// `instances/*`, `sharding/*/instance` and `sharding/*/result` — in two rounds of pipelined multi-reads for all
     /// the jobs together. Jobs that vanish meanwhile are left out.
     ///
     /// # Errors
@@ -197,6 +197,7 @@ impl Admin {
                     for item in items.iter().filter_map(|i| path::parse_item(i)) {
                         nodes.push(tree_node(p.item(item), None));
                         second.push(p.item_leaf(item, ItemLeaf::Instance));
+                        second.push(p.item_leaf(item, ItemLeaf::Result));
                     }
                 }
             }

@@ -28,7 +28,7 @@ use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::coord::view::JobView;
 use crate::exec::context::task_id;
 use crate::registry::cache::TreeCache;
-use crate::registry::codec;
+use crate::registry::codec::{self, ItemResult, RunOutcome};
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 
@@ -102,7 +102,9 @@ impl Execution {
             self.state.defer_offline(source.at());
             return;
         }
-        if !clock_within_limits(ctx, config).await {
+        if let Err(reason) = clock_within_limits(ctx, config).await {
+            let view = ctx.view(cache);
+            refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
         }
         let view = ctx.view(cache);
@@ -156,6 +158,7 @@ impl Execution {
             Ok(executor) => Arc::clone(executor),
             Err(e) => {
                 tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
                 return;
             }
         };
@@ -312,12 +315,37 @@ async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
     }
 }
 
+/// A fire the worker refused for `items`: each item's `result` leaf records it (one write per
+/// item; refusals are rare, and off the path of runs), so `ejctl why` can name the reason.
+async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
+    let result = ItemResult {
+        v: 0,
+        instance: ctx.me.to_string(),
+        source: source.label().to_string(),
+        fire_ms: Some(source.at().timestamp_millis()),
+        start_ms: None,
+        end_ms: ctx.now().timestamp_millis(),
+        outcome: RunOutcome::Refused,
+        exit_code: None,
+        signal: None,
+        message: Some(reason.to_string()),
+        stderr_tail: None,
+    }
+    .encode();
+    for &item in items {
+        if let Err(e) = ctx.registry.put(&ctx.paths.item_leaf(item, ItemLeaf::Result), &result).await {
+            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the refused fire");
+        }
+    }
+}
+
 /// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
-/// node written now). Returns false, and logs, when the skew is over the limit.
-async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
+/// node written now). Returns why the fire is refused, and logs, when the skew is over the limit
+/// or the registry's clock cannot be read.
+async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> Result<(), String> {
     let limit = config.config.max_time_diff_seconds;
     if limit < 0 {
-        return true;
+        return Ok(());
     }
     let node = ctx.paths.system_time();
     let result = async {
@@ -327,32 +355,41 @@ async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
     .await;
     match result {
         Ok(Some(stat)) => match react::clock_skew(limit, ctx.now().timestamp_millis(), stat.mtime) {
-            None => true,
+            None => Ok(()),
             Some(skew_ms) => {
                 tracing::error!(
                     job = %ctx.name(),
                     skew_ms,
                     "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
                 );
-                false
+                Err(format!(
+                    "clock skew: this machine's clock is {skew_ms} ms off the registry's, over maxTimeDiffSeconds = {limit}"
+                ))
             }
         },
-        Ok(None) => true,
+        Ok(None) => Ok(()),
         Err(e) => {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot read the registry clock; fire refused");
-            false
+            Err(format!("cannot read the registry's clock for the maxTimeDiffSeconds check: {e}"))
         }
     }
 }
 
-/// Deletes nodes in one transaction; when that fails (some are gone already), one by one.
-async fn delete_all(ctx: &JobCtx, ops: Vec<Op>, what: &str) {
+/// Applies ops in one transaction; when that fails (a node is gone already, or a `result` leaf
+/// appeared or vanished since the cache saw it), one by one: deletes if the node exists, writes
+/// as create-or-set.
+async fn apply_all(ctx: &JobCtx, ops: Vec<Op>, what: &str) {
     if ops.is_empty() || ctx.registry.transaction(&ops).await.is_ok() {
         return;
     }
     for op in &ops {
-        if let Err(e) = ctx.registry.delete_if_exists(op.path()).await {
-            tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what}");
+        let result = match op {
+            Op::Create { path, data, .. } | Op::Set { path, data, .. } => ctx.registry.put(path, data).await,
+            Op::Delete { path, .. } => ctx.registry.delete_if_exists(path).await.map(|_| ()),
+            Op::Check { .. } => Ok(()),
+        };
+        if let Err(e) = result {
+            tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what} or record the result");
         }
     }
 }
