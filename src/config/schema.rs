@@ -563,6 +563,15 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
 ];
 
+/// The keys of `[trace]` (the event trace; see [`crate::trace`]).
+pub const TRACE_KEYS: &[TableKey] = &[
+    key("url", "a SQLite file path, or `postgres://user:password@host:port/db`", "`~/.local/state/ejctl/trace.db`"),
+    key("retention_days", "rows older than this are deleted; `0` keeps them", "`30`"),
+    key("retention_rows", "at most this many runs are kept; `0`: no limit", "`1000000`"),
+    key("retention_interval_seconds", "how often retention runs", "`600`"),
+    key("buffer_events", "events waiting for the database before new ones are dropped", "`10000`"),
+];
+
 /// The README's table of job-file keys (Markdown), generated from the tables above.
 pub fn readme_table() -> String {
     let mut out = String::from(
@@ -578,6 +587,8 @@ pub fn readme_table() -> String {
     table_rows(&mut out, REGISTRY_KEYS);
     out.push_str("| **`[instance]`** | | |\n");
     table_rows(&mut out, INSTANCE_KEYS);
+    out.push_str("| **`[trace]`** (omit for no trace) | | |\n");
+    table_rows(&mut out, TRACE_KEYS);
     out.push_str("| **`[[job]]`** | | |\n");
     for f in FIELDS {
         let note = if f.note.is_empty() { String::new() } else { format!(" {}", f.note) };

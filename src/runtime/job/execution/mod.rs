@@ -8,9 +8,11 @@
 //! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
-//! [`runs`] starts run tasks and handles their ends.
+//! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
+//! fires and runs.
 
 mod runs;
+mod traced;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -20,6 +22,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use self::runs::{ActiveRun, RunEnd};
+use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
@@ -52,6 +55,8 @@ pub(super) struct Execution {
     local: LocalRuns,
     /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
     stream_stop: watch::Sender<bool>,
+    /// The fires whose items run here, for the trace's status rows.
+    groups: FireGroups,
 }
 
 impl Execution {
@@ -63,6 +68,7 @@ impl Execution {
             active: BTreeMap::new(),
             local: LocalRuns::default(),
             stream_stop,
+            groups: FireGroups::default(),
         }
     }
 
@@ -135,6 +141,7 @@ impl Execution {
         let me = ctx.me.as_str();
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
         let mut to_start = Vec::new();
+        let mut busy_here = Vec::new();
         for item in items {
             let state = view.items.get(&item).cloned().unwrap_or_default();
             match fire::plan_item(&state, self.state.slot(item), &source, me, monitor, misfire) {
@@ -143,6 +150,9 @@ impl Execution {
                     tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
                 }
                 ItemPlan::Busy { here, owe } => {
+                    if here {
+                        busy_here.push(item);
+                    }
                     let owed = owe && self.owe(ctx, item, source.at()).await;
                     if self.state.queue(item, &source, here, owed) {
                         tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
@@ -150,6 +160,9 @@ impl Execution {
                 }
                 ItemPlan::Start => to_start.push(item),
             }
+        }
+        if !busy_here.is_empty() {
+            traced::still_running(ctx, &task_id(ctx.name(), &busy_here, me), &busy_here);
         }
         if to_start.is_empty() {
             return;
@@ -177,9 +190,10 @@ impl Execution {
             return;
         }
         let task = task_id(ctx.name(), &started, me);
+        let group = self.groups.open(ctx, &task, &started);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor));
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), group);
         }
     }
 
@@ -195,9 +209,11 @@ impl Execution {
             tracing::error!(job = %ctx.name(), item, "claimed item is already running here; returning it");
             return false;
         }
-        let sharding = config.context(ctx.name(), item, &task_id(ctx.name(), &[item], ctx.me.as_str()));
+        let task = task_id(ctx.name(), &[item], ctx.me.as_str());
+        let sharding = config.context(ctx.name(), item, &task);
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor);
+        let group = self.groups.open(ctx, &task, &[item]);
+        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, group);
         true
     }
 
@@ -332,6 +348,7 @@ async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
         stderr_tail: None,
     }
     .encode();
+    traced::refused(ctx, &task_id(ctx.name(), items, ctx.me.as_str()), items, reason);
     for &item in items {
         if let Err(e) = ctx.registry.put(&ctx.paths.item_leaf(item, ItemLeaf::Result), &result).await {
             tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the refused fire");

@@ -11,7 +11,7 @@ use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::{Execution, JobCtx, apply_all, lock};
+use super::{Execution, JobCtx, apply_all, lock, traced};
 use crate::coord::fire::{Ended, RunInfo, Source, StopCleanup, stop_cleanup};
 use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
@@ -22,11 +22,15 @@ use crate::registry::path::{self, ItemLeaf};
 use crate::registry::{Op, RegistryError};
 use crate::runtime::job::effective::Effective;
 
-/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch and its
-/// monotonic start (for the elapsed time).
+/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch, its
+/// monotonic start (for the elapsed time), and what the trace knows of it.
 pub(super) struct ActiveRun {
     kill: CancellationToken,
     started: Instant,
+    /// The fire group it belongs to (status rows).
+    group: u64,
+    /// Its trace rows' start, when tracing.
+    trace: Option<crate::trace::RunStart>,
 }
 
 /// A run task's report.
@@ -47,10 +51,13 @@ impl Execution {
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
+        group: u64,
     ) {
         let fire_time = source.at();
         let label = source.label();
-        let Some(id) = self.state.begin(item, source, ctx.now()) else {
+        let started_at = ctx.now();
+        let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
+        let Some(id) = self.state.begin(item, source, started_at) else {
             // Every start path holds the item's running node first, so this is a bug if reached.
             tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
             return;
@@ -89,7 +96,7 @@ impl Execution {
             let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
             RunEnd { item, id, outcome, fenced }
         });
-        self.active.insert(id, ActiveRun { kill, started: Instant::now() });
+        self.active.insert(id, ActiveRun { kill, started: Instant::now(), group, trace });
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -126,7 +133,7 @@ impl Execution {
         let mut results = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
-            let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+            let elapsed_ms = self.finish_active(ctx, *item, run.id, &end.outcome);
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
             results.push(result_write(ctx, cache, *item, run, &end.outcome));
@@ -175,6 +182,16 @@ impl Execution {
         }
     }
 
+    /// A run ended: forget its kill switch, tell the trace; returns how long it ran.
+    fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> u64 {
+        let Some(active) = self.active.remove(&id) else { return 0 };
+        if let Some(start) = active.trace {
+            traced::run_ended(ctx, start, outcome);
+        }
+        self.groups.close_item(ctx, active.group, item, outcome);
+        elapsed_ms(active.started)
+    }
+
     /// Stopping: tells streaming runs to stop after their batch.
     pub(crate) fn stop_streams(&self) {
         let _ = self.stream_stop.send(true);
@@ -213,7 +230,7 @@ impl Execution {
     ) {
         let Ok(end) = result else { return };
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
-        let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+        let elapsed_ms = self.finish_active(ctx, end.item, run.id, &end.outcome);
         log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
         record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
