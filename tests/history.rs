@@ -1,0 +1,254 @@
+//! Execution history: the items' last results in the registry, the event trace in SQLite and
+//! PostgreSQL (ElasticJob's tables, every source, a database killed during runs), and the
+//! `history` command — with real `ejctl run` workers on a real ZooKeeper.
+
+use serde_json::Value;
+use sqlx::Row;
+
+use crate::support::cluster::{Cluster, ClusterOptions};
+use crate::support::pg::PgServer;
+use crate::support::{eventually, write_script};
+
+/// A script that prints a line on stdout, and for item 1 a line on stderr and exit 3. It records
+/// each run like the cluster's record script (so scenarios can wait for fires).
+const FLAKY: &str = r#"#!/bin/sh
+echo "working on $EJCTL_SHARDING_ITEM"
+d=$(cat "$0.sleep" 2>/dev/null)
+[ -n "$d" ] && sleep "$d"
+if [ "$EJCTL_SHARDING_ITEM" = 1 ]; then
+  echo "cannot reach the ledger" >&2
+  exit 3
+fi
+"#;
+
+pub fn ejctl_for(c: &Cluster) -> assert_cmd::Command {
+    let zk = c.zk().unwrap();
+    let mut cmd = crate::support::ejctl();
+    cmd.args(["--zk", &zk.servers, "--namespace", &zk.namespace]);
+    cmd
+}
+
+pub fn json(cmd: &mut assert_cmd::Command) -> (i32, Value) {
+    let out = cmd.args(["-o", "json"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    if text.is_empty() && !out.status.success() {
+        return (out.status.code().unwrap_or(-1), Value::Null);
+    }
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {text} / {}", String::from_utf8_lossy(&out.stderr));
+    });
+    (out.status.code().unwrap_or(-1), value)
+}
+
+fn flaky_job(c_dir: &std::path::Path, extra: &str) -> String {
+    let script = c_dir.join("flaky.sh");
+    write_script(&script, FLAKY);
+    format!(
+        "name = \"ledger\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 2\ncommand = \"{}\"\n{extra}",
+        script.display()
+    )
+}
+
+async fn sqlite_rows(db: &std::path::Path, sql: &str) -> Vec<sqlx::sqlite::SqliteRow> {
+    let url = format!("sqlite://{}?mode=ro", db.display());
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let rows = sqlx::query(sql).fetch_all(&pool).await.unwrap();
+    pool.close().await;
+    rows
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_in_the_registry_and_the_trace_in_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("trace.db");
+    let options = ClusterOptions { trace: Some(format!("url = \"{}\"", db.display())), ..ClusterOptions::default() };
+    let mut c = Cluster::zookeeper_with("ledger", &flaky_job(dir.path(), ""), options).await;
+    c.start("127.0.0.1").await;
+
+    // The failing item stands out in `job list`, with no database involved.
+    eventually(60, "job list to show the failing item", async || {
+        let (_, doc) = json(ejctl_for(&c).args(["job", "list"]));
+        doc["jobs"][0]["health"] == "FAILING"
+    })
+    .await;
+    let (code, doc) = json(ejctl_for(&c).args(["job", "list"]));
+    assert_eq!(code, 0);
+    let job = &doc["jobs"][0];
+    assert_eq!((job["status"].as_str(), job["failingItems"].clone()), (Some("OK"), serde_json::json!([1])));
+    assert!(job["lastRun"].is_string(), "{job}");
+    let (_, table) = (0, String::from_utf8(ejctl_for(&c).args(["job", "list"]).output().unwrap().stdout).unwrap());
+    assert!(table.contains("FAILING 1/2 (item 1)"), "{table}");
+
+    // Per item: result, exit code and the last stderr line.
+    let (_, doc) = json(ejctl_for(&c).args(["sharding", "show", "ledger"]));
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items[0]["result"], "OK");
+    assert_eq!(items[1]["result"], "FAILED");
+    assert_eq!(items[1]["exitCode"], 3);
+    assert_eq!(items[1]["message"], "exit code 3: cannot reach the ledger");
+    assert!(items[1]["nextFire"].is_string() && items[1]["lastRun"].is_string());
+    let raw = c.registry.get(&c.paths().item_leaf(1, ejctl::registry::path::ItemLeaf::Result)).await.unwrap().unwrap();
+    let result = ejctl::registry::codec::ItemResult::decode(&raw.data).unwrap();
+    assert_eq!(result.stderr_tail.as_deref(), Some("cannot reach the ledger\n"));
+    assert_eq!(result.source, "cron");
+
+    // trigger --wait reports the stderr line instead of a bare exit code.
+    let out =
+        ejctl_for(&c).args(["job", "trigger", "ledger", "--wait", "--timeout", "30s", "-o", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed: Vec<&Value> = doc["results"].as_array().unwrap().iter().filter(|r| r["success"] == false).collect();
+    assert_eq!(failed[0]["message"], "exit code 3: cannot reach the ledger", "{doc}");
+
+    // The trace: ElasticJob's tables with their columns.
+    eventually(30, "trace rows of both items and a trigger", async || {
+        db.exists()
+            && sqlite_rows(&db, "SELECT DISTINCT r.sharding_item FROM EJCTL_RUN_LOG r WHERE r.fire_source = 'trigger' AND r.outcome IS NOT NULL").await.len() == 2
+    })
+    .await;
+    let rows = sqlite_rows(
+        &db,
+        "SELECT job_name, task_id, hostname, ip, sharding_item, execution_source, failure_cause, is_success, start_time, complete_time FROM JOB_EXECUTION_LOG WHERE complete_time IS NOT NULL ORDER BY start_time",
+    )
+    .await;
+    assert!(rows.len() >= 2);
+    for r in &rows {
+        let item: i32 = r.get("sharding_item");
+        assert_eq!(r.get::<String, _>("job_name"), "ledger");
+        assert_eq!(r.get::<String, _>("ip"), "127.0.0.1");
+        assert!(r.get::<String, _>("task_id").starts_with("ledger@-@"), "{}", r.get::<String, _>("task_id"));
+        assert!(r.get::<String, _>("task_id").contains("@-@READY@-@127.0.0.1@-@"));
+        assert_eq!(r.get::<String, _>("execution_source"), "NORMAL_TRIGGER");
+        assert_eq!(r.get::<bool, _>("is_success"), item == 0);
+        let cause: Option<String> = r.get("failure_cause");
+        assert_eq!(cause.is_some(), item == 1);
+        if let Some(cause) = cause {
+            assert!(cause.contains("cannot reach the ledger"), "{cause}");
+        }
+    }
+    let states: Vec<String> = sqlite_rows(&db, "SELECT DISTINCT state FROM JOB_STATUS_TRACE_LOG ORDER BY state")
+        .await
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(states, ["TASK_ERROR", "TASK_RUNNING", "TASK_STAGING"]);
+    let status = sqlite_rows(&db, "SELECT source, execution_type, sharding_item, message FROM JOB_STATUS_TRACE_LOG WHERE state = 'TASK_ERROR' LIMIT 1").await;
+    assert_eq!(status[0].get::<String, _>("source"), "LITE_EXECUTOR");
+    assert_eq!(status[0].get::<String, _>("execution_type"), "READY");
+    assert_eq!(status[0].get::<String, _>("sharding_item"), "[0, 1]");
+    assert_eq!(status[0].get::<String, _>("message"), "{1=exit code 3: cannot reach the ledger}");
+
+    // history: rows, filters, JSON, the output tail.
+    let trace = db.display().to_string();
+    let (code, doc) = json(crate::support::ejctl().args(["history", "ledger", "--trace", &trace]));
+    assert_eq!(code, 0);
+    let runs = doc["runs"].as_array().unwrap();
+    assert!(runs.len() >= 4 && runs.len() <= 20, "{}", runs.len());
+    assert!(runs.iter().all(|r| r["job"] == "ledger" && r["fireMs"].is_i64() && r["latenessMs"].is_i64()));
+    let (_, doc) = json(crate::support::ejctl().args(["history", "ledger", "--trace", &trace, "--failed", "-n", "3"]));
+    let failed = doc["runs"].as_array().unwrap();
+    assert_eq!(failed.len(), 3);
+    assert!(failed.iter().all(|r| r["item"] == 1 && r["outcome"] == "failed" && r["exitCode"] == 3));
+    let (_, doc) = json(crate::support::ejctl().args(["history", "ledger", "--trace", &trace, "--source", "trigger"]));
+    assert!(doc["runs"].as_array().unwrap().iter().all(|r| r["source"] == "trigger"));
+    let out = crate::support::ejctl()
+        .args(["history", "ledger", "--trace", &trace, "--item", "1", "--output-tail"])
+        .output()
+        .unwrap();
+    let tail = String::from_utf8(out.stdout).unwrap();
+    assert!(tail.contains("working on 1") && tail.contains("cannot reach the ledger"), "{tail}");
+    let out = crate::support::ejctl()
+        .args(["history", "ledger", "--trace", &trace, "--since", "yesterday"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = crate::support::ejctl()
+        .args(["history", "ledger", "--trace", &dir.path().join("none.db").display().to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    c.stop(0).await;
+}
+
+async fn pg_rows(url: &str, sql: &str) -> Vec<sqlx::postgres::PgRow> {
+    let pool = sqlx::PgPool::connect(url).await.unwrap();
+    let rows = sqlx::query(sql).fetch_all(&pool).await.unwrap();
+    pool.close().await;
+    rows
+}
+
+async fn pg_sources(url: &str) -> Vec<String> {
+    pg_rows(url, "SELECT DISTINCT execution_source FROM job_execution_log ORDER BY 1")
+        .await
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+/// Every source in PostgreSQL (cron, trigger, misfire, failover), a database killed during runs
+/// costs no fire, and the rows written after it is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_source_in_postgres_and_a_dead_database_costs_no_fire() {
+    let mut pg = PgServer::start();
+    pg.create_database("jobs");
+    let url = pg.url("jobs");
+    let options = ClusterOptions {
+        trace: Some(format!("url = \"{url}\"\nretention_interval_seconds = 1")),
+        session_timeout_ms: 6_000,
+        ..ClusterOptions::default()
+    };
+    let job = "name = \"rec\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 2\ncommand = \"{script} {record}\"\nfailover = true\nmisfire = true\n";
+    let mut c = Cluster::zookeeper_with("rec", job, options).await;
+    let a = c.start("127.0.0.1").await;
+    c.start("127.0.0.2").await;
+    eventually(60, "cron rows in postgres", async || pg_sources(&url).await.contains(&"NORMAL_TRIGGER".to_string()))
+        .await;
+
+    // Misfire: runs longer than the period owe the fires missed meanwhile.
+    c.set_sleep(Some(1.6));
+    eventually(60, "misfire rows", async || pg_sources(&url).await.contains(&"MISFIRE".to_string())).await;
+
+    // Failover: kill a worker in the middle of its runs.
+    c.set_sleep(Some(4.0));
+    let started_before = c.starts().len();
+    c.wait_until(30, "a run in progress", async |c| c.starts().len() > started_before).await;
+    c.kill(a);
+    eventually(60, "failover rows", async || pg_sources(&url).await.contains(&"FAILOVER".to_string())).await;
+    c.set_sleep(None);
+
+    // Trigger: a run of its own, recorded as NORMAL_TRIGGER with the token in ejctl's table.
+    let out = ejctl_for(&c).args(["job", "trigger", "rec", "--wait", "--timeout", "30s"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    eventually(30, "trigger rows", async || {
+        !pg_rows(&url, "SELECT 1 FROM ejctl_run_log WHERE fire_source = 'trigger' AND trigger_token IS NOT NULL AND outcome = 'ok'").await.is_empty()
+    })
+    .await;
+    let sources: Vec<String> = pg_rows(&url, "SELECT DISTINCT fire_source FROM ejctl_run_log ORDER BY 1")
+        .await
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for s in ["cron", "failover", "misfire", "trigger"] {
+        assert!(sources.contains(&s.to_string()), "{sources:?}");
+    }
+    let row = &pg_rows(&url, "SELECT is_success, complete_time, failure_cause FROM job_execution_log WHERE execution_source = 'FAILOVER' AND complete_time IS NOT NULL LIMIT 1").await[0];
+    assert!(row.get::<bool, _>("is_success"));
+    assert!(row.get::<Option<String>, _>("failure_cause").is_none());
+
+    // Kill the database during runs: fires go on; rows come back once it is up again.
+    let fires_before = c.runs().len();
+    pg.kill();
+    let killed_at = chrono::Utc::now().timestamp_millis();
+    c.wait_until(30, "fires while the database is down", async |c| c.runs().len() >= fires_before + 8).await;
+    pg.restart();
+    eventually(60, "rows written after the database came back", async || {
+        let sql = format!("SELECT 1 FROM ejctl_run_log WHERE start_ms > {killed_at} AND outcome IS NOT NULL");
+        !pg_rows(&url, &sql).await.is_empty()
+    })
+    .await;
+    // Every fire after the kill ran on the live worker, a run per second per item.
+    let runs = c.runs();
+    let after: Vec<_> = runs.iter().filter(|r| r.start > killed_at + 1500 && r.start < killed_at + 6500).collect();
+    assert!(after.len() >= 8, "fires stopped while the database was down: {} runs\n{}", after.len(), c.logs());
+    c.stop(1).await;
+}
