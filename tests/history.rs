@@ -259,3 +259,53 @@ async fn every_source_in_postgres_and_a_dead_database_costs_no_fire() {
     assert!(after.len() >= 8, "fires stopped while the database was down: {} runs\n{}", after.len(), c.logs());
     c.stop(1).await;
 }
+
+/// `job list --watch -o json` and `sharding show --watch -o json`: one JSON line per change,
+/// driven by watches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_views_print_a_line_per_change() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+
+    let (server, ns, r) = crate::support::zk_registry("watch").await;
+    crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Ephemeral).await;
+    let spawn = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
+            .args(["--zk", &server.connect_string(), "--namespace", &ns, "-o", "json"])
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel::<Value>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        (child, rx)
+    };
+    let next = |rx: &mpsc::Receiver<Value>| rx.recv_timeout(std::time::Duration::from_secs(30)).expect("a line");
+    let (mut list, list_rx) = spawn(&["job", "list", "--watch"]);
+    let (mut show, show_rx) = spawn(&["sharding", "show", "job0000", "--watch"]);
+    assert_eq!(next(&list_rx)["jobs"][0]["status"], "OK");
+    assert_eq!(next(&show_rx)["items"][1]["disabled"], false);
+
+    let p = ejctl::registry::path::JobPaths::new("job0000");
+    r.set(&p.server("10.0.0.1"), b"DISABLED", None).await.unwrap();
+    assert_eq!(next(&list_rx)["jobs"][0]["status"], "DISABLED");
+    r.create(&p.item_leaf(1, ejctl::registry::path::ItemLeaf::Disabled), b"", ejctl::registry::Mode::Persistent)
+        .await
+        .unwrap();
+    let doc = next(&show_rx);
+    let doc = if doc["items"][1]["disabled"] == true { doc } else { next(&show_rx) };
+    assert_eq!(doc["items"][1]["disabled"], true);
+    let _ = list.kill();
+    let _ = show.kill();
+    let _ = list.wait();
+    let _ = show.wait();
+}

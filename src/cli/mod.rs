@@ -31,6 +31,7 @@ pub mod server;
 pub mod sharding;
 pub mod trigger;
 pub mod views;
+pub mod watch;
 pub mod why;
 
 use anyhow::Result;
