@@ -737,7 +737,7 @@ misfire\t'Re-runs of fires missed while the item was busy'
 failover\t'Runs of items taken over from a dead instance'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s n -l limit -d 'At most this many runs (newest first)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Take the trace store from this job file\'s [trace] table' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -757,7 +757,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s V -l version -d 
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l item -d 'Only this sharding item' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l fire -d 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l job-file -d 'Take the trace store from this job file\'s [trace] table' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r

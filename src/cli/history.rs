@@ -30,7 +30,7 @@ pub struct TraceArgs {
     /// SQLite file on this machine).
     #[arg(long, env = "EJCTL_TRACE", value_name = "URL", hide_env_values = true)]
     pub trace: Option<String>,
-    /// Take the trace store from this job file's [trace] table.
+    /// Take the trace store from the trace table of this job file.
     #[arg(long, value_name = "JOB_FILE", conflicts_with = "trace")]
     pub job_file: Option<PathBuf>,
 }

@@ -136,10 +136,9 @@ pub struct ProcessResult {
     pub end: ProcessEnd,
     /// The collected stdout with [`StdoutMode::Capture`] (empty otherwise).
     pub stdout: Vec<u8>,
-    /// The last lines logged, stdout and stderr in arrival order (at most
-    /// [`super::output::OUTPUT_TAIL_CAP`] bytes).
+    /// The last lines logged, stdout and stderr in arrival order (at most 4 KiB).
     pub output_tail: String,
-    /// The last lines of stderr (at most [`super::output::STDERR_TAIL_LINES`]).
+    /// The last lines of stderr (at most 5).
     pub stderr_tail: String,
 }
 

@@ -2,7 +2,7 @@
 //! batches of events, enforcing retention, and the queries of `ejctl history`.
 //!
 //! Every statement is written once with `$N` placeholders, which both drivers accept, and run
-//! on whichever pool the store has ([`on_pool!`]). ElasticJob's TIMESTAMP columns get the
+//! on whichever pool the store has (the `on_pool!` macro). ElasticJob's TIMESTAMP columns get the
 //! writer's local wall-clock time, as its JDBC writes do; ejctl's own table keeps epoch
 //! milliseconds.
 

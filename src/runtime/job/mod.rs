@@ -437,7 +437,7 @@ impl JobTask {
     }
 }
 
-/// Publishes the job's configuration ([`ops::publish::publish`], the operation `config apply`
+/// Publishes the job's configuration ([`crate::ops::publish::publish`], the operation `config apply`
 /// uses) and returns the one the registry holds: the job file's when the registry had none or
 /// `overwrite` is set, else the registry's.
 async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<JobConfig> {
