@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::context::ShardingContext;
 use crate::config::JobConfig;
-use crate::registry::codec::JobType;
+use crate::registry::codec::{JobType, RunOutcome};
 
 /// The result of one item's execution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +68,17 @@ impl ItemOutcome {
     /// A failure with a message.
     pub fn failed(message: impl Into<String>) -> ItemOutcome {
         ItemOutcome { success: false, message: Some(message.into()), ..ItemOutcome::ok() }
+    }
+
+    /// How it ended, as the item's recorded result and the trace spell it.
+    pub fn run_outcome(&self) -> RunOutcome {
+        if self.success {
+            RunOutcome::Ok
+        } else if self.killed {
+            RunOutcome::Killed
+        } else {
+            RunOutcome::Failed
+        }
     }
 
     /// Why it failed, for one line: the message and the last stderr line

@@ -226,6 +226,14 @@ impl Admin {
     /// A usage error for an invalid name, "not found" (exit 3) when the job has no
     /// configuration, registry errors.
     pub async fn read_job(&self, name: &str) -> Result<JobData, CliError> {
+        Ok(self.read_job_nodes(name).await?.0)
+    }
+
+    /// [`Admin::read_job`], with the nodes read (their metadata included).
+    ///
+    /// # Errors
+    /// As [`Admin::read_job`].
+    pub async fn read_job_nodes(&self, name: &str) -> Result<(JobData, Vec<TreeNode>), CliError> {
         super::check_job_name(name)?;
         let paths = JobPaths::new(name);
         let nodes = self
@@ -238,7 +246,7 @@ impl Admin {
         if !data.has_config {
             return Err(self.job_not_found(name));
         }
-        Ok(data)
+        Ok((data, nodes))
     }
 
     /// Reads the jobs named (or, with `None`, every job of the namespace) with

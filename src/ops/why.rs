@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::Admin;
-use super::read::JobData;
 use crate::coord::why::{self, Finding, Snapshot, TracedRun};
 use crate::exit::CliError;
 use crate::registry::path::JobPaths;
@@ -71,18 +70,8 @@ impl Admin {
         store: Option<&Store>,
         now: DateTime<Utc>,
     ) -> Result<WhyReport, CliError> {
-        super::check_job_name(name)?;
+        let (job, nodes) = self.read_job_nodes(name).await?;
         let paths = JobPaths::new(name);
-        let nodes = self
-            .registry()
-            .read_subtree(paths.root(), &|_| {})
-            .await
-            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?
-            .ok_or_else(|| self.job_not_found(name))?;
-        let job = JobData::from_nodes(name, &nodes);
-        if !job.has_config {
-            return Err(self.job_not_found(name));
-        }
         if let (Some(item), Some(total)) = (item, job.total())
             && item >= total
         {

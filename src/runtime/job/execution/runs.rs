@@ -17,7 +17,7 @@ use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
 use crate::registry::cache::TreeCache;
-use crate::registry::codec::{ItemResult, RunOutcome, TriggerResult};
+use crate::registry::codec::{ItemResult, TriggerResult};
 use crate::registry::path::{self, ItemLeaf};
 use crate::registry::{Op, RegistryError};
 use crate::runtime::job::effective::Effective;
@@ -276,13 +276,7 @@ fn result_write(ctx: &JobCtx, cache: &TreeCache, item: u32, run: &RunInfo, outco
         fire_ms: Some(run.source.at().timestamp_millis()),
         start_ms: Some(run.started_at.timestamp_millis()),
         end_ms: ctx.now().timestamp_millis(),
-        outcome: if outcome.success {
-            RunOutcome::Ok
-        } else if outcome.killed {
-            RunOutcome::Killed
-        } else {
-            RunOutcome::Failed
-        },
+        outcome: outcome.run_outcome(),
         exit_code: outcome.exit_code,
         signal: outcome.signal,
         message: if outcome.success { None } else { outcome.message.clone() },

@@ -13,7 +13,6 @@ use chrono::{DateTime, Utc};
 use super::JobCtx;
 use crate::coord::fire::Source;
 use crate::exec::ItemOutcome;
-use crate::registry::codec::RunOutcome;
 use crate::trace::event::{self, RunEnd, RunStart, StatusTrace, TraceEvent};
 
 /// The items of one fire started together on this instance, until the last one ends.
@@ -104,13 +103,7 @@ pub(super) fn run_ended(ctx: &JobCtx, start: RunStart, outcome: &ItemOutcome) {
     let end = RunEnd {
         start,
         end_ms: ctx.now().timestamp_millis(),
-        outcome: if outcome.success {
-            RunOutcome::Ok
-        } else if outcome.killed {
-            RunOutcome::Killed
-        } else {
-            RunOutcome::Failed
-        },
+        outcome: outcome.run_outcome(),
         exit_code: outcome.exit_code,
         signal: outcome.signal,
         message: outcome.reason(),
