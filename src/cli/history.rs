@@ -3,7 +3,8 @@
 //! outcome and source; `--output-tail` prints the captured output of an item's last run.
 //!
 //! The store is found from `--trace` (or `EJCTL_TRACE`), else the `[trace]` table of
-//! `--job-file`, else the default SQLite file `ejctl run` writes with an empty `[trace]` table.
+//! `--job-file`, else the `trace` key of the context in use, else the default SQLite file
+//! `ejctl run` writes with an empty `[trace]` table.
 
 use std::path::PathBuf;
 
@@ -52,9 +53,22 @@ impl TraceArgs {
                 None => Err(CliError::usage(format!("{}: no [trace] table", file.display()))),
             };
         }
+        if let Some(url) = context_trace() {
+            return TraceTarget::parse(&url)
+                .map(Some)
+                .map_err(|m| CliError::usage(format!("the context's trace: {m}")));
+        }
         let default = default_sqlite_path();
         Ok((require || default.exists()).then_some(TraceTarget::Sqlite(default)))
     }
+}
+
+/// The `trace` key of the context this invocation uses, if any.
+fn context_trace() -> Option<String> {
+    let resolution = super::context::resolution()?;
+    let (name, _) = resolution.context?;
+    let contents = super::context::load(&resolution.file?).ok()??;
+    contents.contexts.get(&name)?.trace.clone()
 }
 
 /// Arguments of `ejctl history`.

@@ -57,6 +57,7 @@ pub fn ejctl() -> assert_cmd::Command {
         "EJCTL_OUTPUT",
         "EJCTL_CONNECT_TIMEOUT",
         "EJCTL_CONFIG",
+        "EJCTL_TRACE",
     ] {
         cmd.env_remove(var);
     }
