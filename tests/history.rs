@@ -309,3 +309,131 @@ async fn live_views_print_a_line_per_change() {
     let _ = list.wait();
     let _ = show.wait();
 }
+
+fn start(id: &str, item: u32, start_ms: i64) -> ejctl::trace::RunStart {
+    ejctl::trace::RunStart {
+        id: id.into(),
+        job: "j".into(),
+        item,
+        task_id: format!("j@-@{item}@-@READY@-@10.0.0.1@-@7"),
+        instance: "10.0.0.1@-@7".into(),
+        hostname: "h".into(),
+        ip: "10.0.0.1".into(),
+        source: "failover",
+        fire_ms: start_ms - 5,
+        start_ms,
+        token: None,
+    }
+}
+
+fn end(s: ejctl::trace::RunStart, outcome: ejctl::registry::codec::RunOutcome) -> ejctl::trace::TraceEvent {
+    let end_ms = s.start_ms + 100;
+    ejctl::trace::TraceEvent::RunEnded(Box::new(ejctl::trace::RunEnd {
+        start: s,
+        end_ms,
+        outcome,
+        exit_code: Some(1),
+        signal: None,
+        message: Some("exit code 1: boom".into()),
+        output_tail: "out\nboom\n".into(),
+        stderr_tail: "boom\n".into(),
+    }))
+}
+
+/// The store on tables an ElasticJob cluster created (3.0.5 without `source`, 3.0.4 with it
+/// NOT NULL and no default): kept as they are and written correctly; an end whose start row is
+/// missing inserts the whole row; retention by rows and by age.
+async fn store_scenario(target: ejctl::trace::TraceTarget, create_old: impl AsyncFnOnce(&str)) {
+    use ejctl::registry::codec::RunOutcome;
+    use ejctl::trace::store::{HistoryQuery, Store};
+    create_old("CREATE TABLE JOB_STATUS_TRACE_LOG (id VARCHAR(40) NOT NULL, job_name VARCHAR(100) NOT NULL, original_task_id VARCHAR(255) NOT NULL, task_id VARCHAR(255) NOT NULL, slave_id VARCHAR(50) NOT NULL, source VARCHAR(50) NOT NULL, execution_type VARCHAR(20) NOT NULL, sharding_item VARCHAR(100) NOT NULL, state VARCHAR(20) NOT NULL, message VARCHAR(4000) NULL, creation_time TIMESTAMP NULL, PRIMARY KEY (id))").await;
+    let store = Store::open(&target).await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    let mut events = vec![ejctl::trace::TraceEvent::RunStarted(start("a", 0, now - 3_600_000 * 48))];
+    events.push(end(start("a", 0, now - 3_600_000 * 48), RunOutcome::Ok));
+    // An end without its start row (the start was dropped): the whole row is inserted.
+    events.push(end(start("b", 1, now - 2000), RunOutcome::Failed));
+    for i in 0..5 {
+        let s = start(&format!("c{i}"), 2, now - 1000 + i);
+        events.push(ejctl::trace::TraceEvent::RunStarted(s.clone()));
+        events.push(end(s, RunOutcome::Ok));
+    }
+    let mut status = ejctl::trace::StatusTrace {
+        id: "s1".into(),
+        job: "j".into(),
+        task_id: "j@-@0@-@READY@-@10.0.0.1@-@7".into(),
+        slave_id: "10.0.0.1".into(),
+        items: vec![0, 1],
+        state: ejctl::trace::event::TASK_STAGING,
+        message: ejctl::trace::event::staging_message("j"),
+        at_ms: now,
+    };
+    events.push(ejctl::trace::TraceEvent::Status(status.clone()));
+    status.id = "s2".into();
+    events.push(ejctl::trace::TraceEvent::Status(status));
+    store.write(&events).await.unwrap();
+    // Writing the same batch again (a retry) changes nothing.
+    store.write(&events).await.unwrap();
+    let q = HistoryQuery { job: "j".into(), limit: 100, with_output: true, ..HistoryQuery::default() };
+    let runs = store.history(&q).await.unwrap();
+    assert_eq!(runs.len(), 7);
+    let b = runs.iter().find(|r| r.id == "b").unwrap();
+    assert_eq!(
+        (b.outcome.as_deref(), b.exit_code, b.output_tail.as_deref()),
+        (Some("failed"), Some(1), Some("out\nboom\n"))
+    );
+    assert_eq!(b.duration_ms, Some(100));
+    assert_eq!(b.lateness_ms, 5);
+    let failed = store.history(&HistoryQuery { failed: true, ..q.clone() }).await.unwrap();
+    assert_eq!(failed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["b"]);
+    let item2 = store.history(&HistoryQuery { item: Some(2), limit: 2, ..q.clone() }).await.unwrap();
+    assert_eq!(item2.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["c4", "c3"]);
+    // Age: the run of two days ago goes; rows: the newest 3 stay.
+    let deleted =
+        store.enforce_retention(chrono::Utc::now(), Some(std::time::Duration::from_secs(86_400)), None).await.unwrap();
+    assert_eq!(deleted, 1);
+    let deleted = store.enforce_retention(chrono::Utc::now(), None, Some(3)).await.unwrap();
+    assert_eq!(deleted, 3);
+    let left = store.history(&q).await.unwrap();
+    assert_eq!(left.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["c4", "c3", "c2"]);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trace_store_on_elasticjob_tables_sqlite_and_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    let url = format!("sqlite://{}?mode=rwc", db.display());
+    store_scenario(ejctl::trace::TraceTarget::Sqlite(db.clone()), async |ddl| {
+        let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+        sqlx::query(ddl).execute(&pool).await.unwrap();
+        pool.close().await;
+    })
+    .await;
+    let rows = sqlite_rows(&db, "SELECT source, sharding_item FROM JOB_STATUS_TRACE_LOG").await;
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].get::<String, _>("source"), "LITE_EXECUTOR");
+    assert_eq!(rows[0].get::<String, _>("sharding_item"), "[0, 1]");
+
+    let pg = PgServer::start();
+    pg.create_database("old");
+    let url = pg.url("old");
+    // The 3.0.5 shape: no `source` column.
+    store_scenario(ejctl::trace::TraceTarget::Postgres(url.clone()), async |ddl| {
+        let pool = sqlx::PgPool::connect(&url).await.unwrap();
+        let ddl = ddl.replace(" source VARCHAR(50) NOT NULL,", "");
+        sqlx::query(&ddl).execute(&pool).await.unwrap();
+        pool.close().await;
+    })
+    .await;
+    let rows = pg_rows(&url, "SELECT state, execution_type FROM job_status_trace_log").await;
+    assert_eq!(rows.len(), 2);
+    let rows = pg_rows(
+        &url,
+        "SELECT execution_source, is_success, complete_time IS NOT NULL AS done FROM job_execution_log WHERE id = 'b'",
+    )
+    .await;
+    assert!(rows.is_empty(), "retention deleted b");
+    let rows = pg_rows(&url, "SELECT execution_source FROM job_execution_log").await;
+    assert!(rows.iter().all(|r| r.get::<String, _>(0) == "FAILOVER"));
+}
