@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::model::{ExecutorPoolKey, JobConfig};
+pub use super::tables::TableKey;
+use super::tables::key;
 
 /// Which field of [`JobConfig`] a row is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -529,21 +531,6 @@ pub const EXTENSIONS: &[Extension] = &[
     required(ext("process", prop::DATAFLOW_PROCESS, DATAFLOW, ExtKind::Required, "required for dataflow jobs")),
     ext("streaming_process", prop::STREAMING_PROCESS, DATAFLOW, ExtKind::Flag, "none (`false`)"),
 ];
-
-/// A key of the `[registry]` or `[instance]` table of a job file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableKey {
-    /// The key.
-    pub key: &'static str,
-    /// What it is, for the README's middle column (after `—`), or empty.
-    pub about: &'static str,
-    /// The default, for the README.
-    pub default: &'static str,
-}
-
-const fn key(key: &'static str, about: &'static str, default: &'static str) -> TableKey {
-    TableKey { key, about, default }
-}
 
 /// The keys of `[registry]`.
 pub const REGISTRY_KEYS: &[TableKey] = &[
