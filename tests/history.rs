@@ -118,7 +118,8 @@ async fn results_in_the_registry_and_the_trace_in_sqlite() {
         assert_eq!(r.get::<String, _>("ip"), "127.0.0.1");
         assert!(r.get::<String, _>("task_id").starts_with("ledger@-@"), "{}", r.get::<String, _>("task_id"));
         assert!(r.get::<String, _>("task_id").contains("@-@READY@-@127.0.0.1@-@"));
-        assert_eq!(r.get::<String, _>("execution_source"), "NORMAL_TRIGGER");
+        // A fire that finds an item still busy (a loaded machine) is re-run as a misfire.
+        assert!(["NORMAL_TRIGGER", "MISFIRE"].contains(&r.get::<String, _>("execution_source").as_str()));
         assert_eq!(r.get::<bool, _>("is_success"), item == 0);
         let cause: Option<String> = r.get("failure_cause");
         assert_eq!(cause.is_some(), item == 1);
@@ -126,17 +127,27 @@ async fn results_in_the_registry_and_the_trace_in_sqlite() {
             assert!(cause.contains("cannot reach the ledger"), "{cause}");
         }
     }
+    assert!(rows.iter().any(|r| r.get::<String, _>("execution_source") == "NORMAL_TRIGGER"));
     let states: Vec<String> = sqlite_rows(&db, "SELECT DISTINCT state FROM JOB_STATUS_TRACE_LOG ORDER BY state")
         .await
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(states, ["TASK_ERROR", "TASK_RUNNING", "TASK_STAGING"]);
-    let status = sqlite_rows(&db, "SELECT source, execution_type, sharding_item, message FROM JOB_STATUS_TRACE_LOG WHERE state = 'TASK_ERROR' LIMIT 1").await;
-    assert_eq!(status[0].get::<String, _>("source"), "LITE_EXECUTOR");
-    assert_eq!(status[0].get::<String, _>("execution_type"), "READY");
-    assert_eq!(status[0].get::<String, _>("sharding_item"), "[0, 1]");
-    assert_eq!(status[0].get::<String, _>("message"), "{1=exit code 3: cannot reach the ledger}");
+    for state in ["TASK_ERROR", "TASK_RUNNING", "TASK_STAGING"] {
+        assert!(states.iter().any(|s| s == state), "{states:?}");
+    }
+    let errors = sqlite_rows(
+        &db,
+        "SELECT source, execution_type, sharding_item, message FROM JOB_STATUS_TRACE_LOG WHERE state = 'TASK_ERROR'",
+    )
+    .await;
+    assert!(errors.iter().any(|r| r.get::<String, _>("sharding_item") == "[0, 1]"));
+    for r in &errors {
+        assert_eq!(r.get::<String, _>("source"), "LITE_EXECUTOR");
+        assert_eq!(r.get::<String, _>("execution_type"), "READY");
+        assert!(["[0, 1]", "[1]"].contains(&r.get::<String, _>("sharding_item").as_str()));
+        assert_eq!(r.get::<String, _>("message"), "{1=exit code 3: cannot reach the ledger}");
+    }
 
     // history: rows, filters, JSON, the output tail.
     let trace = db.display().to_string();
@@ -243,20 +254,23 @@ async fn every_source_in_postgres_and_a_dead_database_costs_no_fire() {
     assert!(row.get::<Option<String>, _>("failure_cause").is_none());
 
     // Kill the database during runs: fires go on; rows come back once it is up again.
-    let fires_before = c.runs().len();
     pg.kill();
     let killed_at = chrono::Utc::now().timestamp_millis();
-    c.wait_until(30, "fires while the database is down", async |c| c.runs().len() >= fires_before + 8).await;
+    c.wait_until(60, "both items to keep firing while the database is down", async |c| {
+        let runs = c.runs();
+        (0..2).all(|item| runs.iter().any(|r| r.item == item && r.fire > killed_at + 4000))
+    })
+    .await;
+    let runs = c.runs();
+    let fires: std::collections::BTreeSet<i64> =
+        runs.iter().filter(|r| r.fire > killed_at && r.fire <= killed_at + 4000).map(|r| r.fire).collect();
+    assert!(fires.len() >= 2, "fires stopped while the database was down: {fires:?}\n{}", c.logs());
     pg.restart();
     eventually(60, "rows written after the database came back", async || {
         let sql = format!("SELECT 1 FROM ejctl_run_log WHERE start_ms > {killed_at} AND outcome IS NOT NULL");
         !pg_rows(&url, &sql).await.is_empty()
     })
     .await;
-    // Every fire after the kill ran on the live worker, a run per second per item.
-    let runs = c.runs();
-    let after: Vec<_> = runs.iter().filter(|r| r.start > killed_at + 1500 && r.start < killed_at + 6500).collect();
-    assert!(after.len() >= 8, "fires stopped while the database was down: {} runs\n{}", after.len(), c.logs());
     c.stop(1).await;
 }
 

@@ -81,6 +81,13 @@ impl PgServer {
             .status()
             .unwrap();
         assert!(status.success(), "initdb failed");
+        // The free port may be taken by someone else before the server binds it: try others.
+        for _ in 0..5 {
+            if pg.try_ctl_start() {
+                return pg;
+            }
+            pg.port = free_port();
+        }
         pg.run_ctl_start();
         pg
     }
@@ -97,6 +104,11 @@ impl PgServer {
     }
 
     fn run_ctl_start(&mut self) {
+        let started = self.try_ctl_start();
+        assert!(started, "pg_ctl start failed: {}", std::fs::read_to_string(&self.log).unwrap_or_default());
+    }
+
+    fn try_ctl_start(&mut self) -> bool {
         let options = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
             self.port,
@@ -113,8 +125,8 @@ impl PgServer {
             .stderr(Stdio::null())
             .status()
             .unwrap();
-        assert!(status.success(), "pg_ctl start failed: {}", std::fs::read_to_string(&self.log).unwrap_or_default());
-        self.running = true;
+        self.running = status.success();
+        self.running
     }
 
     fn ctl_stop(&mut self, mode: &str) {

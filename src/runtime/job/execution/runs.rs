@@ -56,12 +56,12 @@ impl Execution {
         let fire_time = source.at();
         let label = source.label();
         let started_at = ctx.now();
-        let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
-        let Some(id) = self.state.begin(item, source, started_at) else {
+        let Some(id) = self.state.begin(item, source.clone(), started_at) else {
             // Every start path holds the item's running node first, so this is a bug if reached.
             tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
             return;
         };
+        let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
         let kill = CancellationToken::new();
         let control = RunControl {
             kill: kill.clone(),
