@@ -16,7 +16,7 @@ use serde::Serialize;
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{QueryBuilder, Row};
 
 use super::TraceTarget;
@@ -152,6 +152,10 @@ impl Store {
                     .filename(path)
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)
+                    // WAL with NORMAL: no fsync per commit (a crash of the machine may lose the
+                    // last batches, never corrupt the file) — the trace must not compete with
+                    // the scripts for the disk.
+                    .synchronous(SqliteSynchronous::Normal)
                     .busy_timeout(ACQUIRE_TIMEOUT);
                 let pool = SqlitePoolOptions::new()
                     .max_connections(2)

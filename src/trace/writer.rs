@@ -1,7 +1,8 @@
 //! The trace writer: one background task per worker that drains the tracer's channel into the
 //! database.
 //!
-//! It takes what has queued up (up to [`BATCH`] events) and writes it in one transaction. When
+//! It waits [`LINGER`] after an event arrives, takes what has queued up (up to [`BATCH`] events)
+//! and writes it in one transaction. When
 //! the database is unreachable or a write fails, the batch is kept and retried with exponential
 //! backoff (100 ms up to 30 s), reconnecting as needed; meanwhile new events wait in the bounded
 //! channel, and once that is full the tracer drops them (counted, logged). The fire path only
@@ -21,6 +22,13 @@ use crate::task::OwnedTask;
 
 /// The most events written in one transaction.
 pub const BATCH: usize = 500;
+
+/// How long the writer lets events gather after the first one of a batch: a fire of many items
+/// emits its events in a burst while its processes are being started, and one transaction for
+/// the burst, written after it, costs the machine the scripts start on far less than writes
+/// interleaved with the spawns (measured: with 100 items per fire, 100 ms still doubled the
+/// all-items p99 lateness).
+pub const LINGER: Duration = Duration::from_millis(500);
 
 const BACKOFF_MIN: Duration = Duration::from_millis(100);
 const BACKOFF_MAX: Duration = Duration::from_secs(30);
@@ -79,7 +87,10 @@ async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc
             }
             tokio::select! {
                 event = rx.recv() => match event {
-                    Some(event) => pending.push(event),
+                    Some(event) => {
+                        pending.push(event);
+                        tokio::time::sleep(LINGER).await;
+                    }
                     None => break,
                 },
                 _ = retention.tick() => {
