@@ -198,7 +198,7 @@ impl Render for HistoryView {
                     at(r.start_ms).as_ref().map(rfc3339).unwrap_or_default(),
                     r.duration_ms.map(|d| d.to_string()).unwrap_or_default(),
                     r.lateness_ms.to_string(),
-                    r.outcome.clone().unwrap_or_else(|| "running".into()),
+                    r.outcome.clone().unwrap_or_else(|| "in progress".into()),
                     r.exit_code.map(|c| c.to_string()).unwrap_or_default(),
                     r.message.clone().unwrap_or_default(),
                 ]

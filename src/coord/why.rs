@@ -482,7 +482,7 @@ fn fire_level(s: &Snapshot<'_>, fire: DateTime<Utc>, items: &[u32], out: &mut Ve
                     rfc3339(&fire),
                     run.instance,
                     rfc3339(&run.start),
-                    run.outcome.as_deref().unwrap_or("running")
+                    run.outcome.as_deref().unwrap_or("still in progress")
                 ),
                 evidence: vec![Evidence {
                     node: format!("trace:{}", run.id),
