@@ -584,6 +584,14 @@ fn a_fire_waiting_for_sharding_is_kept_once() {
     state.wait_for_sharding(trigger_fire());
     assert_eq!(state.take_pending(), Some(trigger_fire()), "the latest waiting fire");
     assert_eq!(state.take_pending(), None);
+    // A run that ends during resharding re-queues its misfire here: a waiting trigger stays.
+    state.wait_for_sharding(trigger_fire());
+    state.wait_for_sharding(Source::Misfire(t(200)));
+    state.wait_for_sharding(cron_fire());
+    assert_eq!(state.take_pending(), Some(trigger_fire()), "a trigger is not displaced");
+    state.wait_for_sharding(Source::Misfire(t(200)));
+    state.wait_for_sharding(cron_fire());
+    assert_eq!(state.take_pending(), Some(cron_fire()), "otherwise the latest");
 }
 
 #[test]
