@@ -48,6 +48,8 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Named registries (connect string, namespace, digest), like kubectl contexts')
             [CompletionResult]::new('cron', 'cron', [CompletionResultType]::ParameterValue, 'Check cron expressions')
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Print the registry tree (or one job''s) with node values')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Runs of a job from the trace store: fire, item, instance, start, duration, result')
+            [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Why a job (or item) did not run, or will not run next; with evidence and the fix')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -112,6 +114,8 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
@@ -734,6 +738,8 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Redraw after every change in the job''s tree (ZooKeeper watches, no polling); Ctrl-C ends')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw after every change in the job''s tree (ZooKeeper watches, no polling); Ctrl-C ends')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
@@ -1120,6 +1126,59 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;history' {
+            [CompletionResult]::new('--item', '--item', [CompletionResultType]::ParameterName, 'Only this sharding item')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only runs that started within this long (`30m`, `2h`, `7d`) or since this time (RFC 3339, or `YYYY-MM-DD HH:MM:SS` local)')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Only runs of this source')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many runs (newest first)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many runs (newest first)')
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)')
+            [CompletionResult]::new('--job-file', '--job-file', [CompletionResultType]::ParameterName, 'Take the trace store from the trace table of this job file')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--failed', '--failed', [CompletionResultType]::ParameterName, 'Only runs that failed or were killed')
+            [CompletionResult]::new('--output-tail', '--output-tail', [CompletionResultType]::ParameterName, 'Print the captured output of the item''s last run (needs --item)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;why' {
+            [CompletionResult]::new('--item', '--item', [CompletionResultType]::ParameterName, 'Only this sharding item')
+            [CompletionResult]::new('--fire', '--fire', [CompletionResultType]::ParameterName, 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)')
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)')
+            [CompletionResult]::new('--job-file', '--job-file', [CompletionResultType]::ParameterName, 'Take the trace store from the trace table of this job file')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;completions' {
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
@@ -1171,6 +1230,8 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Named registries (connect string, namespace, digest), like kubectl contexts')
             [CompletionResult]::new('cron', 'cron', [CompletionResultType]::ParameterValue, 'Check cron expressions')
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Print the registry tree (or one job''s) with node values')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Runs of a job from the trace store: fire, item, instance, start, duration, result')
+            [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Why a job (or item) did not run, or will not run next; with evidence and the fix')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1328,6 +1389,12 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;dump' {
+            break
+        }
+        'ejctl;help;history' {
+            break
+        }
+        'ejctl;help;why' {
             break
         }
         'ejctl;help;completions' {

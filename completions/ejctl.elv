@@ -45,6 +45,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand context 'Named registries (connect string, namespace, digest), like kubectl contexts'
             cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
+            cand history 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+            cand why 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -106,6 +108,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand -w 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends'
+            cand --watch 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends'
             cand -y 'Answer yes to confirmations (needed without a terminal)'
             cand --yes 'Answer yes to confirmations (needed without a terminal)'
             cand -v 'More log output on stderr (repeat for more)'
@@ -676,6 +680,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --connect-timeout 'How long to wait for the registry'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand -w 'Redraw after every change in the job''s tree (ZooKeeper watches, no polling); Ctrl-C ends'
+            cand --watch 'Redraw after every change in the job''s tree (ZooKeeper watches, no polling); Ctrl-C ends'
             cand -y 'Answer yes to confirmations (needed without a terminal)'
             cand --yes 'Answer yes to confirmations (needed without a terminal)'
             cand -v 'More log output on stderr (repeat for more)'
@@ -1028,6 +1034,57 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;history'= {
+            cand --item 'Only this sharding item'
+            cand --since 'Only runs that started within this long (`30m`, `2h`, `7d`) or since this time (RFC 3339, or `YYYY-MM-DD HH:MM:SS` local)'
+            cand --source 'Only runs of this source'
+            cand -n 'At most this many runs (newest first)'
+            cand --limit 'At most this many runs (newest first)'
+            cand --trace 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)'
+            cand --job-file 'Take the trace store from the trace table of this job file'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --failed 'Only runs that failed or were killed'
+            cand --output-tail 'Print the captured output of the item''s last run (needs --item)'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;why'= {
+            cand --item 'Only this sharding item'
+            cand --fire 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)'
+            cand --trace 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)'
+            cand --job-file 'Take the trace store from the trace table of this job file'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --connect-timeout 'How long to wait for the registry'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand -v 'More log output on stderr (repeat for more)'
+            cand --verbose 'More log output on stderr (repeat for more)'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;completions'= {
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
@@ -1077,6 +1134,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand context 'Named registries (connect string, namespace, digest), like kubectl contexts'
             cand cron 'Check cron expressions'
             cand dump 'Print the registry tree (or one job''s) with node values'
+            cand history 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+            cand why 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1193,6 +1252,10 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;cron;next'= {
         }
         &'ejctl;help;dump'= {
+        }
+        &'ejctl;help;history'= {
+        }
+        &'ejctl;help;why'= {
         }
         &'ejctl;help;completions'= {
         }

@@ -48,6 +48,8 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "failover" -d 'Failover 
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "cron" -d 'Check cron expressions'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "history" -d 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "why" -d 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -100,6 +102,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s w -l watch -d 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
@@ -488,6 +491,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s w -l watch -d 'Redraw after every change in the job\'s tree (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
@@ -725,6 +729,49 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s v -l verbose -d 'Mo
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l item -d 'Only this sharding item' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l since -d 'Only runs that started within this long (`30m`, `2h`, `7d`) or since this time (RFC 3339, or `YYYY-MM-DD HH:MM:SS` local)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l source -d 'Only runs of this source' -r -f -a "cron\t'Cron fires'
+trigger\t'Manual triggers'
+misfire\t'Re-runs of fires missed while the item was busy'
+failover\t'Runs of items taken over from a dead instance'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s n -l limit -d 'At most this many runs (newest first)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l failed -d 'Only runs that failed or were killed'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l output-tail -d 'Print the captured output of the item\'s last run (needs --item)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l item -d 'Only this sharding item' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l fire -d 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
@@ -753,19 +800,21 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s v -l verbose -d 'Mor
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "job" -d 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "config" -d 'Read and change job configurations'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "server" -d 'Servers (IPs): list, disable, enable, shutdown, remove'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "instance" -d 'Live instances'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "sharding" -d 'Sharding items: show, disable, enable, and preview what a strategy assigns'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "failover" -d 'Failover items'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "cron" -d 'Check cron expressions'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "man" -d 'Write the man pages into a directory'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "job" -d 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "config" -d 'Read and change job configurations'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "server" -d 'Servers (IPs): list, disable, enable, shutdown, remove'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "instance" -d 'Live instances'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "sharding" -d 'Sharding items: show, disable, enable, and preview what a strategy assigns'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "failover" -d 'Failover items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "cron" -d 'Check cron expressions'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "history" -d 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "why" -d 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "man" -d 'Write the man pages into a directory'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "list" -d 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "show" -d 'Show one job: configuration, servers, instances, sharding, failover and leader'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "trigger" -d 'Trigger a job now on every live instance; --wait follows the items until they finish'

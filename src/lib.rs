@@ -22,6 +22,9 @@
 //!   configurations (`config apply` / `diff`, a worker's start-up).
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
+//! * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
+//!   SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl history`'s
+//!   queries.
 //! * [`exit`]: process exit codes and how errors map onto them.
 //! * `task`: spawned tasks with an owner (aborted when dropped).
 
@@ -36,3 +39,4 @@ pub mod registry;
 pub mod runtime;
 pub mod schedule;
 mod task;
+pub mod trace;

@@ -36,5 +36,12 @@ mod cli_offline;
 /// Failover, fencing and reconnects with `ejctl run` processes on ZooKeeper.
 mod failover;
 
+/// Execution history: last results in the registry, the event trace in SQLite and PostgreSQL,
+/// `ejctl history`.
+mod history;
+
+/// `ejctl why`: one scenario per condition, each from a real tree.
+mod why;
+
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;

@@ -9,6 +9,7 @@
 
 pub mod model;
 pub mod schema;
+mod tables;
 pub mod validate;
 
 pub use self::model::{ExecutorPoolKey, JobConfig};

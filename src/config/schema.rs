@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::model::{ExecutorPoolKey, JobConfig};
+pub use super::tables::TableKey;
+use super::tables::key;
 
 /// Which field of [`JobConfig`] a row is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -530,21 +532,6 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("streaming_process", prop::STREAMING_PROCESS, DATAFLOW, ExtKind::Flag, "none (`false`)"),
 ];
 
-/// A key of the `[registry]` or `[instance]` table of a job file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableKey {
-    /// The key.
-    pub key: &'static str,
-    /// What it is, for the README's middle column (after `—`), or empty.
-    pub about: &'static str,
-    /// The default, for the README.
-    pub default: &'static str,
-}
-
-const fn key(key: &'static str, about: &'static str, default: &'static str) -> TableKey {
-    TableKey { key, about, default }
-}
-
 /// The keys of `[registry]`.
 pub const REGISTRY_KEYS: &[TableKey] = &[
     key("servers", "ZooKeeper connect string", "required"),
@@ -563,6 +550,15 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
 ];
 
+/// The keys of `[trace]` (the event trace; see [`crate::trace`]).
+pub const TRACE_KEYS: &[TableKey] = &[
+    key("url", "a SQLite file path, or `postgres://user:password@host:port/db`", "`~/.local/state/ejctl/trace.db`"),
+    key("retention_days", "rows older than this are deleted; `0` keeps them", "`30`"),
+    key("retention_rows", "at most this many runs are kept; `0`: no limit", "`1000000`"),
+    key("retention_interval_seconds", "how often retention runs", "`600`"),
+    key("buffer_events", "events waiting for the database before new ones are dropped", "`10000`"),
+];
+
 /// The README's table of job-file keys (Markdown), generated from the tables above.
 pub fn readme_table() -> String {
     let mut out = String::from(
@@ -578,6 +574,8 @@ pub fn readme_table() -> String {
     table_rows(&mut out, REGISTRY_KEYS);
     out.push_str("| **`[instance]`** | | |\n");
     table_rows(&mut out, INSTANCE_KEYS);
+    out.push_str("| **`[trace]`** (omit for no trace) | | |\n");
+    table_rows(&mut out, TRACE_KEYS);
     out.push_str("| **`[[job]]`** | | |\n");
     for f in FIELDS {
         let note = if f.note.is_empty() { String::new() } else { format!(" {}", f.note) };

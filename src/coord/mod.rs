@@ -9,3 +9,4 @@ pub mod status;
 pub mod strategy;
 pub mod txn;
 pub mod view;
+pub mod why;

@@ -28,6 +28,9 @@ pub struct ItemView {
     pub misfire: bool,
     /// `sharding/{i}/disabled` exists.
     pub disabled: bool,
+    /// `sharding/{i}/result` (ejctl): the last run or refused fire, when its data was read and
+    /// decodes (the runtime's cache does not read it).
+    pub result: Option<codec::ItemResult>,
 }
 
 /// A snapshot of a job's coordination state.
@@ -99,6 +102,7 @@ impl JobView {
                     ItemLeaf::Failovering => item.failovering = Some(text().unwrap_or_default()),
                     ItemLeaf::Misfire => item.misfire = true,
                     ItemLeaf::Disabled => item.disabled = true,
+                    ItemLeaf::Result => item.result = data.and_then(|d| codec::ItemResult::decode(d).ok()),
                 }
             }
             Node::LeaderInstance => self.leader = text(),

@@ -23,6 +23,9 @@
 //! shutdown_timeout_seconds = 30     # graceful stop: wait this long for running items
 //! kill_grace_seconds = 5            # SIGTERM to SIGKILL delay
 //!
+//! [trace]                           # optional: write every run to ElasticJob's trace tables
+//! url = "postgres://u:p@db/jobs"    # default: a SQLite file (see `trace.rs`)
+//!
 //! [[job]]                           # one or more
 //! name = "hello"                    # required: jobName
 //! type = "script"                   # script (default) | http | dataflow
@@ -54,8 +57,8 @@
 //! # Several files
 //!
 //! `ejctl run a.toml b.toml` runs the jobs of all files in one process: job names must be unique
-//! across the files, and the `[registry]` and `[instance]` tables of the files that have one must
-//! be identical (a file without the table uses the one the others give).
+//! across the files, and the `[registry]`, `[instance]` and `[trace]` tables of the files that
+//! have one must be identical (a file without the table uses the one the others give).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -77,6 +80,7 @@ use crate::registry::ZkOptions;
 use crate::registry::codec::JobType;
 use crate::registry::path::{is_ipv4, validate_namespace};
 use crate::registry::zk::parse_connect_string;
+use crate::trace::TraceConfig;
 
 /// The `[registry]` table: a ZooKeeper registry. Absent: the embedded registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,6 +160,8 @@ pub struct WorkerFiles {
     pub jobs: Vec<JobDefinition>,
     /// Warnings (for example an IANA time zone a Java instance would reject).
     pub warnings: Vec<String>,
+    /// The trace store; `None`: no trace.
+    pub trace: Option<TraceConfig>,
 }
 
 /// A job file that cannot be used. Displayed on one line:
@@ -218,6 +224,7 @@ impl JobFileError {
 pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
     let mut registry: Option<(RegistrySection, &Path)> = None;
     let mut instance: Option<(InstanceSection, &Path)> = None;
+    let mut trace: Option<(TraceConfig, &Path)> = None;
     let mut jobs: Vec<JobDefinition> = Vec::new();
     let mut warnings = Vec::new();
     let mut defined_in: HashMap<String, &Path> = HashMap::new();
@@ -242,6 +249,13 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
                 }
                 Some(_) => {}
             }
+        }
+        match (contents.trace, &trace) {
+            (Some(section), None) => trace = Some((section, path)),
+            (Some(section), Some((first, first_file))) if *first != section => {
+                return Err(differs(path, "trace", first_file));
+            }
+            _ => {}
         }
         for job in contents.jobs {
             let name = job.config.job_name.clone();
@@ -274,6 +288,7 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
         instance: instance.map(|(section, _)| section).unwrap_or_default(),
         jobs,
         warnings,
+        trace: trace.map(|(section, _)| section),
     })
 }
 
@@ -295,9 +310,10 @@ struct FileContents {
     instance: Option<InstanceSection>,
     jobs: Vec<JobDefinition>,
     warnings: Vec<String>,
+    trace: Option<TraceConfig>,
 }
 
-const TOP_KEYS: &[&str] = &["registry", "instance", "job"];
+const TOP_KEYS: &[&str] = &["registry", "instance", "trace", "job"];
 /// The command-line job types a file can define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FileJobType {
@@ -338,6 +354,7 @@ fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
     top.check_keys(TOP_KEYS, &[])?;
     let registry = top.table("registry")?.map(|t| parse_registry(file, t)).transpose()?;
     let instance = top.table("instance")?.map(|t| parse_instance(file, t)).transpose()?;
+    let trace = top.table("trace")?.map(|t| trace::parse_trace(file, t)).transpose()?;
     let items: &[Value] = match doc.get("job") {
         None => &[],
         Some(Value::Array(items)) => items,
@@ -356,7 +373,7 @@ fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
         };
         jobs.push(parse_job(file, index + 1, table, &mut warnings)?);
     }
-    Ok(FileContents { registry, instance, jobs, warnings })
+    Ok(FileContents { registry, instance, jobs, warnings, trace })
 }
 
 /// `{file}:{line}:{column}: {message}` from the toml crate's error.
@@ -568,6 +585,7 @@ fn toml_key(yaml_key: &str) -> String {
 }
 
 mod fields;
+mod trace;
 
 #[cfg(test)]
 #[path = "tests.rs"]

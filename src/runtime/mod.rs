@@ -55,6 +55,8 @@ use crate::registry::codec::InstanceId;
 use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
+use crate::trace::writer::TraceService;
+use crate::trace::{HostInfo, TraceConfig, Tracer};
 
 pub use self::clock::{Clock, SystemClock};
 pub use self::ip::detect_ip;
@@ -115,6 +117,8 @@ pub struct WorkerConfig {
     pub jobs: Vec<JobDefinition>,
     /// The wall clock fires are scheduled by.
     pub clock: Arc<dyn Clock>,
+    /// Write every run to this trace store (`None`: no trace).
+    pub trace: Option<TraceConfig>,
 }
 
 impl WorkerConfig {
@@ -131,6 +135,7 @@ impl WorkerConfig {
             fencing_timeout: None,
             jobs,
             clock: Arc::new(SystemClock),
+            trace: None,
         }
     }
 }
@@ -139,7 +144,12 @@ impl WorkerConfig {
 pub(crate) struct Settings {
     pub(crate) kill_grace: Duration,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Where runs are traced, if anywhere.
+    pub(crate) tracer: Option<Tracer>,
 }
+
+/// How long a stopping worker waits for the trace writer to flush.
+const TRACE_FLUSH: Duration = Duration::from_secs(5);
 
 /// What the job tasks are asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,6 +173,8 @@ pub struct Worker {
     services: JoinSet<()>,
     shutdown_timeout: Duration,
     dump_addr: Option<std::net::SocketAddr>,
+    /// The trace writer, flushed once the jobs are stopped.
+    trace: Option<TraceService>,
 }
 
 impl Worker {
@@ -187,7 +199,15 @@ impl Worker {
             None => detect_ip(),
         };
         let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
-        let settings = Arc::new(Settings { kill_grace: config.kill_grace, clock: Arc::clone(&config.clock) });
+        let (tracer, trace) = match config.trace.clone() {
+            Some(trace) => {
+                let host = HostInfo { hostname: crate::trace::hostname(), ip: ip.clone() };
+                let (tracer, service) = TraceService::start(trace, host);
+                (Some(tracer), Some(service))
+            }
+            None => (None, None),
+        };
+        let settings = Arc::new(Settings { kill_grace: config.kill_grace, clock: Arc::clone(&config.clock), tracer });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();
         let session_timeout = registry.session_timeout();
@@ -239,6 +259,7 @@ impl Worker {
             services,
             shutdown_timeout: config.shutdown_timeout,
             dump_addr,
+            trace,
         })
     }
 
@@ -268,6 +289,9 @@ impl Worker {
         let _ = self.stop.send(StopMode::Forced);
         while self.tasks.join_next().await.is_some() {}
         self.services.shutdown().await;
+        if let Some(trace) = self.trace.take() {
+            trace.finish(TRACE_FLUSH).await;
+        }
     }
 
     /// Runs until `graceful` resolves, then stops gracefully; if `forced` resolves meanwhile,
@@ -306,6 +330,9 @@ impl Worker {
             }
         }
         self.services.shutdown().await;
+        if let Some(trace) = self.trace.take() {
+            trace.finish(TRACE_FLUSH).await;
+        }
         was_forced
     }
 }

@@ -13,6 +13,7 @@
 //! namespace = "jobs"                  # required
 //! digest = "ops:secret"               # optional: digest credentials
 //! connect_timeout = "3s"              # optional: like --connect-timeout
+//! trace = "postgres://ejctl@db/jobs"  # optional: the trace store of `history` and `why`
 //!
 //! [contexts.local]
 //! zk = "127.0.0.1:2181"
@@ -76,6 +77,9 @@ pub struct ContextEntry {
     /// How long to wait for the registry (`500ms`, `3s`, `1m`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_timeout: Option<String>,
+    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file or a postgres URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
 }
 
 /// Registry settings from one source (command line, context, job file); `None` = not given.
@@ -620,7 +624,13 @@ namespace = "demo"
         let mut file = ContextsFile { current_context: Some("a b".into()), ..ContextsFile::default() };
         file.contexts.insert(
             "a b".into(),
-            ContextEntry { zk: "h:1".into(), namespace: "n".into(), digest: Some("u:p".into()), connect_timeout: None },
+            ContextEntry {
+                zk: "h:1".into(),
+                namespace: "n".into(),
+                digest: Some("u:p".into()),
+                connect_timeout: None,
+                trace: Some("/var/lib/t.db".into()),
+            },
         );
         save(&path, &file).unwrap();
         assert_eq!(load(&path).unwrap(), Some(file));

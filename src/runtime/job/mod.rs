@@ -56,7 +56,8 @@ use crate::registry::{Registry, SessionStatus};
 /// How often the reconcile tick checks whether `reconcileIntervalMinutes` have passed.
 const RECONCILE_TICK: Duration = Duration::from_secs(60);
 
-/// Paths whose data the runner never needs from the cache: markers, latches, and the items'
+/// Paths whose data the runner never needs from the cache: markers, latches, the items' last
+/// results (written by the runs themselves, read only by the admin views), and the items'
 /// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
 /// `running` node and stamps its item, so reading their data on each event would cost every
 /// instance reads on every fire. Trigger nodes are not lazy: their data is the
@@ -64,7 +65,7 @@ const RECONCILE_TICK: Duration = Duration::from_secs(60);
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
         Some((_, Node::ItemLeaf(_, leaf))) => {
-            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled)
+            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled | ItemLeaf::Result)
         }
         Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
         Some((_, Node::Other)) => true,
@@ -314,7 +315,7 @@ impl JobTask {
             tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
         }
         if change.monitor_switched_off {
-            self.execution.clear_running_nodes(&self.ctx, &self.cache, None).await;
+            self.execution.clear_running_nodes(&self.ctx, &self.cache, None, &[]).await;
         }
         if change.failover_switched_off {
             let view = self.ctx.view(&self.cache);

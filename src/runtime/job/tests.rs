@@ -24,7 +24,7 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         registry: Registry::embedded(store),
         me: InstanceId::from_raw(me),
         paths: JobPaths::new("j"),
-        settings: Arc::new(Settings { kill_grace: Duration::from_secs(1), clock: Arc::new(SystemClock) }),
+        settings: Arc::new(Settings { kill_grace: Duration::from_secs(1), clock: Arc::new(SystemClock), tracer: None }),
         job_type: JobType::Script,
         in_process: None,
         fence,

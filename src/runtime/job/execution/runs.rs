@@ -1,6 +1,6 @@
 //! Run tasks: starting an item's execution, and what happens when it ends — its outcome logged
-//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch, an owed misfire
-//! settled, a queued fire run again.
+//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch together with
+//! the items' `result` leaves, an owed misfire settled, a queued fire run again.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -11,22 +11,26 @@ use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::{Execution, JobCtx, delete_all, lock};
+use super::{Execution, JobCtx, apply_all, lock, traced};
 use crate::coord::fire::{Ended, RunInfo, Source, StopCleanup, stop_cleanup};
-use crate::coord::txn;
+use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
 use crate::registry::cache::TreeCache;
-use crate::registry::codec::TriggerResult;
+use crate::registry::codec::{ItemResult, TriggerResult};
 use crate::registry::path::{self, ItemLeaf};
 use crate::registry::{Op, RegistryError};
 use crate::runtime::job::effective::Effective;
 
-/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch and its
-/// monotonic start (for the elapsed time).
+/// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch, its
+/// monotonic start (for the elapsed time), and what the trace knows of it.
 pub(super) struct ActiveRun {
     kill: CancellationToken,
     started: Instant,
+    /// The fire group it belongs to (status rows).
+    group: u64,
+    /// Its trace rows' start, when tracing.
+    trace: Option<crate::trace::RunStart>,
 }
 
 /// A run task's report.
@@ -47,14 +51,17 @@ impl Execution {
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
+        group: u64,
     ) {
         let fire_time = source.at();
         let label = source.label();
-        let Some(id) = self.state.begin(item, source, ctx.now()) else {
+        let started_at = ctx.now();
+        let Some(id) = self.state.begin(item, source.clone(), started_at) else {
             // Every start path holds the item's running node first, so this is a bug if reached.
             tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
             return;
         };
+        let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
         let kill = CancellationToken::new();
         let control = RunControl {
             kill: kill.clone(),
@@ -89,7 +96,7 @@ impl Execution {
             let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
             RunEnd { item, id, outcome, fenced }
         });
-        self.active.insert(id, ActiveRun { kill, started: Instant::now() });
+        self.active.insert(id, ActiveRun { kill, started: Instant::now(), group, trace });
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -123,21 +130,26 @@ impl Execution {
         }
         let ended: Vec<Ended> = ends.iter().map(|e| Ended { item: e.item, id: e.id, fenced: e.fenced }).collect();
         let done = self.state.finish(&ended);
+        let mut results = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
-            let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+            let elapsed_ms = self.finish_active(ctx, *item, run.id, &end.outcome);
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
+            results.push(result_write(ctx, cache, *item, run, &end.outcome));
         }
         for item in &done.fenced {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
             lock(&self.local).remove(item);
         }
+        let results_of = |items: &[u32]| -> Vec<ResultWrite> {
+            results.iter().filter(|r| items.contains(&r.item)).cloned().collect()
+        };
         if config.config.monitor_execution {
-            self.clear_running_nodes(ctx, cache, Some(&done.clear_running)).await;
+            self.clear_running_nodes(ctx, cache, Some(&done.clear_running), &results_of(&done.clear_running)).await;
         }
         if !done.complete_failover.is_empty() {
-            complete_failovers(ctx, &done.complete_failover).await;
+            complete_failovers(ctx, &done.complete_failover, &results_of(&done.complete_failover)).await;
         }
         {
             let mut local = lock(&self.local);
@@ -168,6 +180,16 @@ impl Execution {
                 }
             }
         }
+    }
+
+    /// A run ended: forget its kill switch, tell the trace; returns how long it ran.
+    fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> u64 {
+        let Some(active) = self.active.remove(&id) else { return 0 };
+        if let Some(start) = active.trace {
+            traced::run_ended(ctx, start, outcome);
+        }
+        self.groups.close_item(ctx, active.group, item, outcome);
+        elapsed_ms(active.started)
     }
 
     /// Stopping: tells streaming runs to stop after their batch.
@@ -208,32 +230,60 @@ impl Execution {
     ) {
         let Ok(end) = result else { return };
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
-        let elapsed_ms = self.active.remove(&run.id).map_or(0, |a| elapsed_ms(a.started));
+        let elapsed_ms = self.finish_active(ctx, end.item, run.id, &end.outcome);
         log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
         record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
+        let result = [result_write(ctx, cache, end.item, &run, &end.outcome)];
         match stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor) {
             StopCleanup::Keep => {}
-            StopCleanup::ClearRunning => self.clear_running_nodes(ctx, cache, Some(&[end.item])).await,
-            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item]).await,
+            StopCleanup::ClearRunning => self.clear_running_nodes(ctx, cache, Some(&[end.item]), &result).await,
+            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item], &result).await,
         }
         lock(&self.local).remove(&end.item);
     }
 
-    /// Deletes `running` nodes: of `items`, or of every item (`None`: monitoring was switched
-    /// off). Batched in one transaction; a node someone else already removed is no error.
-    pub(crate) async fn clear_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache, items: Option<&[u32]>) {
+    /// Deletes `running` nodes — of `items`, or of every item (`None`: monitoring was switched
+    /// off) — and records `results`. Batched in one transaction; a node someone else already
+    /// removed is no error.
+    pub(crate) async fn clear_running_nodes(
+        &self,
+        ctx: &JobCtx,
+        cache: &TreeCache,
+        items: Option<&[u32]>,
+        results: &[ResultWrite],
+    ) {
         let items: Vec<u32> = match items {
             Some(items) => items.to_vec(),
             None => cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect(),
         };
-        delete_all(ctx, txn::clear_running(&ctx.paths, &items), "the running node").await;
+        apply_all(ctx, txn::clear_running(&ctx.paths, &items, results), "the running node").await;
     }
 }
 
-/// A failed-over run ended: its `running`, `failover` and `failovering` nodes go together.
-async fn complete_failovers(ctx: &JobCtx, items: &[u32]) {
-    delete_all(ctx, txn::complete_failover(&ctx.paths, items), "a failover node").await;
+/// A failed-over run ended: its `running`, `failover` and `failovering` nodes go together, and
+/// its result is recorded.
+async fn complete_failovers(ctx: &JobCtx, items: &[u32], results: &[ResultWrite]) {
+    apply_all(ctx, txn::complete_failover(&ctx.paths, items, results), "a failover node").await;
+}
+
+/// What an ended run records on its item's `result` leaf.
+fn result_write(ctx: &JobCtx, cache: &TreeCache, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> ResultWrite {
+    let result = ItemResult {
+        v: 0,
+        instance: ctx.me.to_string(),
+        source: run.source.label().to_string(),
+        fire_ms: Some(run.source.at().timestamp_millis()),
+        start_ms: Some(run.started_at.timestamp_millis()),
+        end_ms: ctx.now().timestamp_millis(),
+        outcome: outcome.run_outcome(),
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        message: if outcome.success { None } else { outcome.message.clone() },
+        stderr_tail: Some(outcome.stderr_tail.clone()).filter(|t| !t.is_empty()),
+    };
+    let exists = cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Result));
+    ResultWrite { item, data: result.encode(), exists }
 }
 
 /// A run of `item` that started at `started` ended: an owed fire no later than its start is
@@ -256,7 +306,7 @@ async fn record_trigger_result(ctx: &JobCtx, item: u32, run: &RunInfo, elapsed_m
         instance: ctx.me.to_string(),
         success: outcome.success,
         exit_code: outcome.exit_code,
-        message: outcome.message.clone(),
+        message: outcome.reason().or_else(|| outcome.message.clone()),
         elapsed_ms,
     };
     if let Err(e) = ctx.registry.put(&ctx.paths.trigger_result(token, item), &result.encode()).await {
@@ -279,7 +329,7 @@ fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &I
             source,
             elapsed_ms,
             exit_code = ?outcome.exit_code,
-            error = outcome.message.as_deref().unwrap_or(""),
+            error = outcome.reason().unwrap_or_default(),
             "item failed"
         );
     }
