@@ -428,7 +428,7 @@ _ejctl() {
 
     case "${cmd}" in
         ejctl)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump completions man help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -447,6 +447,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -470,7 +482,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__completions)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -489,6 +501,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -512,7 +536,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -531,6 +555,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -554,7 +590,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__apply)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +609,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -596,7 +644,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__diff)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -615,6 +663,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -638,7 +698,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__edit)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +717,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -680,7 +752,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__get)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,6 +771,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -820,7 +904,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__set)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,6 +923,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -862,7 +958,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +977,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -904,7 +1012,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__delete)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +1031,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1044,7 +1164,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1063,6 +1183,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1086,7 +1218,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__set)
-            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1105,6 +1237,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1128,7 +1272,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1291,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1170,7 +1326,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__use)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1189,6 +1345,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1212,7 +1380,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version next help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1231,6 +1399,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1296,7 +1476,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron__subcmd__next)
-            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1334,6 +1514,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1354,7 +1546,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__dump)
-            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1380,6 +1572,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1400,7 +1604,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1419,6 +1623,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1484,7 +1700,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1503,6 +1719,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2156,7 +2384,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2175,6 +2403,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2240,7 +2480,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2259,6 +2499,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2282,7 +2534,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2301,6 +2553,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2324,7 +2588,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__disable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2351,6 +2615,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2374,7 +2650,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__enable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2401,6 +2677,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2578,7 +2866,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2597,6 +2885,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2620,7 +2920,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__pause)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2647,6 +2947,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2670,7 +2982,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__remove)
-            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2697,6 +3009,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2720,7 +3044,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__resume)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2747,6 +3071,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2770,7 +3106,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2789,6 +3125,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2812,7 +3160,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2842,6 +3190,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2862,7 +3222,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__trigger)
-            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2888,6 +3248,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2908,7 +3280,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__man)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2927,6 +3299,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2950,7 +3334,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__run)
-            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2976,6 +3360,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2996,7 +3392,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3015,6 +3411,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3038,7 +3446,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3057,6 +3465,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3080,7 +3500,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3099,6 +3519,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3220,7 +3652,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3239,6 +3671,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3262,7 +3706,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__remove)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3281,6 +3725,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3304,7 +3760,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3323,6 +3779,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3346,7 +3814,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3365,6 +3833,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3388,7 +3868,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3407,6 +3887,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3430,7 +3922,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3449,6 +3941,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3556,7 +4060,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__plan)
-            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3594,6 +4098,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3614,7 +4130,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3633,6 +4149,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
