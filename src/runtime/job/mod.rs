@@ -28,6 +28,7 @@ mod registration;
 mod tests;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -44,6 +45,7 @@ use super::fence::FenceState;
 use super::{Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
+use crate::coord::pin::Pin;
 use crate::coord::react::{self, Reaction};
 use crate::coord::view::JobView;
 use crate::exec::inproc::ErasedJob;
@@ -89,6 +91,10 @@ pub(crate) struct JobCtx {
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     /// The link monitor (see `fence.rs`).
     pub(crate) fence: watch::Receiver<FenceState>,
+    /// The command values of the job file ([`crate::coord::pin`]); `None`: none pinned.
+    pub(crate) pin: Option<Pin>,
+    /// How many fires ran the pinned command instead of a differing one from the registry.
+    pub(crate) refusals: AtomicU64,
 }
 
 impl JobCtx {
@@ -105,6 +111,25 @@ impl JobCtx {
     /// The job as the cache shows it now.
     pub(crate) fn view(&self, cache: &TreeCache) -> JobView {
         JobView::from_cache(&self.paths, &cache.view())
+    }
+
+    /// Builds the configuration in effect from the registry's, with the job file's pinned
+    /// commands.
+    pub(crate) fn effective(&self, config: JobConfig) -> Result<Effective, String> {
+        Effective::build(config, &self.job_type, self.in_process.clone(), self.pin.as_ref())
+    }
+
+    /// Logs and counts a fire that runs the pinned command instead of the registry's.
+    pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
+        if let Some(refused) = &config.refused {
+            let count = self.refusals.fetch_add(1, Ordering::Relaxed) + 1;
+            tracing::warn!(
+                job = %self.name(),
+                items = ?items,
+                refusals = count,
+                "refused the registry's command (runs the job file's; set allow_registry_commands = true in the job file to accept it): {refused}"
+            );
+        }
     }
 }
 
@@ -137,9 +162,19 @@ impl JobTask {
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
         let stored = publish_config(&registry, &setup).await?;
-        let ctx =
-            JobCtx { registry, me, paths, settings, job_type: setup.job_type, in_process: setup.in_process, fence };
-        let config = Effective::build(stored, &ctx.job_type, ctx.in_process.clone()).map_err(|e| {
+        let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
+        let ctx = JobCtx {
+            registry,
+            me,
+            paths,
+            settings,
+            job_type: setup.job_type,
+            in_process: setup.in_process,
+            fence,
+            pin,
+            refusals: AtomicU64::new(0),
+        };
+        let config = ctx.effective(stored).map_err(|e| {
             anyhow::anyhow!("job '{}': invalid configuration at {}: {e}", ctx.name(), ctx.paths.config())
         })?;
         if let Err(e) = &config.executor {
@@ -290,7 +325,7 @@ impl JobTask {
             return;
         };
         let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
-        let built = parsed.and_then(|cfg| Effective::build(cfg, &self.ctx.job_type, self.ctx.in_process.clone()));
+        let built = parsed.and_then(|cfg| self.ctx.effective(cfg));
         let new = match built {
             Ok(new) => new,
             Err(e) => {

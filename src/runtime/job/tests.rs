@@ -28,6 +28,8 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         job_type: JobType::Script,
         in_process: None,
         fence,
+        pin: None,
+        refusals: std::sync::atomic::AtomicU64::new(0),
     }
 }
 
@@ -35,7 +37,7 @@ fn config(total: i32) -> Effective {
     let mut cfg = JobConfig::new("j", total);
     cfg.failover = true;
     cfg.props.insert(crate::config::schema::prop::SCRIPT_COMMAND_LINE.into(), "true".into());
-    Effective::build(cfg, &JobType::Script, None).unwrap()
+    Effective::build(cfg, &JobType::Script, None, None).unwrap()
 }
 
 async fn text(ctx: &JobCtx, path: &str) -> Option<String> {

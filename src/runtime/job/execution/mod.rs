@@ -173,6 +173,7 @@ impl Execution {
         if started.is_empty() {
             return;
         }
+        ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
@@ -194,6 +195,7 @@ impl Execution {
         }
         let sharding = config.context(ctx.name(), item, &task_id(ctx.name(), &[item], ctx.me.as_str()));
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
+        ctx.note_refusal(config, &[item]);
         self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor);
         true
     }
