@@ -38,3 +38,7 @@ mod failover;
 
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
+
+/// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
+/// file, HTTPS jobs.
+mod security;

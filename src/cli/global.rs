@@ -125,7 +125,7 @@ pub async fn connect(global: &GlobalArgs) -> Result<Registry> {
             Err(CliError::not_found(format!("namespace '{namespace}' does not exist in the registry")).into())
         }
         Err(e @ crate::registry::RegistryError::NoAuth(_)) => Err(CliError::registry(
-            "cannot connect to the registry (its nodes are ACL-protected: pass --digest USER:PASSWORD, set EJCTL_DIGEST or use a context with a digest)",
+            "cannot connect to the registry (its nodes are ACL-protected: pass the workers' credentials with --digest USER:PASSWORD or --tls-cert/--tls-key, or use a context that has them)",
             e,
         )
         .into()),

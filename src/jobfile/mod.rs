@@ -75,10 +75,10 @@ use crate::config::schema::{
 };
 use crate::config::validate;
 use crate::exec::Executor;
-use crate::registry::{ZkOptions, ZkTls};
 use crate::registry::codec::JobType;
 use crate::registry::path::{is_ipv4, validate_namespace};
 use crate::registry::zk::parse_connect_string;
+use crate::registry::{ZkOptions, ZkTls};
 
 /// The `[registry]` table: a ZooKeeper registry. Absent: the embedded registry.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 pub mod chaos;
 pub mod cluster;
 pub mod proxy;
+pub mod tls;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -56,6 +57,9 @@ pub fn ejctl() -> assert_cmd::Command {
         "EJCTL_OUTPUT",
         "EJCTL_CONNECT_TIMEOUT",
         "EJCTL_CONFIG",
+        "EJCTL_TLS_CA",
+        "EJCTL_TLS_CERT",
+        "EJCTL_TLS_KEY",
     ] {
         cmd.env_remove(var);
     }

@@ -662,7 +662,12 @@ namespace = "demo"
         let mut file = ContextsFile { current_context: Some("a b".into()), ..ContextsFile::default() };
         file.contexts.insert(
             "a b".into(),
-            ContextEntry { zk: "h:1".into(), namespace: "n".into(), digest: Some("u:p".into()), ..ContextEntry::default() },
+            ContextEntry {
+                zk: "h:1".into(),
+                namespace: "n".into(),
+                digest: Some("u:p".into()),
+                ..ContextEntry::default()
+            },
         );
         save(&path, &file).unwrap();
         assert_eq!(load(&path).unwrap(), Some(file));

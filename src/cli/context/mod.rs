@@ -381,7 +381,9 @@ fn set_context(
         match given.as_deref() {
             Some("") => *field = None,
             // Stored absolute: the file is used from any directory.
-            Some(p) => *field = Some(std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string())),
+            Some(p) => {
+                *field = Some(std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
+            }
             None => {}
         }
     }

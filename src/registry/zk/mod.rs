@@ -5,7 +5,8 @@
 //!   created (persistent, with the session's ACL) when asked and the client is chrooted to it; a
 //!   first read of the namespace proves the credentials.
 //! * **ACLs**: with a digest every node is created creator-only (`CREATOR_ALL_ACL`, as
-//!   ElasticJob's ACL provider does), otherwise open.
+//!   ElasticJob's ACL provider does), and so with a TLS client certificate (ZooKeeper's x509
+//!   authentication: the ACL names the certificate's subject); otherwise open.
 //! * **Session supervision**: a task follows the client's state. Disconnected and reconnected are
 //!   published as they happen. A terminal state (expired, closed, auth failed) is published as
 //!   [`LinkState::Expired`]; the task then builds a new client (retrying with backoff), swaps it
@@ -358,7 +359,8 @@ impl ZkBackend {
 }
 
 fn acls(options: &ZkOptions) -> zkc::Acls<'static> {
-    if options.digest.is_some() { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
+    let x509 = options.tls.as_ref().is_some_and(|t| t.cert.is_some());
+    if options.digest.is_some() || x509 { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
 }
 
 fn zk_mode(mode: Mode) -> zkc::CreateMode {

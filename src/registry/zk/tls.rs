@@ -48,9 +48,8 @@ impl ZkTls {
         if CertificateDer::pem_slice_iter(ca.as_bytes()).next().is_none() {
             return Err(format!("TLS CA file {}: no PEM certificate in it", self.ca.display()));
         }
-        let options = zkc::TlsOptions::new()
-            .with_pem_ca(&ca)
-            .map_err(|e| format!("TLS CA file {}: {e}", self.ca.display()))?;
+        let options =
+            zkc::TlsOptions::new().with_pem_ca(&ca).map_err(|e| format!("TLS CA file {}: {e}", self.ca.display()))?;
         match (&self.cert, &self.key) {
             (None, None) => Ok(options),
             (Some(cert_path), Some(key_path)) => {
@@ -79,15 +78,18 @@ impl ZkTls {
             let cert = cert.map_err(|e| format!("TLS CA file {}: {e}", self.ca.display()))?;
             roots.add(cert).map_err(|e| format!("TLS CA file {}: {e}", self.ca.display()))?;
         }
-        let builder = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
-            .with_safe_default_protocol_versions()
-            .map_err(|e| e.to_string())?
-            .with_root_certificates(roots);
+        let builder =
+            rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
+                .with_safe_default_protocol_versions()
+                .map_err(|e| e.to_string())?
+                .with_root_certificates(roots);
         match (&self.cert, &self.key) {
             (Some(cert), Some(key)) => {
-                let chain: Result<Vec<_>, _> = CertificateDer::pem_file_iter(cert).map_err(|e| e.to_string())?.collect();
+                let chain: Result<Vec<_>, _> =
+                    CertificateDer::pem_file_iter(cert).map_err(|e| e.to_string())?.collect();
                 let chain = chain.map_err(|e| format!("TLS certificate file {}: {e}", cert.display()))?;
-                let key = PrivateKeyDer::from_pem_file(key).map_err(|e| format!("TLS key file {}: {e}", key.display()))?;
+                let key =
+                    PrivateKeyDer::from_pem_file(key).map_err(|e| format!("TLS key file {}: {e}", key.display()))?;
                 builder.with_client_auth_cert(chain, key).map_err(|e| e.to_string())
             }
             _ => Ok(builder.with_no_client_auth()),
@@ -121,7 +123,8 @@ fn handshake(config: Arc<rustls::ClientConfig>, server: &str) -> Result<(), Stri
     let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
     let name = ServerName::try_from(host.clone()).map_err(|e| format!("'{host}' cannot be checked by TLS: {e}"))?;
     let address = server.to_socket_addrs().ok().and_then(|mut a| a.next()).ok_or("unresolvable")?;
-    let mut socket = std::net::TcpStream::connect_timeout(&address, Duration::from_secs(5)).map_err(|e| e.to_string())?;
+    let mut socket =
+        std::net::TcpStream::connect_timeout(&address, Duration::from_secs(5)).map_err(|e| e.to_string())?;
     socket.set_read_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
     socket.set_write_timeout(Some(Duration::from_secs(5))).map_err(|e| e.to_string())?;
     let mut conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
