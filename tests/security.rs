@@ -37,6 +37,10 @@ impl WorkerProcess {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Waits for the process to exit on its own; its exit code.
     pub fn wait_exit(&mut self, secs: u64) -> Option<i32> {
         wait_exit(&mut self.child, Duration::from_secs(secs))

@@ -42,3 +42,6 @@ mod chaos;
 /// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
 /// file, HTTPS jobs.
 mod security;
+
+/// Corrupt registry data: a worker keeps its other jobs, reports the fault and recovers.
+mod corrupt;

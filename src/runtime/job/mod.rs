@@ -161,7 +161,7 @@ impl JobTask {
         fence: watch::Receiver<FenceState>,
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
-        let stored = publish_config(&registry, &setup).await?;
+        let (stored, fault) = publish_config(&registry, &setup).await?;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
         let ctx = JobCtx {
             registry,
@@ -174,9 +174,15 @@ impl JobTask {
             pin,
             refusals: AtomicU64::new(0),
         };
-        let config = ctx.effective(stored).map_err(|e| {
+        let mut config = ctx.effective(stored).map_err(|e| {
             anyhow::anyhow!("job '{}': invalid configuration at {}: {e}", ctx.name(), ctx.paths.config())
         })?;
+        if let Some(fault) = fault {
+            // The registry's configuration is corrupt: the job registers with its job file's
+            // settings but runs nothing until the configuration is fixed (a change of the node
+            // reloads it).
+            config.executor = Err(format!("{fault}; fires are refused until it is fixed"));
+        }
         if let Err(e) = &config.executor {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
@@ -322,6 +328,11 @@ impl JobTask {
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
     async fn reload_config(&mut self) {
         let Some(text) = self.cache.view().text(&self.ctx.paths.config()) else {
+            tracing::error!(
+                job = %self.name(),
+                "the configuration node {} is gone; keeping the configuration in effect until it is back",
+                self.ctx.paths.config()
+            );
             return;
         };
         let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
@@ -331,8 +342,7 @@ impl JobTask {
             Err(e) => {
                 tracing::error!(
                     job = %self.name(),
-                    error = %e,
-                    "ignoring the new configuration at {}; keeping the previous one",
+                    "invalid configuration at {}: {e}; keeping the configuration in effect until it is fixed",
                     self.ctx.paths.config()
                 );
                 return;
@@ -473,8 +483,9 @@ impl JobTask {
 
 /// Publishes the job's configuration ([`ops::publish::publish`], the operation `config apply`
 /// uses) and returns the one the registry holds: the job file's when the registry had none or
-/// `overwrite` is set, else the registry's.
-async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<JobConfig> {
+/// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
+/// and the fault.
+async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<(JobConfig, Option<String>)> {
     let name = &setup.config.job_name;
     let published = publish::publish(registry, &setup.job_type, &setup.config, setup.config.overwrite).await?;
     for warning in &published.warnings {
@@ -487,8 +498,12 @@ async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result
             "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)"
         ),
         Outcome::Kept { differs: false } | Outcome::Unchanged => {}
+        Outcome::Invalid { error } => {
+            tracing::error!(job = %name, "{error}");
+            return Ok((published.config, Some(error)));
+        }
     }
-    Ok(published.config)
+    Ok((published.config, None))
 }
 
 /// Sleeps until a wall-clock instant (forever for none).
