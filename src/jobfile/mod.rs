@@ -285,6 +285,15 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
     })
 }
 
+/// Parses and validates one job file's text as [`load`] would (the fuzz and property tests'
+/// entry point); returns how many jobs it defines.
+///
+/// # Errors
+/// The first problem found, as [`load`] reports it.
+pub fn check_text(file: &Path, text: &str) -> Result<usize, JobFileError> {
+    parse_file(file, text).map(|contents| contents.jobs.len())
+}
+
 fn differs(file: &Path, table: &str, first: &Path) -> JobFileError {
     JobFileError::new(
         file,
