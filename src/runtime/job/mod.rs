@@ -481,7 +481,7 @@ impl JobTask {
     }
 }
 
-/// Publishes the job's configuration ([`ops::publish::publish`], the operation `config apply`
+/// Publishes the job's configuration ([`publish::publish`], the operation `config apply`
 /// uses) and returns the one the registry holds: the job file's when the registry had none or
 /// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
 /// and the fault.
