@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Registry};
 
-use crate::security::{WorkerProcess, marker_job};
+use crate::security::{WorkerProcess, job_file, marker_job};
 use crate::support::{ZkServer, ejctl_on, eventually, unique_ns, zk_options};
 
 /// One megabyte, below ZooKeeper's 1 MiB packet limit with the request around it.
@@ -36,15 +36,8 @@ impl Scene {
         let dir = tempfile::tempdir().unwrap();
         let (healthy_job, healthy) = marker_job(dir.path(), "healthy", "h");
         let (victim_job, victim) = marker_job(dir.path(), "victim", "v");
-        let file = dir.path().join("jobs.toml");
-        std::fs::write(
-            &file,
-            format!(
-                "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\nsession_timeout_ms = 10000\n{healthy_job}{victim_job}",
-                server.connect_string()
-            ),
-        )
-        .unwrap();
+        let jobs = format!("{healthy_job}{victim_job}");
+        let file = job_file(dir.path(), &server.connect_string(), &ns, "session_timeout_ms = 10000\n", &jobs);
         let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
         let mut scene = Scene { server, ns, registry, _dir: dir, file, healthy, victim, worker: None };
         scene.start_worker();

@@ -81,6 +81,14 @@ fn toml_path(p: &Path) -> String {
     p.display().to_string().replace('\\', "\\\\")
 }
 
+/// Writes `dir/job.toml`: a `[registry]` table for `servers` and `ns` with the `extra` lines, then
+/// the `jobs` tables.
+pub fn job_file(dir: &Path, servers: &str, ns: &str, extra: &str, jobs: &str) -> PathBuf {
+    let file = dir.join("job.toml");
+    std::fs::write(&file, format!("[registry]\nservers = \"{servers}\"\nnamespace = \"{ns}\"\n{extra}{jobs}")).unwrap();
+    file
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tls_workers_and_admin_commands_with_x509_acls() {
     let pki = Pki::generate();
@@ -88,19 +96,13 @@ async fn tls_workers_and_admin_commands_with_x509_acls() {
     let ns = unique_ns("tls");
     let dir = tempfile::tempdir().unwrap();
     let (job, out) = marker_job(dir.path(), "tlsJob", "ran");
-    let file = dir.path().join("job.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\n\
-             tls = {{ ca = \"{}\", cert = \"{}\", key = \"{}\" }}\n{job}",
-            server.connect_string(),
-            toml_path(&pki.ca),
-            toml_path(&pki.client_cert),
-            toml_path(&pki.client_key)
-        ),
-    )
-    .unwrap();
+    let tls = format!(
+        "tls = {{ ca = \"{}\", cert = \"{}\", key = \"{}\" }}\n",
+        toml_path(&pki.ca),
+        toml_path(&pki.client_cert),
+        toml_path(&pki.client_key)
+    );
+    let file = job_file(dir.path(), &server.connect_string(), &ns, &tls, &job);
     let mut worker = WorkerProcess::start(&file, &[]);
     eventually(30, "a run over TLS", async || !lines(&out).is_empty()).await;
 
@@ -179,16 +181,8 @@ async fn a_worker_trusting_the_wrong_ca_exits_5_and_says_why() {
     let server = ZkServer::start_tls(&pki);
     let dir = tempfile::tempdir().unwrap();
     let (job, _) = marker_job(dir.path(), "j", "x");
-    let file = dir.path().join("job.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "[registry]\nservers = \"{}\"\nnamespace = \"ns\"\nconnection_timeout_ms = 2000\n\
-             tls = {{ ca = \"other-ca.pem\" }}\n{job}",
-            server.connect_string()
-        ),
-    )
-    .unwrap();
+    let extra = "connection_timeout_ms = 2000\ntls = { ca = \"other-ca.pem\" }\n";
+    let file = job_file(dir.path(), &server.connect_string(), "ns", extra, &job);
     // A relative path is relative to the job file.
     std::fs::copy(&pki.other_ca, dir.path().join("other-ca.pem")).unwrap();
     let mut worker = WorkerProcess::start(&file, &[]);
@@ -212,15 +206,7 @@ async fn digest_acls_keep_out_an_unauthenticated_client() {
     let ns = unique_ns("acl");
     let dir = tempfile::tempdir().unwrap();
     let (job, out) = marker_job(dir.path(), "aclJob", "ran");
-    let file = dir.path().join("job.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\ndigest = \"ops:s3cret\"\n{job}",
-            server.connect_string()
-        ),
-    )
-    .unwrap();
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "digest = \"ops:s3cret\"\n", &job);
     let _worker = WorkerProcess::start(&file, &[]);
     eventually(30, "a run", async || !lines(&out).is_empty()).await;
 
@@ -280,9 +266,7 @@ async fn workers_run_the_job_files_command_not_the_registrys() {
     let evil = dir.path().join("evil.sh");
     let evil_out = dir.path().join("evil.out");
     write_script(&evil, &format!("#!/bin/sh\necho evil >> {}\n", evil_out.display()));
-    let file = dir.path().join("job.toml");
-    let registry = format!("[registry]\nservers = \"{}\"\nnamespace = \"{ns}\"\n", server.connect_string());
-    std::fs::write(&file, format!("{registry}{job}")).unwrap();
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &job);
     let mut worker = WorkerProcess::start(&file, &[]);
     eventually(30, "a first run", async || !lines(&out).is_empty()).await;
 
@@ -305,8 +289,7 @@ async fn workers_run_the_job_files_command_not_the_registrys() {
     worker.stop();
 
     // A job file that allows registry commands runs the registry's.
-    let allowing = format!("{registry}{job}allow_registry_commands = true\n");
-    std::fs::write(&file, allowing).unwrap();
+    job_file(dir.path(), &server.connect_string(), &ns, "", &format!("{job}allow_registry_commands = true\n"));
     let _worker = WorkerProcess::start(&file, &[]);
     eventually(30, "the registry's command", async || !lines(&evil_out).is_empty()).await;
 }

@@ -207,21 +207,27 @@ impl ZkServer {
     /// Starts a server with this tick time (sessions may be 2–20 ticks) and waits until it
     /// serves. A short tick makes session expiry happen closer to the session timeout.
     pub fn start_with_tick(tick_ms: u32) -> ZkServer {
+        let server = ZkServer::spawn(|port, data| {
+            format!(
+                "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
+                 admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
+                data.display()
+            )
+        });
+        server.wait_serving();
+        server
+    }
+
+    /// Starts a standalone server on a free port with the configuration `config(port, data_dir)`
+    /// gives, without waiting for it.
+    fn spawn(config: impl FnOnce(u16, &Path) -> String) -> ZkServer {
         require_zookeeper();
         let dir = tempfile::Builder::new().prefix("ejctl-zk-").tempdir().unwrap();
         let port = free_port();
         let data = dir.path().join("data");
         std::fs::create_dir_all(&data).unwrap();
         let cfg = dir.path().join("zoo.cfg");
-        std::fs::write(
-            &cfg,
-            format!(
-                "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
-                 admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
-                data.display()
-            ),
-        )
-        .unwrap();
+        std::fs::write(&cfg, config(port, &data)).unwrap();
         let mut member = Member {
             client_port: port,
             dir: dir.path().to_path_buf(),
@@ -230,9 +236,7 @@ impl ZkServer {
             child: None,
         };
         member.spawn();
-        let server = ZkServer { member, _dir: dir };
-        server.wait_serving();
-        server
+        ZkServer { member, _dir: dir }
     }
 
     fn wait_serving(&self) {
@@ -243,14 +247,7 @@ impl ZkServer {
     /// certificate, client certificates from its CA optional (`ssl.clientAuth=want`; with one,
     /// ZooKeeper's x509 authentication names the session after its subject).
     pub fn start_tls(pki: &super::tls::Pki) -> ZkServer {
-        require_zookeeper();
-        let dir = tempfile::Builder::new().prefix("ejctl-zktls-").tempdir().unwrap();
-        let port = free_port();
-        let data = dir.path().join("data");
-        std::fs::create_dir_all(&data).unwrap();
-        let cfg = dir.path().join("zoo.cfg");
-        std::fs::write(
-            &cfg,
+        let server = ZkServer::spawn(|port, data| {
             format!(
                 "tickTime=1000\ndataDir={}\nsecureClientPort={port}\nsecureClientPortAddress=127.0.0.1\n\
                  serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n\
@@ -260,19 +257,10 @@ impl ZkServer {
                 data.display(),
                 pki.server_keystore.display(),
                 pki.ca.display()
-            ),
-        )
-        .unwrap();
-        let mut member = Member {
-            client_port: port,
-            dir: dir.path().to_path_buf(),
-            cfg,
-            main_class: "org.apache.zookeeper.server.ZooKeeperServerMain",
-            child: None,
-        };
-        member.spawn();
-        wait_until("zookeeper to serve TLS", Duration::from_secs(30), || member.serving_tls(pki));
-        ZkServer { member, _dir: dir }
+            )
+        });
+        wait_until("zookeeper to serve TLS", Duration::from_secs(30), || server.member.serving_tls(pki));
+        server
     }
 
     /// `127.0.0.1:PORT`.
