@@ -4,7 +4,7 @@
 //! [`FIELDS`]: its YAML key, its job-file key, the kind of value it holds, how it is validated
 //! and its default. The rows drive the YAML codec ([`crate::registry::codec`]), the job-file
 //! parser ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation
-//! ([`super::validate`]) and the key table in the README ([`readme_table`], kept in step by a
+//! ([`super::validate`]) and the key table in the README ([`super::readme::readme_table`], kept in step by a
 //! test). Options ElasticJob has no field for are stored in `props` under the names in
 //! [`EXTENSIONS`] ([`prop`] holds the property names the executors read).
 //!
@@ -587,42 +587,6 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
     key("shutdown_timeout_seconds", "", "`30`"),
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
 ];
-
-/// The README's table of job-file keys (Markdown), generated from the tables above.
-pub fn readme_table() -> String {
-    let mut out = String::from(
-        "| Job file key | ElasticJob YAML key / `props` key | Default |\n|---|---|---|\n\
-         | **`[registry]`** (omit for the embedded registry) | | |\n",
-    );
-    let table_rows = |out: &mut String, keys: &[TableKey]| {
-        for k in keys {
-            let about = if k.about.is_empty() { "—".to_string() } else { format!("— ({})", k.about) };
-            out.push_str(&format!("| `{}` | {about} | {} |\n", k.key, k.default));
-        }
-    };
-    table_rows(&mut out, REGISTRY_KEYS);
-    out.push_str("| **`[instance]`** | | |\n");
-    table_rows(&mut out, INSTANCE_KEYS);
-    out.push_str("| **`[[job]]`** | | |\n");
-    for f in FIELDS {
-        let note = if f.note.is_empty() { String::new() } else { format!(" {}", f.note) };
-        out.push_str(&format!("| `{}` | `{}`{note} | {} |\n", f.file, f.yaml, f.default));
-        if f.id == FieldId::JobName {
-            out.push_str(&format!(
-                "| `{TYPE_FILE_KEY}` | job root node data `SCRIPT` / `HTTP` / `DATAFLOW` | `script` |\n"
-            ));
-        }
-    }
-    out.push_str(&format!(
-        "| — | `{EXTRA_CONFIGURATIONS}` | not settable from a job file (tagged Java objects); kept as written |\n"
-    ));
-    out.push_str("| **ejctl extensions (stored in `props`)** | | |\n");
-    for e in EXTENSIONS {
-        let pinned = if e.pinned { "; **pinned** to the job file" } else { "" };
-        out.push_str(&format!("| `{}` ({}) | `{}` | {}{pinned} |\n", e.key, e.types.join(", "), e.prop, e.default));
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
