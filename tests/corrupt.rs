@@ -144,6 +144,16 @@ async fn config_with_wrong_types() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_that_decodes_but_is_invalid() {
+    config_fault(
+        b"cron: every minute\njobName: victim\nshardingTotalCount: 1\n".to_vec(),
+        "invalid configuration",
+        "victim",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn megabyte_values() {
     let scene = Scene::start().await;
     let paths = scene.paths();

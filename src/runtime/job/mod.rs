@@ -174,9 +174,18 @@ impl JobTask {
             pin,
             refusals: AtomicU64::new(0),
         };
-        let mut config = ctx.effective(stored).map_err(|e| {
-            anyhow::anyhow!("job '{}': invalid configuration at {}: {e}", ctx.name(), ctx.paths.config())
-        })?;
+        let (stored, fault) = match ctx.effective(stored) {
+            Ok(config) => (Ok(config), fault),
+            // Decodable but invalid (a cron that does not parse, say): a fault like an
+            // undecodable one.
+            Err(e) => (Err(()), Some(format!("invalid configuration at {}: {e}", ctx.paths.config()))),
+        };
+        let mut config = match stored {
+            Ok(config) => config,
+            Err(()) => ctx
+                .effective(setup.config.clone())
+                .map_err(|e| anyhow::anyhow!("job '{}': invalid configuration in the job file: {e}", ctx.name()))?,
+        };
         if let Some(fault) = fault {
             // The registry's configuration is corrupt: the job registers with its job file's
             // settings but runs nothing until the configuration is fixed (a change of the node
