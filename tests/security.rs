@@ -338,3 +338,44 @@ async fn the_registry_handle_connects_over_tls() {
     registry.create("/x", b"over tls", ejctl::registry::Mode::Persistent).await.unwrap();
     assert_eq!(registry.get("/x").await.unwrap().unwrap().text(), "over tls");
 }
+
+#[test]
+fn contexts_keep_tls_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let in_dir = |args: &[&str]| {
+        let mut cmd = ejctl();
+        cmd.env("EJCTL_CONFIG", &config).current_dir(dir.path()).args(args);
+        cmd
+    };
+    in_dir(&["context", "set", "prod", "--zk", "h:2281", "--namespace", "jobs", "--tls-ca", "ca.pem"])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&config).unwrap();
+    let absolute = dir.path().join("ca.pem").display().to_string();
+    assert!(text.contains(&format!("tls_ca = \"{absolute}\"")), "{text}");
+    let shown = in_dir(&["context", "show", "prod", "-o", "json"]).assert().success();
+    let doc: serde_json::Value = serde_json::from_slice(&shown.get_output().stdout).unwrap();
+    assert_eq!(doc["tlsCa"], absolute.as_str(), "{doc}");
+    // A certificate without its key, or without a CA, is a usage error.
+    in_dir(&["context", "set", "prod", "--tls-cert", "c.pem"]).assert().code(2);
+    in_dir(&[
+        "context",
+        "set",
+        "other",
+        "--zk",
+        "h:1",
+        "--namespace",
+        "n",
+        "--tls-cert",
+        "c.pem",
+        "--tls-key",
+        "k.pem",
+    ])
+    .assert()
+    .code(2);
+    // The context's CA is used: a missing file is named (exit 2) before anything connects.
+    let failed = in_dir(&["--context", "prod", "job", "list"]).assert().code(2);
+    let err = String::from_utf8_lossy(&failed.get_output().stderr).into_owned();
+    assert!(err.contains(&absolute), "{err}");
+}
