@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ejctl_global_optspecs
-    string join \n zk= namespace= context= digest= connect-timeout= o/output= y/yes v/verbose q/quiet h/help V/version
+    string join \n zk= namespace= context= digest= tls-ca= tls-cert= tls-key= connect-timeout= o/output= y/yes v/verbose q/quiet h/help V/version
 end
 
 function __fish_ejctl_needs_command
@@ -28,6 +28,9 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -l zk -d 'ZooKeeper connect st
 complete -c ejctl -n "__fish_ejctl_needs_command" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_needs_command" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -59,6 +62,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l zk -d 'ZooKeeper con
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -73,6 +79,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -97,6 +106,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -112,6 +124,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -127,6 +142,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -143,6 +161,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -158,6 +179,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -173,6 +197,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -188,6 +215,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -203,6 +233,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -218,6 +251,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -243,6 +279,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -263,6 +302,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -277,6 +319,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -291,6 +336,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -305,6 +353,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -319,6 +370,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -339,6 +393,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -359,6 +416,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -373,6 +433,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -387,6 +450,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -401,6 +467,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -415,6 +484,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -435,6 +507,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -451,6 +526,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -467,6 +545,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -486,6 +567,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -501,6 +585,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -515,6 +602,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -533,6 +623,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -553,6 +646,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -569,6 +665,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -585,6 +684,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -597,7 +699,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -605,6 +707,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -619,6 +724,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -633,6 +741,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -648,6 +759,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -662,6 +776,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -674,7 +791,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -682,6 +799,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -701,6 +821,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -718,6 +841,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l zk -d 'ZooKeeper co
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -742,6 +868,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l zk -d 'ZooKeeper
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -762,6 +891,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l zk -d 'ZooKeeper con
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -776,6 +908,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l zk -d 'ZooKe
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -790,6 +925,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l zk -d 'ZooKeeper con
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -842,7 +980,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from cron" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'

@@ -6,10 +6,11 @@
 //!
 //! * [`registry`]: the registry layer. Node paths and value codecs of ElasticJob 3.x's ZooKeeper
 //!   layout (the only place that spells node names), the [`registry::Registry`] handle with a
-//!   ZooKeeper and an embedded in-process implementation, the watched subtree cache and the
-//!   namespace tree reader used by `ejctl dump`.
+//!   ZooKeeper (plaintext or TLS) and an embedded in-process implementation, the watched subtree
+//!   cache and the namespace tree reader used by `ejctl dump`.
 //! * [`coord`]: coordination logic that needs no I/O: sharding strategies, item parameters,
-//!   configuration validation, the typed job view and its decisions, statuses.
+//!   configuration validation, the typed job view and its decisions, statuses, and which command
+//!   values a worker takes from its job file rather than the registry (`coord::pin`).
 //! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
 //!   election, sharding, fires, misfire, failover, fencing, reactions to the registry, graceful
 //!   and forced stops, dump port.

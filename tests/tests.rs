@@ -45,3 +45,13 @@ mod why;
 
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
+
+/// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
+/// file, HTTPS jobs.
+mod security;
+
+/// Corrupt registry data: a worker keeps its other jobs, reports the fault and recovers.
+mod corrupt;
+
+/// Property tests of every parser of outside input (round trips, no panics).
+mod properties;

@@ -4,6 +4,7 @@ pub mod failover;
 pub mod fire;
 pub mod leader;
 pub mod params;
+pub mod pin;
 pub mod react;
 pub mod status;
 pub mod strategy;

@@ -16,10 +16,12 @@
 //! session_timeout_ms = 60000        # default 60000
 //! connection_timeout_ms = 15000     # default 15000
 //! fencing_timeout_ms = 40000        # optional; less than session_timeout_ms
+//! tls = { ca = "ca.pem", cert = "client.pem", key = "client.key" }   # optional: TLS (tls.rs)
 //!
 //! [instance]                        # optional
 //! ip = "10.0.0.5"                   # IPv4 address used in the instance id; default: detected
 //! dump_port = 9888                  # serve `dump@{job}` on this port; default: none
+//! dump_address = "0.0.0.0"          # the dump port's address; default: 127.0.0.1
 //! shutdown_timeout_seconds = 30     # graceful stop: wait this long for running items
 //! kill_grace_seconds = 5            # SIGTERM to SIGKILL delay
 //!
@@ -76,10 +78,10 @@ use crate::config::schema::{
 };
 use crate::config::validate;
 use crate::exec::Executor;
-use crate::registry::ZkOptions;
 use crate::registry::codec::JobType;
 use crate::registry::path::{is_ipv4, validate_namespace};
 use crate::registry::zk::parse_connect_string;
+use crate::registry::{ZkOptions, ZkTls};
 use crate::trace::TraceConfig;
 
 /// The `[registry]` table: a ZooKeeper registry. Absent: the embedded registry.
@@ -98,6 +100,8 @@ pub struct RegistrySection {
     /// `fencing_timeout_ms`: how long a worker cut off from the registry keeps its scripts
     /// running; `None` derives it from the session timeout.
     pub fencing_timeout: Option<Duration>,
+    /// `tls`: reach ZooKeeper over TLS.
+    pub tls: Option<ZkTls>,
 }
 
 impl RegistrySection {
@@ -110,6 +114,7 @@ impl RegistrySection {
         options.connection_timeout = self.connection_timeout;
         options.request_timeout = self.session_timeout;
         options.create_namespace = true;
+        options.tls.clone_from(&self.tls);
         options
     }
 }
@@ -121,6 +126,8 @@ pub struct InstanceSection {
     pub ip: Option<String>,
     /// `dump_port`: serve `dump@{job}` on this TCP port.
     pub dump_port: Option<u16>,
+    /// `dump_address`: the address the dump port listens on (loopback when `None`).
+    pub dump_address: Option<std::net::IpAddr>,
     /// `shutdown_timeout_seconds`: how long a graceful stop waits for running items (default 30).
     pub shutdown_timeout: Duration,
     /// `kill_grace_seconds`: SIGTERM to SIGKILL delay when killing an item (default 5).
@@ -132,6 +139,7 @@ impl Default for InstanceSection {
         InstanceSection {
             ip: None,
             dump_port: None,
+            dump_address: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
         }
@@ -292,6 +300,15 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
     })
 }
 
+/// Parses and validates one job file's text as [`load`] would (the fuzz and property tests'
+/// entry point); returns how many jobs it defines.
+///
+/// # Errors
+/// The first problem found, as [`load`] reports it.
+pub fn check_text(file: &Path, text: &str) -> Result<usize, JobFileError> {
+    parse_file(file, text).map(|contents| contents.jobs.len())
+}
+
 fn differs(file: &Path, table: &str, first: &Path) -> JobFileError {
     JobFileError::new(
         file,
@@ -423,7 +440,8 @@ fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFile
             ),
         ));
     }
-    Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout })
+    let tls = tls::parse_tls(&f, "tls")?;
+    Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout, tls })
 }
 
 fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFileError> {
@@ -445,12 +463,21 @@ fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFile
                 .ok_or_else(|| f.err("dump_port", format!("must be a port number from 1 to 65535, got {p}")))?,
         ),
     };
+    let dump_address = match f.string("dump_address")? {
+        None => None,
+        Some(a) => Some(
+            a.trim()
+                .parse::<std::net::IpAddr>()
+                .map_err(|_| f.err("dump_address", format!("'{a}' is not an IP address (such as 0.0.0.0)")))?,
+        ),
+    };
     let seconds = |key: &str, default: u64| -> Result<Duration, JobFileError> {
         Ok(Duration::from_secs(f.int_at_least(key, 0)?.map_or(default, |v| v as u64)))
     };
     Ok(InstanceSection {
         ip,
         dump_port,
+        dump_address,
         shutdown_timeout: seconds("shutdown_timeout_seconds", 30)?,
         kill_grace: seconds("kill_grace_seconds", 5)?,
     })
@@ -585,6 +612,7 @@ fn toml_key(yaml_key: &str) -> String {
 }
 
 mod fields;
+mod tls;
 mod trace;
 
 #[cfg(test)]

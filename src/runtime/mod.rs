@@ -106,6 +106,9 @@ pub struct WorkerConfig {
     pub pid: Option<u32>,
     /// Serve `dump@{job}` on this port.
     pub dump_port: Option<u16>,
+    /// The address the dump port listens on; loopback (`127.0.0.1`) when `None`, so only this
+    /// machine can read the tree through it unless an address is configured.
+    pub dump_address: Option<std::net::IpAddr>,
     /// How long a graceful stop waits for running items.
     pub shutdown_timeout: Duration,
     /// SIGTERM to SIGKILL delay when killing an item.
@@ -130,6 +133,7 @@ impl WorkerConfig {
             ip: None,
             pid: None,
             dump_port: None,
+            dump_address: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
             fencing_timeout: None,
@@ -241,9 +245,10 @@ impl Worker {
         if let Some(port) = config.dump_port {
             let readers: HashMap<String, _> =
                 runners.iter().map(|r| (r.name().to_string(), r.cache_reader())).collect();
-            let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+            let address = config.dump_address.unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+            let listener = tokio::net::TcpListener::bind((address, port))
                 .await
-                .with_context(|| format!("cannot listen on dump port {port}"))?;
+                .with_context(|| format!("cannot listen on dump port {address}:{port}"))?;
             dump_addr = listener.local_addr().ok();
             services.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
         }

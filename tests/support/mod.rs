@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod cluster;
 pub mod pg;
 pub mod proxy;
+pub mod tls;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -58,6 +59,9 @@ pub fn ejctl() -> assert_cmd::Command {
         "EJCTL_CONNECT_TIMEOUT",
         "EJCTL_CONFIG",
         "EJCTL_TRACE",
+        "EJCTL_TLS_CA",
+        "EJCTL_TLS_CERT",
+        "EJCTL_TLS_KEY",
     ] {
         cmd.env_remove(var);
     }

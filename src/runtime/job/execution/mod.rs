@@ -189,6 +189,7 @@ impl Execution {
         if started.is_empty() {
             return;
         }
+        ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         let group = self.groups.open(ctx, &task, &started);
         for item in started {
@@ -212,6 +213,7 @@ impl Execution {
         let task = task_id(ctx.name(), &[item], ctx.me.as_str());
         let sharding = config.context(ctx.name(), item, &task);
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
+        ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
         self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, group);
         true
