@@ -73,13 +73,13 @@ use self::fields::{Fields, describe};
 
 use crate::config::JobConfig;
 use crate::config::schema::{
-    EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, INSTANCE_KEYS, Kind, REGISTRY_KEYS,
-    TYPE_FILE_KEY, Value as FieldValue, camel_to_snake,
+    EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, Kind, REGISTRY_KEYS, TYPE_FILE_KEY,
+    Value as FieldValue, camel_to_snake,
 };
 use crate::config::validate;
 use crate::exec::Executor;
 use crate::registry::codec::JobType;
-use crate::registry::path::{is_ipv4, validate_namespace};
+use crate::registry::path::validate_namespace;
 use crate::registry::zk::parse_connect_string;
 use crate::registry::{ZkOptions, ZkTls};
 use crate::trace::TraceConfig;
@@ -370,7 +370,7 @@ fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
     let top = Fields { table: &doc, file, job: None, prefix: "" };
     top.check_keys(TOP_KEYS, &[])?;
     let registry = top.table("registry")?.map(|t| parse_registry(file, t)).transpose()?;
-    let instance = top.table("instance")?.map(|t| parse_instance(file, t)).transpose()?;
+    let instance = top.table("instance")?.map(|t| instance::parse_instance(file, t)).transpose()?;
     let trace = top.table("trace")?.map(|t| trace::parse_trace(file, t)).transpose()?;
     let items: &[Value] = match doc.get("job") {
         None => &[],
@@ -442,45 +442,6 @@ fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFile
     }
     let tls = tls::parse_tls(&f, "tls")?;
     Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout, tls })
-}
-
-fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFileError> {
-    let f = Fields { table, file, job: None, prefix: "instance." };
-    let known: Vec<&str> = INSTANCE_KEYS.iter().map(|k| k.key).collect();
-    f.check_keys(&known, &[])?;
-    let ip = f.string("ip")?;
-    if let Some(ip) = &ip
-        && !is_ipv4(ip)
-    {
-        return Err(f.err("ip", format!("'{ip}' is not an IPv4 address")));
-    }
-    let dump_port = match f.integer("dump_port")? {
-        None => None,
-        Some(p) => Some(
-            u16::try_from(p)
-                .ok()
-                .filter(|p| *p > 0)
-                .ok_or_else(|| f.err("dump_port", format!("must be a port number from 1 to 65535, got {p}")))?,
-        ),
-    };
-    let dump_address = match f.string("dump_address")? {
-        None => None,
-        Some(a) => Some(
-            a.trim()
-                .parse::<std::net::IpAddr>()
-                .map_err(|_| f.err("dump_address", format!("'{a}' is not an IP address (such as 0.0.0.0)")))?,
-        ),
-    };
-    let seconds = |key: &str, default: u64| -> Result<Duration, JobFileError> {
-        Ok(Duration::from_secs(f.int_at_least(key, 0)?.map_or(default, |v| v as u64)))
-    };
-    Ok(InstanceSection {
-        ip,
-        dump_port,
-        dump_address,
-        shutdown_timeout: seconds("shutdown_timeout_seconds", 30)?,
-        kill_grace: seconds("kill_grace_seconds", 5)?,
-    })
 }
 
 fn parse_job(
@@ -612,6 +573,7 @@ fn toml_key(yaml_key: &str) -> String {
 }
 
 mod fields;
+mod instance;
 mod tls;
 mod trace;
 
