@@ -9,7 +9,9 @@
 //!   error) and over all items (p50/p99/max), over M fires after 2 warm-up fires. Beside it, in
 //!   the same run, the **ideal spawn floor**: a loop in this process that sleeps until each whole
 //!   second and spawns the same K×T scripts at once (`std::process::Command`, no ZooKeeper),
-//!   measured the same way.
+//!   measured the same way. With `--trace both` (the default) ejctl runs twice, with the event
+//!   trace off and on (a `[trace]` table: each process writes its runs to a SQLite file of its
+//!   own), so the cost of tracing shows beside the same floor; `--trace off|on` runs one.
 //! * `zk`: ZooKeeper requests per fire per instance, from the server's `mntr` counters
 //!   (`zk_packets_received`/`zk_packets_sent`, and the read/update request counts
 //!   `zk_cnt_readlatency`/`zk_cnt_updatelatency`) over a steady window of W fires, with
@@ -26,6 +28,7 @@
 //! ```text
 //! cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard]
 //!     [--shapes 1x1x100,10x2x10] [--fires M] [--monitor on|off]      lateness
+//!     [--trace off|on|both]                                           lateness
 //!     [--zk-shape 1x2x10] [--window W]                                zk
 //!     [--jobs 1000] [--idle SECONDS]                                  density
 //!     [--reshard-shape 1x2x10] [--rounds R]                           reshard
@@ -150,10 +153,12 @@ struct Opts {
     idle_secs: u64,
     reshard_shape: Shape,
     rounds: usize,
+    /// Lateness runs with the trace off (`false`) and on (`true`).
+    trace: Vec<bool>,
 }
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
-[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--zk-shape KxNxT] [--window W] [--jobs J] [--idle SECONDS] \
+[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R]";
 
 impl Opts {
@@ -173,6 +178,7 @@ impl Opts {
             idle_secs: if quick { 5 } else { 30 },
             reshard_shape: Shape { k: 1, n: 2, t: 10 },
             rounds: if quick { 2 } else { 5 },
+            trace: vec![false, true],
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -200,6 +206,14 @@ impl Opts {
                         "on" | "true" => true,
                         "off" | "false" => false,
                         other => bail!("--monitor {other}: expected on or off"),
+                    }
+                }
+                "--trace" => {
+                    o.trace = match value()?.as_str() {
+                        "off" => vec![false],
+                        "on" => vec![true],
+                        "both" => vec![false, true],
+                        other => bail!("--trace {other}: expected off, on or both"),
                     }
                 }
                 "--zk-shape" => o.zk_shape = Shape::parse(value()?)?,
@@ -508,8 +522,11 @@ impl Ctx {
         Ok((dir, format!("bench-{what}-{}-{n}", std::process::id())))
     }
 
-    fn job_file(&self, namespace: Option<&str>, ip: &str, jobs: &[JobSpec]) -> String {
+    fn job_file(&self, namespace: Option<&str>, ip: &str, jobs: &[JobSpec], trace: Option<&Path>) -> String {
         let mut out = String::new();
+        if let Some(db) = trace {
+            let _ = write!(out, "[trace]\nurl = {}\n\n", toml_str(&db.display().to_string()));
+        }
         if let Some(ns) = namespace {
             let _ = write!(
                 out,
@@ -528,11 +545,24 @@ impl Ctx {
 
     /// Writes one job file per process and starts the processes (`10.0.0.{i+1}`).
     fn start_workers(&self, dir: &Path, ns: Option<&str>, n: u32, jobs: &[JobSpec]) -> Result<Vec<Proc>> {
+        self.start_workers_traced(dir, ns, n, jobs, false)
+    }
+
+    /// [`Ctx::start_workers`]; with `trace`, each process writes its runs to `trace-{i}.db`.
+    fn start_workers_traced(
+        &self,
+        dir: &Path,
+        ns: Option<&str>,
+        n: u32,
+        jobs: &[JobSpec],
+        trace: bool,
+    ) -> Result<Vec<Proc>> {
         let mut procs = Vec::new();
         for i in 0..n {
             let ip = format!("10.0.0.{}", i + 1);
             let file = dir.join(format!("worker-{i}.toml"));
-            std::fs::write(&file, self.job_file(ns, &ip, jobs))?;
+            let db = trace.then(|| dir.join(format!("trace-{i}.db")));
+            std::fs::write(&file, self.job_file(ns, &ip, jobs, db.as_deref()))?;
             procs.push(Proc::spawn(&[file], dir.join(format!("worker-{i}.log")), &ip)?);
         }
         Ok(procs)
@@ -818,7 +848,7 @@ async fn section_lateness(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<V
 no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl does; ratios are against ideal)"
     );
     for &shape in &opts.shapes {
-        let (dir, ns) = ctx.scratch(&format!("lat{}", shape.label()))?;
+        let (dir, _) = ctx.scratch(&format!("lat{}", shape.label()))?;
         let script = write_record_script(&dir)?;
 
         let mut floors = Vec::new();
@@ -834,21 +864,25 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl do
         let ideal_fork = floors.pop().context("no fork floor")?;
         let ideal = floors.pop().context("no floor")?;
 
-        progress(opts, &format!("lateness {}: {} ejctl run processes", shape.label(), shape.n));
-        let record = dir.join("runs.txt");
-        let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
-        let mut procs = ctx.start_workers(&dir, Some(&ns), shape.n, &jobs)?;
-        let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
-        let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
-        wait_fires_done(&record, shape, &fires).await;
-        let rss_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "VmRSS").unwrap_or(0)).collect();
-        stop_all(&mut procs).await?;
-        let ejctl = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
+        let mut runs = Vec::new();
+        for &traced in &opts.trace {
+            let how = if traced { "with the trace on (SQLite)" } else { "with the trace off" };
+            progress(opts, &format!("lateness {}: {} ejctl run processes, {how}", shape.label(), shape.n));
+            let (run_dir, run_ns) =
+                ctx.scratch(&format!("lat{}-{}", shape.label(), if traced { "on" } else { "off" }))?;
+            let record = run_dir.join("runs.txt");
+            let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
+            let mut procs = ctx.start_workers_traced(&run_dir, Some(&run_ns), shape.n, &jobs, traced)?;
+            let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
+            let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
+            wait_fires_done(&record, shape, &fires).await;
+            let rss_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "VmRSS").unwrap_or(0)).collect();
+            stop_all(&mut procs).await?;
+            let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
+            runs.push((traced, stats, rss_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0));
+        }
         let local = shape.t.div_ceil(shape.n);
         let (multi_create, multi_delete) = multi_latency(ctx, local, 10).await?;
-        let rss_mb = rss_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0;
-
-        let excess = ejctl.first_p50() - ideal.first_p50();
         let _ = writeln!(
             text,
             "  {} (K={} jobs x N={} processes x T={} items; {} runs per fire)",
@@ -860,37 +894,45 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl do
         );
         text.push_str(&ideal.row("ideal"));
         text.push_str(&ideal_fork.row("ideal/f"));
-        text.push_str(&ejctl.row("ejctl"));
-        let _ = writeln!(
-            text,
-            "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}",
-            "ejctl",
-            excess,
-            ratio(ejctl.first_p50(), ideal.first_p50()),
-            ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
-            ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
-        );
-        let _ = writeln!(
-            text,
-            "    (worker RSS {rss_mb:.1} MB; a multi creating the {local} running nodes of one job takes {multi_create:.2} ms, \
-deleting them {multi_delete:.2} ms (p50 of 10))"
-        );
-        results.push(json!({
+        let mut entry = json!({
             "shape": shape.json(),
             "runs_per_fire": shape.runs_per_fire(),
-            "worker_rss_mb": r2(rss_mb),
             "running_multi_ms": {"local_items": local, "create_p50": r2(multi_create), "delete_p50": r2(multi_delete)},
             "ideal": ideal.json(),
             "ideal_fork": ideal_fork.json(),
-            "ejctl": ejctl.json(),
-            "first_fire_p50_excess_ms": r2(excess),
-            "ratio": {
-                "first_fire_p50": ratio(ejctl.first_p50(), ideal.first_p50()),
-                "all_p50": ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
-                "all_p99": ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
-                "all_max": ratio(ejctl.all_p(100.0), ideal.all_p(100.0)),
-            },
-        }));
+        });
+        for (traced, ejctl, rss_mb) in &runs {
+            let label = if *traced { "ejctl+tr" } else { "ejctl" };
+            let key = if *traced { "ejctl_traced" } else { "ejctl" };
+            let excess = ejctl.first_p50() - ideal.first_p50();
+            text.push_str(&ejctl.row(label));
+            let _ = writeln!(
+                text,
+                "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (worker RSS {rss_mb:.1} MB)",
+                label,
+                excess,
+                ratio(ejctl.first_p50(), ideal.first_p50()),
+                ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
+                ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
+            );
+            entry[key] = json!({
+                "stats": ejctl.json(),
+                "worker_rss_mb": r2(*rss_mb),
+                "first_fire_p50_excess_ms": r2(excess),
+                "ratio": {
+                    "first_fire_p50": ratio(ejctl.first_p50(), ideal.first_p50()),
+                    "all_p50": ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
+                    "all_p99": ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
+                    "all_max": ratio(ejctl.all_p(100.0), ideal.all_p(100.0)),
+                },
+            });
+        }
+        let _ = writeln!(
+            text,
+            "    (a multi creating the {local} running nodes of one job takes {multi_create:.2} ms, deleting them \
+{multi_delete:.2} ms (p50 of 10))"
+        );
+        results.push(entry);
     }
     text.push('\n');
     Ok(
@@ -1088,7 +1130,7 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool) -> Result<DensityFigur
         })
         .collect();
     let file = dir.join("jobs.toml");
-    std::fs::write(&file, ctx.job_file(on_zk.then_some(ns.as_str()), "10.0.0.1", &jobs))?;
+    std::fs::write(&file, ctx.job_file(on_zk.then_some(ns.as_str()), "10.0.0.1", &jobs, None))?;
     let started = Instant::now();
     let mut proc = Proc::spawn(&[file], dir.join("worker.log"), "10.0.0.1")?;
     wait_logged(std::slice::from_ref(&proc), "worker started", Duration::from_secs(300)).await?;
@@ -1328,7 +1370,7 @@ async fn section_reshard(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Va
     let mut leaves = Vec::new();
     let ip = format!("10.0.0.{}", shape.n + 1);
     let file = dir.join("joining.toml");
-    std::fs::write(&file, ctx.job_file(Some(&ns), &ip, &jobs))?;
+    std::fs::write(&file, ctx.job_file(Some(&ns), &ip, &jobs, None))?;
     for round in 0..opts.rounds {
         // Let a fire or two pass between rounds.
         tokio::time::sleep(Duration::from_millis(1500)).await;

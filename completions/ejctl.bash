@@ -37,6 +37,9 @@ _ejctl() {
             ejctl,help)
                 cmd="ejctl__subcmd__help"
                 ;;
+            ejctl,history)
+                cmd="ejctl__subcmd__history"
+                ;;
             ejctl,instance)
                 cmd="ejctl__subcmd__instance"
                 ;;
@@ -54,6 +57,9 @@ _ejctl() {
                 ;;
             ejctl,sharding)
                 cmd="ejctl__subcmd__sharding"
+                ;;
+            ejctl,why)
+                cmd="ejctl__subcmd__why"
                 ;;
             ejctl__subcmd__config,apply)
                 cmd="ejctl__subcmd__config__subcmd__apply"
@@ -172,6 +178,9 @@ _ejctl() {
             ejctl__subcmd__help,help)
                 cmd="ejctl__subcmd__help__subcmd__help"
                 ;;
+            ejctl__subcmd__help,history)
+                cmd="ejctl__subcmd__help__subcmd__history"
+                ;;
             ejctl__subcmd__help,instance)
                 cmd="ejctl__subcmd__help__subcmd__instance"
                 ;;
@@ -189,6 +198,9 @@ _ejctl() {
                 ;;
             ejctl__subcmd__help,sharding)
                 cmd="ejctl__subcmd__help__subcmd__sharding"
+                ;;
+            ejctl__subcmd__help,why)
+                cmd="ejctl__subcmd__help__subcmd__why"
                 ;;
             ejctl__subcmd__help__subcmd__config,apply)
                 cmd="ejctl__subcmd__help__subcmd__config__subcmd__apply"
@@ -428,7 +440,7 @@ _ejctl() {
 
     case "${cmd}" in
         ejctl)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump completions man help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump history why completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -447,6 +459,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -470,7 +494,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__completions)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -489,6 +513,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -512,7 +548,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -531,6 +567,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -554,7 +602,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__apply)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +621,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -596,7 +656,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__diff)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -615,6 +675,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -638,7 +710,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__edit)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +729,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -680,7 +764,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__get)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,6 +783,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -820,7 +916,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__set)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,6 +935,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -862,7 +970,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +989,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -904,7 +1024,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__delete)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +1043,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1044,7 +1176,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1063,6 +1195,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1086,7 +1230,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__set)
-            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1105,6 +1249,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1128,7 +1284,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1303,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1170,7 +1338,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__use)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1189,6 +1357,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1212,7 +1392,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version next help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1231,6 +1411,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1296,7 +1488,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron__subcmd__next)
-            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1334,6 +1526,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1354,7 +1558,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__dump)
-            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1380,6 +1584,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1400,7 +1616,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1419,6 +1635,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1484,7 +1712,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1503,6 +1731,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1526,7 +1766,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help)
-            opts="run job config server instance sharding failover context cron dump completions man help"
+            opts="run job config server instance sharding failover context cron dump history why completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1792,6 +2032,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2155,8 +2409,104 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__help__subcmd__why)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__history)
+            opts="-n -o -y -v -q -h -V --item --since --failed --source --limit --output-tail --trace --job-file --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --item)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source)
+                    COMPREPLY=($(compgen -W "cron trigger misfire failover" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__instance)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2175,6 +2525,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2240,7 +2602,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2259,6 +2621,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2282,7 +2656,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2301,6 +2675,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2324,7 +2710,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__disable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2351,6 +2737,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2374,7 +2772,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__enable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2401,6 +2799,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2578,7 +2988,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-w -o -y -v -q -h -V --watch --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2597,6 +3007,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2620,7 +3042,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__pause)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2647,6 +3069,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2670,7 +3104,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__remove)
-            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2697,6 +3131,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2720,7 +3166,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__resume)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2747,6 +3193,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2770,7 +3228,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2789,6 +3247,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2812,7 +3282,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2842,6 +3312,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2862,7 +3344,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__trigger)
-            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2888,6 +3370,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2908,7 +3402,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__man)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2927,6 +3421,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2950,7 +3456,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__run)
-            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2976,6 +3482,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2996,7 +3514,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3015,6 +3533,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3038,7 +3568,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3057,6 +3587,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3080,7 +3622,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3099,6 +3641,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3220,7 +3774,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3239,6 +3793,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3262,7 +3828,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__remove)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3281,6 +3847,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3304,7 +3882,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3323,6 +3901,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3346,7 +3936,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3365,6 +3955,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3388,7 +3990,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3407,6 +4009,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3430,7 +4044,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3449,6 +4063,18 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3556,7 +4182,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__plan)
-            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3594,6 +4220,18 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3614,7 +4252,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-w -o -y -v -q -h -V --watch --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3633,6 +4271,88 @@ _ejctl() {
                     return 0
                     ;;
                 --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__why)
+            opts="-o -y -v -q -h -V --item --fire --trace --job-file --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --item)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fire)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

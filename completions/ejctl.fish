@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ejctl_global_optspecs
-    string join \n zk= namespace= context= digest= connect-timeout= o/output= y/yes v/verbose q/quiet h/help V/version
+    string join \n zk= namespace= context= digest= tls-ca= tls-cert= tls-key= connect-timeout= o/output= y/yes v/verbose q/quiet h/help V/version
 end
 
 function __fish_ejctl_needs_command
@@ -28,6 +28,9 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -l zk -d 'ZooKeeper connect st
 complete -c ejctl -n "__fish_ejctl_needs_command" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_needs_command" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -48,6 +51,8 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "failover" -d 'Failover 
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "cron" -d 'Check cron expressions'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "history" -d 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "why" -d 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c ejctl -n "__fish_ejctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -57,6 +62,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l zk -d 'ZooKeeper con
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -71,6 +79,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -95,11 +106,15 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s w -l watch -d 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
@@ -109,6 +124,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -124,6 +142,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -140,6 +161,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -155,6 +179,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -170,6 +197,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -185,6 +215,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -200,6 +233,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -215,6 +251,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -240,6 +279,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -260,6 +302,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -274,6 +319,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -288,6 +336,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -302,6 +353,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -316,6 +370,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -336,6 +393,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -356,6 +416,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -370,6 +433,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -384,6 +450,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -398,6 +467,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -412,6 +484,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -432,6 +507,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -448,6 +526,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -464,6 +545,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -483,11 +567,15 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s w -l watch -d 'Redraw after every change in the job\'s tree (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
@@ -497,6 +585,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -511,6 +602,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -529,6 +623,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -549,6 +646,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -565,6 +665,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -581,6 +684,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -593,7 +699,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -601,6 +707,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -615,6 +724,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -629,6 +741,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -644,6 +759,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -658,6 +776,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -670,7 +791,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -678,6 +799,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -697,6 +821,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -714,6 +841,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l zk -d 'ZooKeeper co
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -725,10 +855,62 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s v -l verbose -d 'Mo
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l item -d 'Only this sharding item' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l since -d 'Only runs that started within this long (`30m`, `2h`, `7d`) or since this time (RFC 3339, or `YYYY-MM-DD HH:MM:SS` local)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l source -d 'Only runs of this source' -r -f -a "cron\t'Cron fires'
+trigger\t'Manual triggers'
+misfire\t'Re-runs of fires missed while the item was busy'
+failover\t'Runs of items taken over from a dead instance'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s n -l limit -d 'At most this many runs (newest first)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l failed -d 'Only runs that failed or were killed'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l output-tail -d 'Print the captured output of the item\'s last run (needs --item)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l item -d 'Only this sharding item' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l fire -d 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l connect-timeout -d 'How long to wait for the registry' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s v -l verbose -d 'More log output on stderr (repeat for more)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -743,6 +925,9 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l zk -d 'ZooKeeper con
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -l connect-timeout -d 'How long to wait for the registry' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s o -l output -d 'Output format' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 json\t'One JSON object per invocation; field names are stable (see the README)'
@@ -753,19 +938,21 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s v -l verbose -d 'Mor
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "job" -d 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "config" -d 'Read and change job configurations'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "server" -d 'Servers (IPs): list, disable, enable, shutdown, remove'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "instance" -d 'Live instances'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "sharding" -d 'Sharding items: show, disable, enable, and preview what a strategy assigns'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "failover" -d 'Failover items'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "cron" -d 'Check cron expressions'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "man" -d 'Write the man pages into a directory'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "run" -d 'Run the jobs of one or more job files (the worker runtime)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "job" -d 'Inspect and operate jobs: list, show, trigger, disable, enable, shutdown, remove'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "config" -d 'Read and change job configurations'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "server" -d 'Servers (IPs): list, disable, enable, shutdown, remove'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "instance" -d 'Live instances'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "sharding" -d 'Sharding items: show, disable, enable, and preview what a strategy assigns'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "failover" -d 'Failover items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "context" -d 'Named registries (connect string, namespace, digest), like kubectl contexts'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "cron" -d 'Check cron expressions'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "dump" -d 'Print the registry tree (or one job\'s) with node values'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "history" -d 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "why" -d 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "man" -d 'Write the man pages into a directory'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and not __fish_seen_subcommand_from run job config server instance sharding failover context cron dump history why completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "list" -d 'List the jobs of the namespace: status, cron, next fire, instances, items, description'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "show" -d 'Show one job: configuration, servers, instances, sharding, failover and leader'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from job" -f -a "trigger" -d 'Trigger a job now on every live instance; --wait follows the items until they finish'
@@ -793,7 +980,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest and --connect-timeout'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from cron" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'

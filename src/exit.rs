@@ -117,6 +117,7 @@ pub fn for_registry_error(error: &RegistryError) -> Exit {
         RegistryError::NoNode(_) => Exit::NotFound,
         RegistryError::BadVersion(_) | RegistryError::NodeExists(_) | RegistryError::NotEmpty(_) => Exit::Refused,
         RegistryError::Transaction { source, .. } => for_registry_error(source),
+        RegistryError::TlsConfig(_) => Exit::Usage,
         e if e.is_unavailable() => Exit::RegistryUnavailable,
         _ => Exit::Failure,
     }

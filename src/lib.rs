@@ -6,10 +6,11 @@
 //!
 //! * [`registry`]: the registry layer. Node paths and value codecs of ElasticJob 3.x's ZooKeeper
 //!   layout (the only place that spells node names), the [`registry::Registry`] handle with a
-//!   ZooKeeper and an embedded in-process implementation, the watched subtree cache and the
-//!   namespace tree reader used by `ejctl dump`.
+//!   ZooKeeper (plaintext or TLS) and an embedded in-process implementation, the watched subtree
+//!   cache and the namespace tree reader used by `ejctl dump`.
 //! * [`coord`]: coordination logic that needs no I/O: sharding strategies, item parameters,
-//!   configuration validation, the typed job view and its decisions, statuses.
+//!   configuration validation, the typed job view and its decisions, statuses, and which command
+//!   values a worker takes from its job file rather than the registry (`coord::pin`).
 //! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
 //!   election, sharding, fires, misfire, failover, fencing, reactions to the registry, graceful
 //!   and forced stops, dump port.
@@ -22,6 +23,9 @@
 //!   configurations (`config apply` / `diff`, a worker's start-up).
 //! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
 //!   one place that writes to stdout.
+//! * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
+//!   SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl history`'s
+//!   queries.
 //! * [`exit`]: process exit codes and how errors map onto them.
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * `task`: spawned tasks with an owner (aborted when dropped).
@@ -38,3 +42,4 @@ pub mod registry;
 pub mod runtime;
 pub mod schedule;
 mod task;
+pub mod trace;

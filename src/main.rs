@@ -10,6 +10,9 @@ use ejctl::cli::{self, Cli, Command};
 use ejctl::exit;
 
 fn main() -> ExitCode {
+    // Every TLS user (ZooKeeper, HTTP jobs) is built on rustls with aws-lc; naming the process
+    // provider keeps a dependency that also enables `ring` from making rustls refuse to choose.
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     let cli = Cli::parse();
     // The worker runs many jobs: a multi-threaded runtime; admin commands: a single thread.
     let (worker, json_logs, runtime) = match &cli.command {

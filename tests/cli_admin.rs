@@ -119,7 +119,8 @@ async fn a_java_tree_is_listed_and_shown() {
     let rows: Vec<Vec<&str>> = plain.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 3);
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
-    assert_eq!(&rows[2][4..], ["2", "3", "order settlement"]);
+    assert_eq!(&rows[2][4..7], ["2", "3", "order settlement"]);
+    assert_eq!(&rows[2][7..], ["", "-"], "no run recorded: no last run, health unknown");
     let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");
@@ -151,10 +152,14 @@ async fn a_java_tree_is_listed_and_shown() {
     let statuses: Vec<&str> = items.iter().map(|i| i["status"].as_str().unwrap()).collect();
     assert_eq!(statuses, ["RUNNING", "SHARDING_FLAG", "PENDING", "PENDING"]);
     // The crashed owner's instance node is gone: raw id and its IP (Java would throw).
+    assert!(items[0]["nextFire"].is_string(), "an enabled item of a cron job has a next fire");
+    let mut item0 = items[0].clone();
+    item0["nextFire"] = Value::Null;
     assert_eq!(
-        items[0],
+        item0,
         json!({"item": 0, "instance": I3, "serverIp": "192.168.10.3", "status": "RUNNING", "failover": I1,
-               "failovering": I1, "running": true, "misfire": false, "disabled": false})
+               "failovering": I1, "running": true, "misfire": false, "disabled": false, "lastRun": null,
+               "result": null, "exitCode": null, "message": null, "lastInstance": null, "nextFire": null})
     );
     assert_eq!(items[3]["misfire"], true);
     assert_eq!(
@@ -181,7 +186,7 @@ async fn a_java_tree_is_listed_and_shown() {
     let (code, plain, _) = run(ejctl_on(&server, &ns).args(["job", "show", SCRIPT, "-o", "plain"]));
     assert_eq!(code, 0);
     assert!(plain.starts_with("job\tjavaScriptJob\tSCRIPT\tDISABLED\n"), "{plain}");
-    assert!(plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\n"), "{plain}");
+    assert!(plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\n"), "{plain}");
 
     // sharding show.
     let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "show", SCRIPT, "-o", "json"]));

@@ -48,7 +48,7 @@ fn the_readme_key_table_is_current() {
     let start = readme.find("<!-- keys:").expect("README has a <!-- keys: ... --> marker");
     let start = start + readme[start..].find('\n').unwrap() + 1;
     let end = readme.find("<!-- /keys -->").expect("README has a <!-- /keys --> marker");
-    let expected = ejctl::config::schema::readme_table();
+    let expected = ejctl::config::readme::readme_table();
     if std::env::var_os("EJCTL_REGENERATE").is_some() {
         std::fs::write(&path, format!("{}{expected}{}", &readme[..start], &readme[end..])).unwrap();
         return;

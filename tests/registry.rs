@@ -369,7 +369,14 @@ async fn ensemble_survives_losing_the_connected_member() {
     let member =
         tokio::task::block_in_place(|| ensemble.member_with_session(session)).expect("a member holds the session");
     tokio::task::block_in_place(|| ensemble.members[member].kill());
-    r.put("/job/config", b"written after the kill").await.unwrap();
+    // A request in flight when the member died fails with a connection loss (its outcome
+    // unknown); `put` is idempotent, so retry it until the client has moved to another member.
+    let mut attempts = 0;
+    while let Err(e) = r.put("/job/config", b"written after the kill").await {
+        attempts += 1;
+        assert!(attempts < 40 && matches!(e, RegistryError::ConnectionLoss), "put after the kill: {e}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     within(20, "the cache to see the write", cache.wait_until(|v| v.exists("/job/config"))).await;
     assert_eq!(r.session_id(), session);
     assert!(r.exists("/job/instances/3.3.3.3@-@3").await.unwrap().is_some());

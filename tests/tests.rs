@@ -36,9 +36,26 @@ mod cli_offline;
 /// Failover, fencing and reconnects with `ejctl run` processes on ZooKeeper.
 mod failover;
 
+/// Execution history: last results in the registry, the event trace in SQLite and PostgreSQL,
+/// `ejctl history`.
+mod history;
+
+/// `ejctl why`: one scenario per condition, each from a real tree.
+mod why;
+
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
 
 /// The deterministic simulation: a thousand seeded fault schedules against the delivery
 /// guarantee, replay, and the mutation check.
 mod simulation;
+
+/// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
+/// file, HTTPS jobs.
+mod security;
+
+/// Corrupt registry data: a worker keeps its other jobs, reports the fault and recovers.
+mod corrupt;
+
+/// Property tests of every parser of outside input (round trips, no panics).
+mod properties;

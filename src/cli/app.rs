@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::global::GlobalArgs;
-use super::{config, context, cron, dump, failover, instance, job, run, server, sharding};
+use super::{config, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
 pub(crate) const EXIT_STATUS: &str = "\
@@ -73,6 +73,16 @@ pub enum Command {
         after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
     )]
     Dump(dump::DumpArgs),
+    /// Runs of a job from the trace store: fire, item, instance, start, duration, result.
+    #[command(
+        after_help = "Examples:\n  ejctl history myJob\n  ejctl history myJob --item 3 --failed --since 2h\n  ejctl history myJob --item 3 --output-tail\n  ejctl history myJob --trace postgres://ejctl@db/jobs -o json"
+    )]
+    History(history::HistoryArgs),
+    /// Why a job (or item) did not run, or will not run next; with evidence and the fix.
+    #[command(
+        after_help = "Examples:\n  ejctl why myJob\n  ejctl why myJob --item 3\n  ejctl why myJob --fire '2026-11-25 02:00:00' --trace postgres://ejctl@db/jobs\n\nExit status 1 when something stops the next run, 0 otherwise."
+    )]
+    Why(why::WhyArgs),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  ejctl completions bash > /etc/bash_completion.d/ejctl")]
     Completions(CompletionsArgs),

@@ -3,6 +3,7 @@
 //! command shares ([`connect`], [`admin`]), spinners, and the duration syntax of the flags.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -11,7 +12,7 @@ use clap::Args;
 use super::output::Format;
 use crate::exit::CliError;
 use crate::ops::Admin;
-use crate::registry::{Registry, ZkOptions};
+use crate::registry::{Registry, ZkOptions, ZkTls};
 
 /// Options that apply to every command.
 #[derive(Debug, Clone, Args)]
@@ -28,6 +29,15 @@ pub struct GlobalArgs {
     /// Digest credentials for a registry that uses ACLs.
     #[arg(long, global = true, env = "EJCTL_DIGEST", value_name = "USER:PASSWORD", hide_env_values = true)]
     pub digest: Option<String>,
+    /// CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on.
+    #[arg(long, global = true, env = "EJCTL_TLS_CA", value_name = "FILE")]
+    pub tls_ca: Option<PathBuf>,
+    /// Client certificate (PEM) for ZooKeeper's x509 authentication over TLS.
+    #[arg(long, global = true, env = "EJCTL_TLS_CERT", value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(long, global = true, env = "EJCTL_TLS_KEY", value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// How long to wait for the registry.
     #[arg(long, global = true, env = "EJCTL_CONNECT_TIMEOUT", value_name = "DURATION", default_value = "5s", value_parser = parse_duration)]
     pub connect_timeout: Duration,
@@ -67,6 +77,17 @@ impl GlobalArgs {
         options.session_timeout = Duration::from_secs(30);
         options.request_timeout = self.connect_timeout.max(Duration::from_secs(5));
         options.create_namespace = false;
+        let given = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
+        options.tls = match (given(&self.tls_ca), given(&self.tls_cert), given(&self.tls_key)) {
+            (None, None, None) => None,
+            (Some(ca), cert, key) => Some(ZkTls { ca, cert, key }),
+            (None, _, _) => {
+                return Err(CliError::usage(
+                    "--tls-cert and --tls-key need --tls-ca (the CA that signed the ZooKeeper servers' certificates)",
+                )
+                .into());
+            }
+        };
         Ok(options)
     }
 
@@ -90,8 +111,8 @@ impl GlobalArgs {
 /// Connects an admin command to the registry named by the global options.
 ///
 /// # Errors
-/// Missing options (exit 2); an unreachable registry, bad connect string or credentials (exit 5);
-/// a namespace that does not exist (exit 3).
+/// Missing options or unusable TLS files (exit 2); an unreachable registry, bad connect string,
+/// credentials or TLS handshake (exit 5); a namespace that does not exist (exit 3).
 pub async fn connect(global: &GlobalArgs) -> Result<Registry> {
     let options = global.zk_options()?;
     let spinner = global.spinner(format!("connecting to {}", options.servers));
@@ -103,6 +124,11 @@ pub async fn connect(global: &GlobalArgs) -> Result<Registry> {
         Err(crate::registry::RegistryError::NoNode(_)) => {
             Err(CliError::not_found(format!("namespace '{namespace}' does not exist in the registry")).into())
         }
+        Err(e @ crate::registry::RegistryError::NoAuth(_)) => Err(CliError::registry(
+            "cannot connect to the registry (its nodes are ACL-protected: pass the workers' credentials with --digest USER:PASSWORD or --tls-cert/--tls-key, or use a context that has them)",
+            e,
+        )
+        .into()),
         Err(e) => Err(e).context("cannot connect to the registry"),
     }
 }

@@ -36,9 +36,9 @@ use crate::registry::codec::ServerStatus;
 pub enum JobCmd {
     /// List the jobs of the namespace: status, cron, next fire, instances, items, description.
     #[command(
-        after_help = "Examples:\n  ejctl job list\n  ejctl job list -o json | jq '.jobs[] | select(.status != \"OK\")'"
+        after_help = "Examples:\n  ejctl job list\n  ejctl job list -o json | jq '.jobs[] | select(.health == \"FAILING\")'\n  ejctl job list --watch\n  ejctl job list --watch -o json    # one JSON line per change"
     )]
-    List,
+    List(ListArgs),
     /// Show one job: configuration, servers, instances, sharding, failover and leader.
     #[command(after_help = "Examples:\n  ejctl job show myJob\n  ejctl job show myJob -o json | jq .job.sharding")]
     Show(JobArg),
@@ -69,6 +69,14 @@ pub enum JobCmd {
         after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nWithout --purge the configuration stays (ElasticJob's JobOperateAPI.remove); --purge deletes\nthe whole /{job} tree (removeJobConfiguration)."
     )]
     Remove(RemoveArgs),
+}
+
+/// Arguments of `ejctl job list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends.
+    #[arg(short, long)]
+    pub watch: bool,
 }
 
 /// A job name.
@@ -108,7 +116,7 @@ pub struct RemoveArgs {
 /// (exit 4), an unavailable registry (exit 5), failed items of `trigger --wait` (exit 1).
 pub async fn exec(global: &GlobalArgs, cmd: JobCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        JobCmd::List => list(global, out).await,
+        JobCmd::List(args) => list(global, args.watch, out).await,
         JobCmd::Show(args) => show(global, &args.job, out).await,
         JobCmd::Trigger(args) => trigger::exec(global, &args, out).await,
         JobCmd::Disable(args) => set_status(global, &args, "disable", ServerStatus::Disabled, out).await,
@@ -155,6 +163,8 @@ impl Render for JobList {
                     b.instance_count.to_string(),
                     b.sharding_total_count.to_string(),
                     b.description.clone(),
+                    b.last_run.as_ref().map(rfc3339).unwrap_or_default(),
+                    b.health.to_string(),
                 ]
             })
             .collect();
@@ -163,7 +173,17 @@ impl Render for JobList {
 
     fn table(&self) -> Vec<Block> {
         let mut table = Table::new();
-        table.set_header(["NAME", "STATUS", "CRON", "NEXT FIRE", "INSTANCES", "ITEMS", "DESCRIPTION"]);
+        table.set_header([
+            "NAME",
+            "STATUS",
+            "HEALTH",
+            "LAST RUN",
+            "CRON",
+            "NEXT FIRE",
+            "INSTANCES",
+            "ITEMS",
+            "DESCRIPTION",
+        ]);
         for b in &self.jobs {
             let cron = match (&b.cron, &b.time_zone) {
                 (Some(c), Some(z)) => format!("{c} ({z})"),
@@ -173,6 +193,8 @@ impl Render for JobList {
             table.add_row([
                 b.name.clone(),
                 b.status.to_string(),
+                health_cell(b),
+                b.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
                 cron,
                 b.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
                 b.instance_count.to_string(),
@@ -184,16 +206,36 @@ impl Render for JobList {
     }
 }
 
-async fn list(global: &GlobalArgs, out: &mut Output) -> Result<Exit> {
-    let admin = global::admin(global).await?;
-    let jobs = admin.read_all().await?;
-    for j in jobs.iter().filter(|j| j.has_config) {
-        if let Err(e) = &j.config {
-            tracing::warn!(job = %j.name, error = %e, "unreadable job configuration");
-        }
+/// `OK`, `-`, or `FAILING 1/3 (items 2)` — a failing job stands out.
+fn health_cell(b: &JobBrief) -> String {
+    match b.health {
+        view::Health::Failing => format!(
+            "FAILING {}/{} (item{} {})",
+            b.failing_items.len(),
+            b.sharding_total_count,
+            if b.failing_items.len() == 1 { "" } else { "s" },
+            join_items(&b.failing_items)
+        ),
+        other => other.to_string(),
     }
-    let jobs = view::job_briefs(&jobs, Utc::now());
-    out.render(&JobList { namespace: admin.namespace().to_string(), jobs })?;
+}
+
+async fn list(global: &GlobalArgs, watch: bool, out: &mut Output) -> Result<Exit> {
+    let admin = global::admin(global).await?;
+    let read = async || -> Result<JobList> {
+        let jobs = admin.read_all().await?;
+        for j in jobs.iter().filter(|j| j.has_config) {
+            if let Err(e) = &j.config {
+                tracing::warn!(job = %j.name, error = %e, "unreadable job configuration");
+            }
+        }
+        let jobs = view::job_briefs(&jobs, Utc::now());
+        Ok(JobList { namespace: admin.namespace().to_string(), jobs })
+    };
+    if watch {
+        return super::watch::watch(out, admin.registry(), crate::registry::path::NAMESPACE_ROOT, read).await;
+    }
+    out.render(&read().await?)?;
     Ok(Exit::Ok)
 }
 

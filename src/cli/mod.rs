@@ -21,6 +21,7 @@ pub mod dump;
 pub mod failover;
 pub mod generate;
 pub mod global;
+pub mod history;
 pub mod instance;
 pub mod job;
 pub mod output;
@@ -30,6 +31,8 @@ pub mod server;
 pub mod sharding;
 pub mod trigger;
 pub mod views;
+pub mod watch;
+pub mod why;
 
 use anyhow::Result;
 
@@ -57,6 +60,8 @@ pub async fn run(cli: Cli) -> Result<Exit> {
         Command::Sharding(cmd) => sharding::exec(global, cmd, &mut out).await,
         Command::Cron(cmd) => cron::exec(cmd, &mut out),
         Command::Dump(args) => dump::exec(global, args, &mut out).await,
+        Command::History(args) => history::exec(args, &mut out).await,
+        Command::Why(args) => why::exec(global, args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),
         Command::Man(args) => generate::man(args),
     }

@@ -55,9 +55,11 @@ pub async fn exec(args: RunArgs) -> Result<Exit> {
     let mut config = WorkerConfig::new(registry, jobs);
     config.ip = files.instance.ip.clone();
     config.dump_port = files.instance.dump_port;
+    config.dump_address = files.instance.dump_address;
     config.shutdown_timeout = files.instance.shutdown_timeout;
     config.kill_grace = files.instance.kill_grace;
     config.fencing_timeout = files.registry.as_ref().and_then(|r| r.fencing_timeout);
+    config.trace = files.trace.clone();
     let signals = signal_counter()?;
     let worker = Worker::start(config).await?;
     let first = wait_for(signals.clone(), 1);

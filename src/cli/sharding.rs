@@ -30,7 +30,7 @@ use crate::ops::view::{self, ItemRow};
 pub enum ShardingCmd {
     /// Show a job's items: owner, server IP, status, failover owner, disabled.
     #[command(
-        after_help = "Examples:\n  ejctl sharding show myJob\n  ejctl sharding show myJob -o json | jq '.items[] | select(.status == \"SHARDING_FLAG\")'"
+        after_help = "Examples:\n  ejctl sharding show myJob\n  ejctl sharding show myJob -o json | jq '.items[] | select(.status == \"SHARDING_FLAG\")'\n  ejctl sharding show myJob --watch"
     )]
     Show(ShowArgs),
     /// Disable sharding items: their owners skip them until they are enabled again.
@@ -51,6 +51,9 @@ pub enum ShardingCmd {
 pub struct ShowArgs {
     /// The job name.
     pub job: String,
+    /// Redraw after every change in the job's tree (ZooKeeper watches, no polling); Ctrl-C ends.
+    #[arg(short, long)]
+    pub watch: bool,
 }
 
 /// Arguments of `ejctl sharding disable|enable`.
@@ -126,7 +129,7 @@ impl Render for PlanDoc {
 pub async fn exec(global: &GlobalArgs, cmd: ShardingCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
         ShardingCmd::Plan(args) => plan(args, out),
-        ShardingCmd::Show(args) => show(global, &args.job, out).await,
+        ShardingCmd::Show(args) => show(global, &args.job, args.watch, out).await,
         ShardingCmd::Disable(args) => switch(global, &args, true, out).await,
         ShardingCmd::Enable(args) => switch(global, &args, false, out).await,
     }
@@ -176,12 +179,20 @@ impl Render for ShowDoc {
     }
 }
 
-async fn show(global: &GlobalArgs, name: &str, out: &mut Output) -> Result<Exit> {
+async fn show(global: &GlobalArgs, name: &str, watch: bool, out: &mut Output) -> Result<Exit> {
     check_job_name(name)?;
     let admin = global::admin(global).await?;
-    let job = admin.read_job(name).await?;
-    let items = view::item_rows(&job);
-    out.render(&ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })?;
+    let read = async || -> Result<ShowDoc> {
+        let job = admin.read_job(name).await?;
+        let items = view::item_rows(&job, chrono::Utc::now());
+        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })
+    };
+    let doc = read().await?;
+    if watch {
+        let root = crate::registry::path::JobPaths::new(name);
+        return super::watch::watch(out, admin.registry(), root.root(), read).await;
+    }
+    out.render(&doc)?;
     Ok(Exit::Ok)
 }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::output::{Block, Render};
 use crate::ops::change::Changed;
+use crate::ops::text::{local_time, rfc3339};
 use crate::ops::view::ItemRow;
 use crate::registry::path::ItemLeaf;
 
@@ -58,10 +59,34 @@ fn flags(r: &ItemRow) -> String {
         .join(" ")
 }
 
+/// An item's last result for a table cell: `OK`, or `FAILED exit code 1: cannot connect`
+/// (the reason cut at 60 characters); `-` when nothing is recorded.
+pub fn result_cell(result: Option<&str>, message: Option<&str>) -> String {
+    match (result, message) {
+        (None, _) => "-".to_string(),
+        (Some(r), Some(m)) if r != "OK" => {
+            let short: String = m.chars().take(60).collect();
+            let more = if short.len() < m.len() { "…" } else { "" };
+            format!("{r} {short}{more}")
+        }
+        (Some(r), _) => r.to_string(),
+    }
+}
+
 /// The items as a table.
 pub fn item_table(rows: &[ItemRow]) -> Table {
     let mut table = Table::new();
-    table.set_header(["ITEM", "INSTANCE", "SERVER IP", "STATUS", "FAILOVER", "FLAGS"]);
+    table.set_header([
+        "ITEM",
+        "INSTANCE",
+        "SERVER IP",
+        "STATUS",
+        "FAILOVER",
+        "FLAGS",
+        "LAST RUN",
+        "RESULT",
+        "NEXT FIRE",
+    ]);
     for r in rows {
         let failover = match (&r.failover, &r.failovering) {
             (Some(to), _) => to.clone(),
@@ -75,12 +100,16 @@ pub fn item_table(rows: &[ItemRow]) -> Table {
             r.status.to_string(),
             failover,
             flags(r),
+            r.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
+            result_cell(r.result, r.message.as_deref()),
+            r.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
         ]);
     }
     table
 }
 
-/// One item as a plain row: `[kind] item instance server_ip status failover disabled`.
+/// One item as a plain row: `[kind] item instance server_ip status failover disabled last_run
+/// result next_fire`.
 pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
     let mut row = vec![
         r.item.to_string(),
@@ -89,6 +118,9 @@ pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
         r.status.to_string(),
         r.failover.clone().or_else(|| r.failovering.clone()).unwrap_or_default(),
         r.disabled.to_string(),
+        r.last_run.as_ref().map(rfc3339).unwrap_or_default(),
+        r.result.unwrap_or_default().to_string(),
+        r.next_fire.as_ref().map(rfc3339).unwrap_or_default(),
     ];
     if !kind.is_empty() {
         row.insert(0, kind.to_string());

@@ -6,9 +6,12 @@
 //!   driven by; ejctl's `props` extensions.
 //! * [`model`]: [`JobConfig`], with ElasticJob's POJO and builder defaults.
 //! * [`validate`]: the checks every path shares, returning the parsed settings.
+//! * [`readme`]: the README's key table, generated from the schema.
 
 pub mod model;
+pub mod readme;
 pub mod schema;
+mod tables;
 pub mod validate;
 
 pub use self::model::{ExecutorPoolKey, JobConfig};

@@ -4,7 +4,7 @@
 //! [`FIELDS`]: its YAML key, its job-file key, the kind of value it holds, how it is validated
 //! and its default. The rows drive the YAML codec ([`crate::registry::codec`]), the job-file
 //! parser ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation
-//! ([`super::validate`]) and the key table in the README ([`readme_table`], kept in step by a
+//! ([`super::validate`]) and the key table in the README ([`super::readme::readme_table`], kept in step by a
 //! test). Options ElasticJob has no field for are stored in `props` under the names in
 //! [`EXTENSIONS`] ([`prop`] holds the property names the executors read).
 //!
@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::model::{ExecutorPoolKey, JobConfig};
+pub use super::tables::TableKey;
+use super::tables::key;
 
 /// Which field of [`JobConfig`] a row is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -461,6 +463,9 @@ pub mod prop {
     pub const DATAFLOW_PROCESS: &str = "ejctl.dataflow.process";
     /// Whether a dataflow job repeats fetch/process (ElasticJob's `streaming.process`).
     pub const STREAMING_PROCESS: &str = "streaming.process";
+    /// Whether the worker runs command values from the registry that differ from its job file's
+    /// (read from the job file only; see [`crate::coord::pin`]).
+    pub const ALLOW_REGISTRY_COMMANDS: &str = "ejctl.allow.registry.commands";
 }
 
 /// How an extension's value is checked and turned into a property string.
@@ -493,12 +498,16 @@ pub struct Extension {
     pub required: bool,
     /// The default, for the README.
     pub default: &'static str,
+    /// A command property: workers run their job file's value, not the registry's
+    /// ([`crate::coord::pin`]).
+    pub pinned: bool,
 }
 
 const SCRIPT: &[&str] = &["script"];
 const HTTP: &[&str] = &["http"];
 const DATAFLOW: &[&str] = &["dataflow"];
 const SCRIPT_DATAFLOW: &[&str] = &["script", "dataflow"];
+const COMMAND_TYPES: &[&str] = &["script", "http", "dataflow"];
 
 const fn ext(
     key: &'static str,
@@ -507,7 +516,7 @@ const fn ext(
     kind: ExtKind,
     default: &'static str,
 ) -> Extension {
-    Extension { key, prop, types, kind, required: false, default }
+    Extension { key, prop, types, kind, required: false, default, pinned: false }
 }
 
 const fn required(mut e: Extension) -> Extension {
@@ -515,35 +524,32 @@ const fn required(mut e: Extension) -> Extension {
     e
 }
 
+const fn pinned(mut e: Extension) -> Extension {
+    e.pinned = true;
+    e
+}
+
 /// The job-file options stored in `props`.
 pub const EXTENSIONS: &[Extension] = &[
-    required(ext("command", prop::SCRIPT_COMMAND_LINE, SCRIPT, ExtKind::Required, "required for script jobs")),
+    pinned(required(ext("command", prop::SCRIPT_COMMAND_LINE, SCRIPT, ExtKind::Required, "required for script jobs"))),
     ext("timeout_seconds", prop::TIMEOUT_SECONDS, SCRIPT_DATAFLOW, ExtKind::Seconds, "none (no timeout)"),
-    required(ext("http_uri", prop::HTTP_URI, HTTP, ExtKind::Required, "required for http jobs")),
-    required(ext("http_method", prop::HTTP_METHOD, HTTP, ExtKind::Required, "required for http jobs")),
-    ext("http_data", prop::HTTP_DATA, HTTP, ExtKind::Text, "none"),
+    pinned(required(ext("http_uri", prop::HTTP_URI, HTTP, ExtKind::Required, "required for http jobs"))),
+    pinned(required(ext("http_method", prop::HTTP_METHOD, HTTP, ExtKind::Required, "required for http jobs"))),
+    pinned(ext("http_data", prop::HTTP_DATA, HTTP, ExtKind::Text, "none")),
     ext("http_content_type", prop::HTTP_CONTENT_TYPE, HTTP, ExtKind::Required, "none"),
     ext("http_connect_timeout_ms", prop::HTTP_CONNECT_TIMEOUT, HTTP, ExtKind::Millis, "3000 ms"),
     ext("http_read_timeout_ms", prop::HTTP_READ_TIMEOUT, HTTP, ExtKind::Millis, "5000 ms"),
-    required(ext("fetch", prop::DATAFLOW_FETCH, DATAFLOW, ExtKind::Required, "required for dataflow jobs")),
-    required(ext("process", prop::DATAFLOW_PROCESS, DATAFLOW, ExtKind::Required, "required for dataflow jobs")),
+    pinned(required(ext("fetch", prop::DATAFLOW_FETCH, DATAFLOW, ExtKind::Required, "required for dataflow jobs"))),
+    pinned(required(ext("process", prop::DATAFLOW_PROCESS, DATAFLOW, ExtKind::Required, "required for dataflow jobs"))),
     ext("streaming_process", prop::STREAMING_PROCESS, DATAFLOW, ExtKind::Flag, "none (`false`)"),
+    ext(
+        "allow_registry_commands",
+        prop::ALLOW_REGISTRY_COMMANDS,
+        COMMAND_TYPES,
+        ExtKind::Flag,
+        "`false`: workers run only the pinned values of their own job file (read from the job file, never the registry)",
+    ),
 ];
-
-/// A key of the `[registry]` or `[instance]` table of a job file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableKey {
-    /// The key.
-    pub key: &'static str,
-    /// What it is, for the README's middle column (after `—`), or empty.
-    pub about: &'static str,
-    /// The default, for the README.
-    pub default: &'static str,
-}
-
-const fn key(key: &'static str, about: &'static str, default: &'static str) -> TableKey {
-    TableKey { key, about, default }
-}
 
 /// The keys of `[registry]`.
 pub const REGISTRY_KEYS: &[TableKey] = &[
@@ -553,50 +559,30 @@ pub const REGISTRY_KEYS: &[TableKey] = &[
     key("session_timeout_ms", "", "`60000`"),
     key("connection_timeout_ms", "", "`15000`"),
     key("fencing_timeout_ms", "less than `session_timeout_ms`", "half the session timeout"),
+    key(
+        "tls",
+        "`{ ca = \"ca.pem\", cert = \"client.pem\", key = \"client.key\" }`: PEM files, relative to the job file; `cert`/`key` for x509 auth",
+        "none (plaintext)",
+    ),
 ];
 
 /// The keys of `[instance]`.
 pub const INSTANCE_KEYS: &[TableKey] = &[
     key("ip", "IPv4 in the instance id", "detected"),
     key("dump_port", "serves `dump@{job}`", "none"),
+    key("dump_address", "the dump port's IP address", "`127.0.0.1`"),
     key("shutdown_timeout_seconds", "", "`30`"),
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
 ];
 
-/// The README's table of job-file keys (Markdown), generated from the tables above.
-pub fn readme_table() -> String {
-    let mut out = String::from(
-        "| Job file key | ElasticJob YAML key / `props` key | Default |\n|---|---|---|\n\
-         | **`[registry]`** (omit for the embedded registry) | | |\n",
-    );
-    let table_rows = |out: &mut String, keys: &[TableKey]| {
-        for k in keys {
-            let about = if k.about.is_empty() { "—".to_string() } else { format!("— ({})", k.about) };
-            out.push_str(&format!("| `{}` | {about} | {} |\n", k.key, k.default));
-        }
-    };
-    table_rows(&mut out, REGISTRY_KEYS);
-    out.push_str("| **`[instance]`** | | |\n");
-    table_rows(&mut out, INSTANCE_KEYS);
-    out.push_str("| **`[[job]]`** | | |\n");
-    for f in FIELDS {
-        let note = if f.note.is_empty() { String::new() } else { format!(" {}", f.note) };
-        out.push_str(&format!("| `{}` | `{}`{note} | {} |\n", f.file, f.yaml, f.default));
-        if f.id == FieldId::JobName {
-            out.push_str(&format!(
-                "| `{TYPE_FILE_KEY}` | job root node data `SCRIPT` / `HTTP` / `DATAFLOW` | `script` |\n"
-            ));
-        }
-    }
-    out.push_str(&format!(
-        "| — | `{EXTRA_CONFIGURATIONS}` | not settable from a job file (tagged Java objects); kept as written |\n"
-    ));
-    out.push_str("| **ejctl extensions (stored in `props`)** | | |\n");
-    for e in EXTENSIONS {
-        out.push_str(&format!("| `{}` ({}) | `{}` | {} |\n", e.key, e.types.join(", "), e.prop, e.default));
-    }
-    out
-}
+/// The keys of `[trace]` (the event trace; see [`crate::trace`]).
+pub const TRACE_KEYS: &[TableKey] = &[
+    key("url", "a SQLite file path, or `postgres://user:password@host:port/db`", "`~/.local/state/ejctl/trace.db`"),
+    key("retention_days", "rows older than this are deleted; `0` keeps them", "`30`"),
+    key("retention_rows", "at most this many runs are kept; `0`: no limit", "`1000000`"),
+    key("retention_interval_seconds", "how often retention runs", "`600`"),
+    key("buffer_events", "events waiting for the database before new ones are dropped", "`10000`"),
+];
 
 #[cfg(test)]
 mod tests {

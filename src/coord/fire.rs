@@ -332,9 +332,15 @@ impl FireState {
         self.missed_offline.take().filter(|_| misfire).map(Source::Misfire)
     }
 
-    /// Keeps a fire until resharding is done.
+    /// Keeps a fire until resharding is done: the latest one, except that a trigger is never
+    /// displaced by a cron or misfire fire (a run ending during resharding re-queues its misfire
+    /// here): the trigger's caller waits for a run of its own, and a run for the trigger covers
+    /// the other fire too.
     pub fn wait_for_sharding(&mut self, source: Source) {
-        self.pending = Some(source);
+        self.pending = Some(match self.pending.take() {
+            Some(trigger @ Source::Trigger(..)) if !source.is_trigger() => trigger,
+            _ => source,
+        });
     }
 
     /// The fire that waited for resharding, if any.

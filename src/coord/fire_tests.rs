@@ -239,6 +239,7 @@ fn plan_item_rules() {
             failovering: row.failovering.map(str::to_string),
             misfire: false,
             disabled: row.disabled,
+            result: None,
         };
         let slot = Slot {
             run: row.busy_since.map(|s| RunInfo { id: 1, source: Source::Cron(t(s)), started_at: t(s) }),
@@ -583,6 +584,14 @@ fn a_fire_waiting_for_sharding_is_kept_once() {
     state.wait_for_sharding(trigger_fire());
     assert_eq!(state.take_pending(), Some(trigger_fire()), "the latest waiting fire");
     assert_eq!(state.take_pending(), None);
+    // A run that ends during resharding re-queues its misfire here: a waiting trigger stays.
+    state.wait_for_sharding(trigger_fire());
+    state.wait_for_sharding(Source::Misfire(t(200)));
+    state.wait_for_sharding(cron_fire());
+    assert_eq!(state.take_pending(), Some(trigger_fire()), "a trigger is not displaced");
+    state.wait_for_sharding(Source::Misfire(t(200)));
+    state.wait_for_sharding(cron_fire());
+    assert_eq!(state.take_pending(), Some(cron_fire()), "otherwise the latest");
 }
 
 #[test]
@@ -637,6 +646,7 @@ fn plan_item_invariants_over_every_combination() {
                                         failovering: failovering.map(str::to_string),
                                         misfire: false,
                                         disabled,
+                                        result: None,
                                     };
                                     let slot = Slot {
                                         run: busy_since.map(|s| RunInfo {

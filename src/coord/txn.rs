@@ -6,7 +6,9 @@
 //! * [`mark_running`]: the items about to start get their `running` node (persistent with
 //!   failover on, so a crash can be detected; ephemeral otherwise), their start stamp on
 //!   `sharding/{item}`, and lose an owed `misfire` node — a start covers every fire owed before it;
-//! * [`clear_running`] / [`complete_failover`]: a run ended;
+//! * [`clear_running`] / [`complete_failover`]: runs ended — their nodes go, and in the same
+//!   multi-op each item's `result` leaf records how its run ended ([`ResultWrite`]), so the last
+//!   result costs no request of its own; [`record_results`] alone for a refused fire;
 //! * [`owe`] / [`owe_outcome`]: a fire is owed a run of an item busy elsewhere or here, checked
 //!   against the item's start stamp in the same transaction so that a run starting meanwhile
 //!   decides it again;
@@ -50,9 +52,41 @@ pub fn mark_running(
     ops
 }
 
-/// Deletes the `running` nodes of `items`.
-pub fn clear_running(paths: &JobPaths, items: &[u32]) -> Vec<Op> {
-    items.iter().map(|&i| Op::Delete { path: paths.item_leaf(i, ItemLeaf::Running), version: None }).collect()
+/// What an ended run (or a refused fire) records on its item's `result` leaf: the encoded
+/// [`codec::ItemResult`], and whether the leaf exists already (as the cache shows it), which
+/// decides between create and set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultWrite {
+    /// The item.
+    pub item: u32,
+    /// The encoded result.
+    pub data: Vec<u8>,
+    /// The leaf exists.
+    pub exists: bool,
+}
+
+/// The op writing one item's result.
+pub fn write_result(paths: &JobPaths, w: &ResultWrite) -> Op {
+    let path = paths.item_leaf(w.item, ItemLeaf::Result);
+    if w.exists {
+        Op::Set { path, data: w.data.clone(), version: None }
+    } else {
+        Op::Create { path, data: w.data.clone(), mode: Mode::Persistent }
+    }
+}
+
+/// Writes the results of items (a refused fire).
+pub fn record_results(paths: &JobPaths, results: &[ResultWrite]) -> Vec<Op> {
+    results.iter().map(|w| write_result(paths, w)).collect()
+}
+
+/// Deletes the `running` nodes of `items` and records the `results` of their runs.
+pub fn clear_running(paths: &JobPaths, items: &[u32], results: &[ResultWrite]) -> Vec<Op> {
+    items
+        .iter()
+        .map(|&i| Op::Delete { path: paths.item_leaf(i, ItemLeaf::Running), version: None })
+        .chain(record_results(paths, results))
+        .collect()
 }
 
 /// The nodes a failed-over run leaves: `running`, `failover` and `failovering`
@@ -62,9 +96,13 @@ pub fn failover_nodes(paths: &JobPaths, items: &[u32]) -> Vec<String> {
     items.iter().flat_map(|&i| LEAVES.iter().map(move |&l| paths.item_leaf(i, l))).collect()
 }
 
-/// A failed-over run ended: its three nodes go together.
-pub fn complete_failover(paths: &JobPaths, items: &[u32]) -> Vec<Op> {
-    failover_nodes(paths, items).into_iter().map(|path| Op::Delete { path, version: None }).collect()
+/// Failed-over runs ended: their three nodes go together, and their `results` are recorded.
+pub fn complete_failover(paths: &JobPaths, items: &[u32], results: &[ResultWrite]) -> Vec<Op> {
+    failover_nodes(paths, items)
+        .into_iter()
+        .map(|path| Op::Delete { path, version: None })
+        .chain(record_results(paths, results))
+        .collect()
 }
 
 /// The next step of recording that `fire` is owed a run of an item.

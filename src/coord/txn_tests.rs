@@ -66,14 +66,27 @@ fn mark_running_without_failover_is_ephemeral() {
 
 #[test]
 fn ending_runs() {
+    let result = |item, exists| ResultWrite { item, data: b"{}".to_vec(), exists };
     assert_eq!(
-        show(&clear_running(&paths(), &[0, 3])),
-        ["delete /j/sharding/0/running", "delete /j/sharding/3/running"]
+        show(&clear_running(&paths(), &[0, 3], &[result(0, true), result(3, false)])),
+        [
+            "delete /j/sharding/0/running",
+            "delete /j/sharding/3/running",
+            "set /j/sharding/0/result={}",
+            "create /j/sharding/3/result={} (persistent)"
+        ]
     );
+    assert_eq!(show(&clear_running(&paths(), &[1], &[])), ["delete /j/sharding/1/running"]);
     assert_eq!(
-        show(&complete_failover(&paths(), &[4])),
-        ["delete /j/sharding/4/running", "delete /j/sharding/4/failover", "delete /j/sharding/4/failovering"]
+        show(&complete_failover(&paths(), &[4], &[result(4, false)])),
+        [
+            "delete /j/sharding/4/running",
+            "delete /j/sharding/4/failover",
+            "delete /j/sharding/4/failovering",
+            "create /j/sharding/4/result={} (persistent)"
+        ]
     );
+    assert_eq!(show(&record_results(&paths(), &[result(2, true)])), ["set /j/sharding/2/result={}"]);
 }
 
 #[test]

@@ -28,6 +28,9 @@ pub struct ItemView {
     pub misfire: bool,
     /// `sharding/{i}/disabled` exists.
     pub disabled: bool,
+    /// `sharding/{i}/result` (ejctl): the last run or refused fire, when its data was read and
+    /// decodes (the runtime's cache does not read it).
+    pub result: Option<codec::ItemResult>,
 }
 
 /// A snapshot of a job's coordination state.
@@ -51,6 +54,10 @@ pub struct JobView {
     pub failover_queue: BTreeSet<u32>,
     /// Instance ids with a `trigger/{id}` node.
     pub triggers: BTreeSet<String>,
+    /// Instance nodes that are persistent: no session owns them, so they are no live instance
+    /// (a worker registers ephemeral nodes). A worker's view ([`JobView::from_cache`]) leaves
+    /// them out of [`JobView::instances`] so that no item is ever assigned to them.
+    pub persistent_instances: BTreeSet<String>,
 }
 
 impl JobView {
@@ -58,7 +65,8 @@ impl JobView {
     pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
         let mut view = JobView::default();
         for (p, node) in cache.iter() {
-            view.absorb(paths, p, node.data.as_deref());
+            let persistent = node.stat.as_ref().is_some_and(|s| s.ephemeral_owner == 0);
+            view.absorb(paths, p, node.data.as_deref(), persistent);
         }
         view
     }
@@ -67,18 +75,22 @@ impl JobView {
     pub fn from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> JobView {
         let mut view = JobView::default();
         for n in nodes {
-            view.absorb(paths, &n.path, Some(&n.node.data));
+            // Admin views show what is there, persistent instance nodes included.
+            view.absorb(paths, &n.path, Some(&n.node.data), false);
         }
         view
     }
 
-    fn absorb(&mut self, paths: &JobPaths, p: &str, data: Option<&[u8]>) {
+    fn absorb(&mut self, paths: &JobPaths, p: &str, data: Option<&[u8]>, persistent: bool) {
         let Some((job, node)) = path::parse(p) else { return };
         if job != paths.job() {
             return;
         }
         let text = || data.map(codec::decode_text);
         match node {
+            Node::Instance(id) if persistent => {
+                self.persistent_instances.insert(id);
+            }
             Node::Instance(id) => {
                 let info = data.and_then(|d| InstanceInfo::from_yaml(&codec::decode_text(d), &id).ok());
                 self.instances.insert(id, info);
@@ -99,6 +111,7 @@ impl JobView {
                     ItemLeaf::Failovering => item.failovering = Some(text().unwrap_or_default()),
                     ItemLeaf::Misfire => item.misfire = true,
                     ItemLeaf::Disabled => item.disabled = true,
+                    ItemLeaf::Result => item.result = data.and_then(|d| codec::ItemResult::decode(d).ok()),
                 }
             }
             Node::LeaderInstance => self.leader = text(),

@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::context::ShardingContext;
 use crate::config::JobConfig;
-use crate::registry::codec::JobType;
+use crate::registry::codec::{JobType, RunOutcome};
 
 /// The result of one item's execution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,21 +39,61 @@ pub struct ItemOutcome {
     pub success: bool,
     /// A process's exit code, or 128 + signal number when a signal ended it.
     pub exit_code: Option<i32>,
+    /// The signal that ended the process, if one did.
+    pub signal: Option<i32>,
     /// Why the item failed (or a short note on success).
     pub message: Option<String>,
     /// True when the run was stopped by the worker (a timeout, a kill, fencing).
     pub killed: bool,
+    /// The last lines the run's processes logged (stdout and stderr), newline-terminated.
+    pub output_tail: String,
+    /// The last lines of their stderr, newline-terminated.
+    pub stderr_tail: String,
 }
 
 impl ItemOutcome {
     /// A success.
     pub fn ok() -> ItemOutcome {
-        ItemOutcome { success: true, exit_code: None, message: None, killed: false }
+        ItemOutcome {
+            success: true,
+            exit_code: None,
+            signal: None,
+            message: None,
+            killed: false,
+            output_tail: String::new(),
+            stderr_tail: String::new(),
+        }
     }
 
     /// A failure with a message.
     pub fn failed(message: impl Into<String>) -> ItemOutcome {
-        ItemOutcome { success: false, exit_code: None, message: Some(message.into()), killed: false }
+        ItemOutcome { success: false, message: Some(message.into()), ..ItemOutcome::ok() }
+    }
+
+    /// How it ended, as the item's recorded result and the trace spell it.
+    pub fn run_outcome(&self) -> RunOutcome {
+        if self.success {
+            RunOutcome::Ok
+        } else if self.killed {
+            RunOutcome::Killed
+        } else {
+            RunOutcome::Failed
+        }
+    }
+
+    /// Why it failed, for one line: the message and the last stderr line
+    /// (`exit code 1: cannot connect`); `None` on success.
+    pub fn reason(&self) -> Option<String> {
+        if self.success {
+            return None;
+        }
+        let last = self.stderr_tail.lines().rev().map(str::trim).find(|l| !l.is_empty());
+        match (self.message.as_deref(), last) {
+            (Some(m), Some(l)) if !m.contains(l) => Some(format!("{m}: {l}")),
+            (Some(m), _) => Some(m.to_string()),
+            (None, Some(l)) => Some(l.to_string()),
+            (None, None) => None,
+        }
     }
 }
 

@@ -1,14 +1,74 @@
 //! A run's output: a reader per pipe that either logs lines (stdout and stderr of scripts, a
 //! size cap per stream per run) or captures bytes up to a limit (a dataflow fetch's stdout).
+//! Logged lines also feed the run's [`Tails`]: the last lines of its output (for the trace
+//! store) and of its stderr (for the item's recorded result and failure message).
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::io;
+use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::oneshot;
 
 /// How many bytes of each output stream are logged per process.
 pub const LOG_CAP: usize = 64 * 1024;
+
+/// How many bytes of a run's last output lines (stdout and stderr, in arrival order) are kept.
+pub const OUTPUT_TAIL_CAP: usize = 4096;
+
+/// How many of a run's last stderr lines are kept, and at most how many bytes.
+pub const STDERR_TAIL_LINES: usize = 5;
+const STDERR_TAIL_BYTES: usize = 1024;
+
+/// The last lines a run logged: of its output, and of its stderr alone.
+#[derive(Debug, Default)]
+pub struct Tails {
+    output: VecDeque<String>,
+    output_bytes: usize,
+    stderr: VecDeque<String>,
+}
+
+/// The tails shared by a process's stdout and stderr readers.
+pub(super) type SharedTails = Arc<Mutex<Tails>>;
+
+impl Tails {
+    fn push(&mut self, stream: &str, line: &str) {
+        self.output_bytes += line.len() + 1;
+        self.output.push_back(line.to_string());
+        while self.output_bytes > OUTPUT_TAIL_CAP {
+            let Some(old) = self.output.pop_front() else { break };
+            self.output_bytes -= old.len() + 1;
+        }
+        if stream == "stderr" && !line.trim().is_empty() {
+            self.stderr.push_back(line.chars().take(STDERR_TAIL_BYTES).collect());
+            while self.stderr.len() > STDERR_TAIL_LINES
+                || self.stderr.iter().map(|l| l.len() + 1).sum::<usize>() > STDERR_TAIL_BYTES
+            {
+                self.stderr.pop_front();
+            }
+        }
+    }
+
+    /// The last output lines, newline-terminated.
+    pub fn output(&self) -> String {
+        self.output.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    /// The last stderr lines, newline-terminated.
+    pub fn stderr(&self) -> String {
+        self.stderr.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    /// Takes the tails out of a shared cell.
+    pub(super) fn take(shared: &SharedTails) -> (String, String) {
+        let tails = match shared.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        (tails.output(), tails.stderr())
+    }
+}
 
 /// Names a process in its log lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,28 +152,33 @@ pub(super) struct LineLogger {
     label: OutputLabel,
     stream: &'static str,
     lines: LineSplitter,
+    tails: SharedTails,
 }
 
 impl LineLogger {
-    pub(super) fn new(label: OutputLabel, stream: &'static str) -> LineLogger {
-        LineLogger { label, stream, lines: LineSplitter::new(LOG_CAP) }
+    pub(super) fn new(label: OutputLabel, stream: &'static str, tails: SharedTails) -> LineLogger {
+        LineLogger { label, stream, lines: LineSplitter::new(LOG_CAP), tails }
     }
 
     fn feed(&mut self, data: &[u8]) {
-        let LineLogger { label, stream, lines } = self;
-        lines.feed(data, &mut |line| log_line(label, stream, line));
+        let LineLogger { label, stream, lines, tails } = self;
+        lines.feed(data, &mut |line| log_line(label, stream, tails, line));
     }
 
     fn finish(&mut self) {
-        let LineLogger { label, stream, lines } = self;
-        lines.finish(&mut |line| log_line(label, stream, line));
+        let LineLogger { label, stream, lines, tails } = self;
+        lines.finish(&mut |line| log_line(label, stream, tails, line));
     }
 }
 
-fn log_line(label: &OutputLabel, stream: &str, line: Line<'_>) {
+fn log_line(label: &OutputLabel, stream: &str, tails: &SharedTails, line: Line<'_>) {
     match line {
         Line::Text(text) => {
             tracing::info!(job = %label.job, item = label.item, command = label.command, stream, "{text}");
+            match tails.lock() {
+                Ok(mut t) => t.push(stream, &text),
+                Err(poisoned) => poisoned.into_inner().push(stream, &text),
+            }
         }
         Line::Truncated => {
             tracing::warn!(
@@ -221,6 +286,20 @@ mod tests {
         splitter.feed(b"abc", &mut emit);
         splitter.finish(&mut emit);
         assert_eq!(got, vec!["1234", "abc"]);
+    }
+
+    #[test]
+    fn tails_keep_the_last_lines() {
+        let mut t = Tails::default();
+        for i in 0..1000 {
+            t.push("stdout", &format!("out {i}"));
+        }
+        for i in 0..10 {
+            t.push("stderr", &format!("err {i}"));
+        }
+        t.push("stderr", "  ");
+        assert!(t.output().len() <= OUTPUT_TAIL_CAP && t.output().ends_with("err 9\n  \n"));
+        assert_eq!(t.stderr(), "err 5\nerr 6\nerr 7\nerr 8\nerr 9\n");
     }
 
     #[test]

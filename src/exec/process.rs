@@ -48,8 +48,8 @@
 use std::io;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
-use std::sync::OnceLock;
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use nix::errno::Errno;
@@ -61,7 +61,7 @@ use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 
 pub use super::output::{LOG_CAP, OutputLabel};
-use super::output::{LineLogger, Sink, format_bytes, pump};
+use super::output::{LineLogger, SharedTails, Sink, Tails, format_bytes, pump};
 use super::{ItemOutcome, RunControl};
 use crate::task::OwnedTask;
 
@@ -136,11 +136,27 @@ pub struct ProcessResult {
     pub end: ProcessEnd,
     /// The collected stdout with [`StdoutMode::Capture`] (empty otherwise).
     pub stdout: Vec<u8>,
+    /// The last lines logged, stdout and stderr in arrival order (at most 4 KiB).
+    pub output_tail: String,
+    /// The last lines of stderr (at most 5).
+    pub stderr_tail: String,
 }
 
 impl ProcessResult {
     fn spawn_failed(message: String) -> ProcessResult {
-        ProcessResult { end: ProcessEnd::SpawnFailed(message), stdout: Vec::new() }
+        ProcessResult::ended(ProcessEnd::SpawnFailed(message))
+    }
+
+    fn ended(end: ProcessEnd) -> ProcessResult {
+        ProcessResult { end, stdout: Vec::new(), output_tail: String::new(), stderr_tail: String::new() }
+    }
+
+    /// The signal that ended the process, if one did.
+    pub fn signal(&self) -> Option<i32> {
+        match &self.end {
+            ProcessEnd::Exited(status) | ProcessEnd::Stopped { status: Some(status), .. } => status.signal(),
+            _ => None,
+        }
     }
 
     /// The exit code, or 128 + the signal number when a signal ended the process; `None` when
@@ -193,7 +209,15 @@ impl ProcessResult {
             Some(what) => format!("{what}: {m}"),
             None => m,
         });
-        ItemOutcome { success: self.success(), exit_code: self.exit_code(), message, killed: self.killed() }
+        ItemOutcome {
+            success: self.success(),
+            exit_code: self.exit_code(),
+            signal: self.signal(),
+            message,
+            killed: self.killed(),
+            output_tail: self.output_tail.clone(),
+            stderr_tail: self.stderr_tail.clone(),
+        }
     }
 }
 
@@ -225,10 +249,7 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     };
     if control.kill.is_cancelled() {
         // The run was killed before it started: start nothing.
-        return ProcessResult {
-            end: ProcessEnd::Stopped { reason: StopReason::Kill, status: None },
-            stdout: Vec::new(),
-        };
+        return ProcessResult::ended(ProcessEnd::Stopped { reason: StopReason::Kill, status: None });
     }
     let mut command = Command::new(program);
     command
@@ -260,19 +281,19 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
         _ => None,
     };
     let (overflow_tx, mut overflow_rx) = oneshot::channel::<()>();
+    let tails = SharedTails::default();
     let stdout_task = child.stdout.take().map(|pipe| {
         let sink = match stdout_mode {
-            StdoutMode::Log => Sink::Log(LineLogger::new(label.clone(), "stdout")),
+            StdoutMode::Log => Sink::Log(LineLogger::new(label.clone(), "stdout", Arc::clone(&tails))),
             StdoutMode::Capture { limit } => {
                 Sink::Capture { data: Vec::new(), limit, overflow: Some(overflow_tx), overflowed: false }
             }
         };
         OwnedTask::spawn(pump(pipe, sink))
     });
-    let stderr_task = child
-        .stderr
-        .take()
-        .map(|pipe| OwnedTask::spawn(pump(pipe, Sink::Log(LineLogger::new(label.clone(), "stderr")))));
+    let stderr_task = child.stderr.take().map(|pipe| {
+        OwnedTask::spawn(pump(pipe, Sink::Log(LineLogger::new(label.clone(), "stderr", Arc::clone(&tails)))))
+    });
 
     let first = {
         let limit = match stdout_mode {
@@ -338,7 +359,8 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     }
     // The child is gone; a writer still blocked on its stdin is aborted when dropped here.
     drop(stdin_task);
-    ProcessResult { end, stdout }
+    let (output_tail, stderr_tail) = Tails::take(&tails);
+    ProcessResult { end, stdout, output_tail, stderr_tail }
 }
 
 /// SIGTERM to the group, SIGKILL after `grace`, and SIGKILL for whatever is left once the main

@@ -292,7 +292,7 @@ env | grep '^EJCTL_' | sort >> {out}
         let ctx = context(Some("Beijing"));
         let outcome =
             run(&spec(&format!("{} --flag 'two words'", path.display()), None), &ctx, RunControl::detached()).await;
-        assert_eq!(outcome, ItemOutcome { success: true, exit_code: Some(0), message: None, killed: false });
+        assert_eq!(outcome, ItemOutcome { exit_code: Some(0), ..ItemOutcome::ok() });
         let text = std::fs::read_to_string(&out).unwrap();
         let expected = format!(
             "arg:--flag\narg:two words\narg:{json}\n\
@@ -327,17 +327,25 @@ env | grep '^EJCTL_' | sort >> {out}
     #[tokio::test]
     async fn failures() {
         let dir = tempfile::tempdir().unwrap();
-        let path = script(dir.path(), "exit 7");
+        let path = script(dir.path(), "echo working; echo 'db is down' >&2; exit 7");
         let outcome = run(&spec(&path.display().to_string(), None), &context(None), RunControl::detached()).await;
+        // stdout and stderr are separate pipes: their lines interleave in either order.
+        assert!(outcome.output_tail.contains("working\n") && outcome.output_tail.contains("db is down\n"));
         assert_eq!(
-            outcome,
-            ItemOutcome { success: false, exit_code: Some(7), message: Some("exit code 7".to_owned()), killed: false }
+            ItemOutcome { output_tail: String::new(), ..outcome.clone() },
+            ItemOutcome {
+                exit_code: Some(7),
+                stderr_tail: "db is down\n".to_owned(),
+                ..ItemOutcome::failed("exit code 7")
+            }
         );
+        assert_eq!(outcome.reason().as_deref(), Some("exit code 7: db is down"));
 
         let path = script(dir.path(), "kill -TERM $$");
         let outcome = run(&spec(&path.display().to_string(), None), &context(None), RunControl::detached()).await;
         assert_eq!(outcome.exit_code, Some(143));
         assert_eq!(outcome.message.as_deref(), Some("killed by signal 15 (exit 143)"));
+        assert_eq!(outcome.signal, Some(15));
 
         let missing = dir.path().join("nope.sh");
         let outcome = run(&spec(&missing.display().to_string(), None), &context(None), RunControl::detached()).await;

@@ -16,12 +16,17 @@
 //! session_timeout_ms = 60000        # default 60000
 //! connection_timeout_ms = 15000     # default 15000
 //! fencing_timeout_ms = 40000        # optional; less than session_timeout_ms
+//! tls = { ca = "ca.pem", cert = "client.pem", key = "client.key" }   # optional: TLS (tls.rs)
 //!
 //! [instance]                        # optional
 //! ip = "10.0.0.5"                   # IPv4 address used in the instance id; default: detected
 //! dump_port = 9888                  # serve `dump@{job}` on this port; default: none
+//! dump_address = "0.0.0.0"          # the dump port's address; default: 127.0.0.1
 //! shutdown_timeout_seconds = 30     # graceful stop: wait this long for running items
 //! kill_grace_seconds = 5            # SIGTERM to SIGKILL delay
+//!
+//! [trace]                           # optional: write every run to ElasticJob's trace tables
+//! url = "postgres://u:p@db/jobs"    # default: a SQLite file (see `trace.rs`)
 //!
 //! [[job]]                           # one or more
 //! name = "hello"                    # required: jobName
@@ -54,8 +59,8 @@
 //! # Several files
 //!
 //! `ejctl run a.toml b.toml` runs the jobs of all files in one process: job names must be unique
-//! across the files, and the `[registry]` and `[instance]` tables of the files that have one must
-//! be identical (a file without the table uses the one the others give).
+//! across the files, and the `[registry]`, `[instance]` and `[trace]` tables of the files that
+//! have one must be identical (a file without the table uses the one the others give).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -68,15 +73,16 @@ use self::fields::{Fields, describe};
 
 use crate::config::JobConfig;
 use crate::config::schema::{
-    EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, INSTANCE_KEYS, Kind, REGISTRY_KEYS,
-    TYPE_FILE_KEY, Value as FieldValue, camel_to_snake,
+    EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, Kind, REGISTRY_KEYS, TYPE_FILE_KEY,
+    Value as FieldValue, camel_to_snake,
 };
 use crate::config::validate;
 use crate::exec::Executor;
-use crate::registry::ZkOptions;
 use crate::registry::codec::JobType;
-use crate::registry::path::{is_ipv4, validate_namespace};
+use crate::registry::path::validate_namespace;
 use crate::registry::zk::parse_connect_string;
+use crate::registry::{ZkOptions, ZkTls};
+use crate::trace::TraceConfig;
 
 /// The `[registry]` table: a ZooKeeper registry. Absent: the embedded registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +100,8 @@ pub struct RegistrySection {
     /// `fencing_timeout_ms`: how long a worker cut off from the registry keeps its scripts
     /// running; `None` derives it from the session timeout.
     pub fencing_timeout: Option<Duration>,
+    /// `tls`: reach ZooKeeper over TLS.
+    pub tls: Option<ZkTls>,
 }
 
 impl RegistrySection {
@@ -106,6 +114,7 @@ impl RegistrySection {
         options.connection_timeout = self.connection_timeout;
         options.request_timeout = self.session_timeout;
         options.create_namespace = true;
+        options.tls.clone_from(&self.tls);
         options
     }
 }
@@ -117,6 +126,8 @@ pub struct InstanceSection {
     pub ip: Option<String>,
     /// `dump_port`: serve `dump@{job}` on this TCP port.
     pub dump_port: Option<u16>,
+    /// `dump_address`: the address the dump port listens on (loopback when `None`).
+    pub dump_address: Option<std::net::IpAddr>,
     /// `shutdown_timeout_seconds`: how long a graceful stop waits for running items (default 30).
     pub shutdown_timeout: Duration,
     /// `kill_grace_seconds`: SIGTERM to SIGKILL delay when killing an item (default 5).
@@ -128,6 +139,7 @@ impl Default for InstanceSection {
         InstanceSection {
             ip: None,
             dump_port: None,
+            dump_address: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
         }
@@ -156,6 +168,8 @@ pub struct WorkerFiles {
     pub jobs: Vec<JobDefinition>,
     /// Warnings (for example an IANA time zone a Java instance would reject).
     pub warnings: Vec<String>,
+    /// The trace store; `None`: no trace.
+    pub trace: Option<TraceConfig>,
 }
 
 /// A job file that cannot be used. Displayed on one line:
@@ -218,6 +232,7 @@ impl JobFileError {
 pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
     let mut registry: Option<(RegistrySection, &Path)> = None;
     let mut instance: Option<(InstanceSection, &Path)> = None;
+    let mut trace: Option<(TraceConfig, &Path)> = None;
     let mut jobs: Vec<JobDefinition> = Vec::new();
     let mut warnings = Vec::new();
     let mut defined_in: HashMap<String, &Path> = HashMap::new();
@@ -242,6 +257,13 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
                 }
                 Some(_) => {}
             }
+        }
+        match (contents.trace, &trace) {
+            (Some(section), None) => trace = Some((section, path)),
+            (Some(section), Some((first, first_file))) if *first != section => {
+                return Err(differs(path, "trace", first_file));
+            }
+            _ => {}
         }
         for job in contents.jobs {
             let name = job.config.job_name.clone();
@@ -274,7 +296,17 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
         instance: instance.map(|(section, _)| section).unwrap_or_default(),
         jobs,
         warnings,
+        trace: trace.map(|(section, _)| section),
     })
+}
+
+/// Parses and validates one job file's text as [`load`] would (the fuzz and property tests'
+/// entry point); returns how many jobs it defines.
+///
+/// # Errors
+/// The first problem found, as [`load`] reports it.
+pub fn check_text(file: &Path, text: &str) -> Result<usize, JobFileError> {
+    parse_file(file, text).map(|contents| contents.jobs.len())
 }
 
 fn differs(file: &Path, table: &str, first: &Path) -> JobFileError {
@@ -295,9 +327,10 @@ struct FileContents {
     instance: Option<InstanceSection>,
     jobs: Vec<JobDefinition>,
     warnings: Vec<String>,
+    trace: Option<TraceConfig>,
 }
 
-const TOP_KEYS: &[&str] = &["registry", "instance", "job"];
+const TOP_KEYS: &[&str] = &["registry", "instance", "trace", "job"];
 /// The command-line job types a file can define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FileJobType {
@@ -337,7 +370,8 @@ fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
     let top = Fields { table: &doc, file, job: None, prefix: "" };
     top.check_keys(TOP_KEYS, &[])?;
     let registry = top.table("registry")?.map(|t| parse_registry(file, t)).transpose()?;
-    let instance = top.table("instance")?.map(|t| parse_instance(file, t)).transpose()?;
+    let instance = top.table("instance")?.map(|t| instance::parse_instance(file, t)).transpose()?;
+    let trace = top.table("trace")?.map(|t| trace::parse_trace(file, t)).transpose()?;
     let items: &[Value] = match doc.get("job") {
         None => &[],
         Some(Value::Array(items)) => items,
@@ -356,7 +390,7 @@ fn parse_file(file: &Path, text: &str) -> Result<FileContents, JobFileError> {
         };
         jobs.push(parse_job(file, index + 1, table, &mut warnings)?);
     }
-    Ok(FileContents { registry, instance, jobs, warnings })
+    Ok(FileContents { registry, instance, jobs, warnings, trace })
 }
 
 /// `{file}:{line}:{column}: {message}` from the toml crate's error.
@@ -406,37 +440,8 @@ fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFile
             ),
         ));
     }
-    Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout })
-}
-
-fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFileError> {
-    let f = Fields { table, file, job: None, prefix: "instance." };
-    let known: Vec<&str> = INSTANCE_KEYS.iter().map(|k| k.key).collect();
-    f.check_keys(&known, &[])?;
-    let ip = f.string("ip")?;
-    if let Some(ip) = &ip
-        && !is_ipv4(ip)
-    {
-        return Err(f.err("ip", format!("'{ip}' is not an IPv4 address")));
-    }
-    let dump_port = match f.integer("dump_port")? {
-        None => None,
-        Some(p) => Some(
-            u16::try_from(p)
-                .ok()
-                .filter(|p| *p > 0)
-                .ok_or_else(|| f.err("dump_port", format!("must be a port number from 1 to 65535, got {p}")))?,
-        ),
-    };
-    let seconds = |key: &str, default: u64| -> Result<Duration, JobFileError> {
-        Ok(Duration::from_secs(f.int_at_least(key, 0)?.map_or(default, |v| v as u64)))
-    };
-    Ok(InstanceSection {
-        ip,
-        dump_port,
-        shutdown_timeout: seconds("shutdown_timeout_seconds", 30)?,
-        kill_grace: seconds("kill_grace_seconds", 5)?,
-    })
+    let tls = tls::parse_tls(&f, "tls")?;
+    Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout, tls })
 }
 
 fn parse_job(
@@ -568,6 +573,9 @@ fn toml_key(yaml_key: &str) -> String {
 }
 
 mod fields;
+mod instance;
+mod tls;
+mod trace;
 
 #[cfg(test)]
 #[path = "tests.rs"]

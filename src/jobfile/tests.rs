@@ -56,6 +56,7 @@ fn full_file_with_every_key() {
             session_timeout: Duration::from_millis(30_000),
             connection_timeout: Duration::from_millis(5_000),
             fencing_timeout: Some(Duration::from_millis(20_000)),
+            tls: None,
         })
     );
     assert_eq!(
@@ -63,6 +64,7 @@ fn full_file_with_every_key() {
         InstanceSection {
             ip: Some("10.0.0.5".into()),
             dump_port: Some(9888),
+            dump_address: Some(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
             shutdown_timeout: Duration::from_secs(60),
             kill_grace: Duration::from_secs(2),
         }
@@ -203,6 +205,7 @@ fn registry_and_instance_defaults_and_zk_options() {
             session_timeout: Duration::from_secs(60),
             connection_timeout: Duration::from_secs(15),
             fencing_timeout: None,
+            tls: None,
         }
     );
     let options = registry.zk_options();

@@ -279,6 +279,16 @@ pub fn check_change(
         }
         warnings.push(format!("job '{job}': {message} (already so before this change)"));
     }
+    if let Some(t) = job_type {
+        let empty = std::collections::BTreeMap::new();
+        let changed = crate::coord::pin::changed_pinned(t, old.map_or(&empty, |o| &o.props), &new.props);
+        if !changed.is_empty() {
+            warnings.push(format!(
+                "job '{job}': ejctl workers refuse a changed {} and keep running the one in their job file, unless their job file sets allow_registry_commands = true",
+                changed.join(", ")
+            ));
+        }
+    }
     Ok(warnings)
 }
 

@@ -22,6 +22,8 @@
 //!   assignments, validation of a changed configuration, version-checked writes.
 //! * [`publish`]: make the registry hold configurations — plan, diff and apply many jobs in one
 //!   transaction (`ejctl config apply` / `diff`), or publish one job as a worker does at start-up.
+//! * [`why`]: the trace store's runs of a job (`ejctl history`), and why a job or item did not
+//!   or will not run (`ejctl why`, decided by [`crate::coord::why`]).
 //! * [`text`]: how instants, durations and lists are spelled for people, shared with the
 //!   command line.
 //!
@@ -38,6 +40,7 @@ pub mod read;
 pub mod text;
 pub mod trigger;
 pub mod view;
+pub mod why;
 
 use crate::exit::CliError;
 use crate::registry::Registry;

@@ -126,6 +126,7 @@ fn plan_job(job_type: &JobType, config: &JobConfig, root: Option<&NodeData>, sto
         Err(e) => {
             plan.warnings
                 .push(format!("job '{job}': the stored configuration cannot be read ({e}); apply replaces it"));
+            plan.stored_error = Some(e.to_string());
             plan.old_yaml = Some(text);
         }
     }
@@ -197,7 +198,7 @@ pub async fn apply(registry: &Registry, plans: &[&Plan]) -> Result<(), CliError>
 }
 
 /// What [`publish`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The job had no configuration: its root and configuration were written.
     Created,
@@ -211,6 +212,12 @@ pub enum Outcome {
     Kept {
         /// The stored configuration differs from the given one.
         differs: bool,
+    },
+    /// Without `overwrite`, a stored configuration that cannot be decoded is left as it is;
+    /// nothing was written and the returned configuration is the given one.
+    Invalid {
+        /// Why it cannot be decoded, naming the node.
+        error: String,
     },
 }
 
@@ -244,8 +251,9 @@ const PUBLISH_ATTEMPTS: usize = 5;
 /// the decision made again.
 ///
 /// # Errors
-/// A stored configuration that cannot be decoded and is not overwritten (exit 1, naming the
-/// node); registry errors; exit 4 when the nodes keep changing under the writes.
+/// Registry errors; exit 4 when the nodes keep changing under the writes. (A stored
+/// configuration that cannot be decoded is [`Outcome::Invalid`], not an error: the caller decides
+/// what to run meanwhile.)
 pub async fn publish(
     registry: &Registry,
     job_type: &JobType,
@@ -263,12 +271,14 @@ pub async fn publish(
             Action::Create => Outcome::Created,
             _ if !overwrite => {
                 let path = JobPaths::new(&plan.job).config();
-                let stored = plan.stored.ok_or_else(|| {
+                let Some(stored) = plan.stored else {
                     let error = plan.stored_error.unwrap_or_default();
-                    CliError::failure(format!("job '{}': the configuration at {path} is invalid: {error}", plan.job))
-                })?;
+                    let error = format!("invalid configuration at {path}: {error}");
+                    let warnings = plan.warnings.into_iter().filter(|w| !w.contains("apply replaces it")).collect();
+                    return Ok(Published { outcome: Outcome::Invalid { error }, config: config.clone(), warnings });
+                };
                 let differs = stored.to_yaml() != config.to_yaml();
-                return Ok(Published { outcome: Outcome::Kept { differs }, config: stored, warnings: Vec::new() });
+                return Ok(Published { outcome: Outcome::Kept { differs }, config: stored, warnings: plan.warnings });
             }
             Action::Update => Outcome::Overwritten,
             Action::Unchanged => Outcome::Unchanged,
@@ -342,9 +352,12 @@ mod tests {
         let r = Registry::embedded(&store);
         r.create("/j", b"HTTP", Mode::Persistent).await.unwrap();
         r.create("/j/config", b"jobName: [", Mode::Persistent).await.unwrap();
-        let err = publish(&r, &JobType::Script, &script("j", 1), false).await.unwrap_err();
-        assert_eq!(err.exit, crate::exit::Exit::Failure);
-        assert!(err.to_string().starts_with("job 'j': the configuration at /j/config is invalid: "), "{err}");
+        let kept = publish(&r, &JobType::Script, &script("j", 1), false).await.unwrap();
+        let Outcome::Invalid { error } = &kept.outcome else { panic!("{:?}", kept.outcome) };
+        assert!(error.starts_with("invalid configuration at /j/config: "), "{error}");
+        assert!(error.len() > "invalid configuration at /j/config: ".len(), "{error}");
+        assert_eq!(kept.config, script("j", 1));
+        assert_eq!(text(&r, "/j/config").await.as_deref(), Some("jobName: ["), "nothing is written");
 
         let over = publish(&r, &JobType::Script, &script("j", 1), true).await.unwrap();
         assert_eq!(over.outcome, Outcome::Overwritten);

@@ -157,7 +157,7 @@ impl Admin {
     }
 
     /// Reads what the list views need of many jobs — root, config, leader, `servers/*`,
-    /// `instances/*` and `sharding/*/instance` — in two rounds of pipelined multi-reads for all
+    /// `instances/*`, `sharding/*/instance` and `sharding/*/result` — in two rounds of pipelined multi-reads for all
     /// the jobs together. Jobs that vanish meanwhile are left out.
     ///
     /// # Errors
@@ -197,6 +197,7 @@ impl Admin {
                     for item in items.iter().filter_map(|i| path::parse_item(i)) {
                         nodes.push(tree_node(p.item(item), None));
                         second.push(p.item_leaf(item, ItemLeaf::Instance));
+                        second.push(p.item_leaf(item, ItemLeaf::Result));
                     }
                 }
             }
@@ -225,6 +226,14 @@ impl Admin {
     /// A usage error for an invalid name, "not found" (exit 3) when the job has no
     /// configuration, registry errors.
     pub async fn read_job(&self, name: &str) -> Result<JobData, CliError> {
+        Ok(self.read_job_nodes(name).await?.0)
+    }
+
+    /// [`Admin::read_job`], with the nodes read (their metadata included).
+    ///
+    /// # Errors
+    /// As [`Admin::read_job`].
+    pub async fn read_job_nodes(&self, name: &str) -> Result<(JobData, Vec<TreeNode>), CliError> {
         super::check_job_name(name)?;
         let paths = JobPaths::new(name);
         let nodes = self
@@ -237,7 +246,7 @@ impl Admin {
         if !data.has_config {
             return Err(self.job_not_found(name));
         }
-        Ok(data)
+        Ok((data, nodes))
     }
 
     /// Reads the jobs named (or, with `None`, every job of the namespace) with

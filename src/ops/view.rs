@@ -16,6 +16,52 @@ use serde::Serialize;
 use super::read::JobData;
 use super::text::serialize_rfc3339;
 use crate::coord::status::{self, ItemStatus, JobStatus};
+use crate::registry::codec::ItemResult;
+
+/// How a job's items last ended (ejctl's `sharding/{item}/result` leaves): ElasticJob's status
+/// says whether a job can run, this says whether its runs succeed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Health {
+    /// Every item's last run succeeded.
+    Ok,
+    /// Some item's last run failed, was killed, or its last fire was refused.
+    Failing,
+    /// No item has a recorded result (never ran, a Java cluster, or `monitorExecution` off).
+    Unknown,
+}
+
+impl std::fmt::Display for Health {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Health::Ok => "OK",
+            Health::Failing => "FAILING",
+            Health::Unknown => "-",
+        })
+    }
+}
+
+/// A job's health from its items' last results: `(health, last run end, failing items)`.
+pub fn job_health(job: &JobData) -> (Health, Option<DateTime<Utc>>, Vec<u32>) {
+    let total = job.total().unwrap_or(u32::MAX);
+    let results: Vec<(u32, &ItemResult)> = job
+        .view
+        .items
+        .iter()
+        .filter(|(i, _)| **i < total)
+        .filter_map(|(i, v)| v.result.as_ref().map(|r| (*i, r)))
+        .collect();
+    let last = results.iter().filter_map(|(_, r)| r.ended()).max();
+    let failing: Vec<u32> = results.iter().filter(|(_, r)| r.outcome.is_bad()).map(|(i, _)| *i).collect();
+    let health = if results.is_empty() {
+        Health::Unknown
+    } else if failing.is_empty() {
+        Health::Ok
+    } else {
+        Health::Failing
+    };
+    (health, last, failing)
+}
 
 /// One job of `job list`.
 #[derive(Debug, Clone, Serialize)]
@@ -38,23 +84,36 @@ pub struct JobBrief {
     pub sharding_total_count: i32,
     /// The description, empty when none.
     pub description: String,
+    /// When the latest recorded run of an item ended (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub last_run: Option<DateTime<Utc>>,
+    /// Whether the items' last runs succeeded.
+    pub health: Health,
+    /// The items whose last run failed (or whose last fire was refused).
+    pub failing_items: Vec<u32>,
 }
 
 /// The jobs that have a configuration, as `job list` shows them (ElasticJob skips the others).
 pub fn job_briefs(jobs: &[JobData], now: DateTime<Utc>) -> Vec<JobBrief> {
-    jobs.iter()
-        .filter(|j| j.has_config)
-        .map(|j| JobBrief {
-            name: j.name.clone(),
-            status: j.status(),
-            cron: j.cron().map(str::to_string),
-            time_zone: j.time_zone().map(str::to_string),
-            next_fire: j.next_fire(now),
-            instance_count: j.view.instances.len(),
-            sharding_total_count: j.config.as_ref().map_or(0, |c| c.sharding_total_count),
-            description: j.description(),
-        })
-        .collect()
+    jobs.iter().filter(|j| j.has_config).map(|j| job_brief(j, now)).collect()
+}
+
+/// One job as `job list` shows it.
+pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
+    let (health, last_run, failing_items) = job_health(j);
+    JobBrief {
+        name: j.name.clone(),
+        status: j.status(),
+        cron: j.cron().map(str::to_string),
+        time_zone: j.time_zone().map(str::to_string),
+        next_fire: j.next_fire(now),
+        instance_count: j.view.instances.len(),
+        sharding_total_count: j.config.as_ref().map_or(0, |c| c.sharding_total_count),
+        description: j.description(),
+        last_run,
+        health,
+        failing_items,
+    }
 }
 
 /// Everything about one job (`job show`).
@@ -109,7 +168,7 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         resharding_needed: job.resharding,
         servers: server_rows(job),
         instances: instance_rows(job),
-        sharding: item_rows(job),
+        sharding: item_rows(job, now),
         failover: failover_state(job),
     }
 }
@@ -229,15 +288,38 @@ pub struct ItemRow {
     pub misfire: bool,
     /// `sharding/{i}/disabled` exists.
     pub disabled: bool,
+    /// When its last recorded run ended (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub last_run: Option<DateTime<Utc>>,
+    /// How it ended: `OK`, `FAILED`, `KILLED`, `REFUSED`; `null` when nothing is recorded.
+    pub result: Option<&'static str>,
+    /// Its exit code, when a process ran.
+    pub exit_code: Option<i32>,
+    /// Why it failed: the message and the last stderr line.
+    pub message: Option<String>,
+    /// The instance that ran it.
+    pub last_instance: Option<String>,
+    /// The job's next fire, unless the item is disabled (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub next_fire: Option<DateTime<Utc>>,
 }
 
-/// The items of a job (children of `sharding` and `0..shardingTotalCount`).
-pub fn item_rows(job: &JobData) -> Vec<ItemRow> {
+/// The items of a job (children of `sharding` and `0..shardingTotalCount`), with their last
+/// results and the next fire after `now`.
+pub fn item_rows(job: &JobData, now: DateTime<Utc>) -> Vec<ItemRow> {
+    let next_fire = job.next_fire(now);
     status::sharding_info(&job.view, job.total())
         .into_iter()
         .map(|info| {
             let state = job.view.items.get(&info.item).cloned().unwrap_or_default();
+            let result = state.result.as_ref();
             ItemRow {
+                last_run: result.and_then(ItemResult::ended),
+                result: result.map(|r| r.outcome.label()),
+                exit_code: result.and_then(|r| r.exit_code),
+                message: result.and_then(ItemResult::reason),
+                last_instance: result.map(|r| r.instance.clone()).filter(|i| !i.is_empty()),
+                next_fire: next_fire.filter(|_| !state.disabled),
                 item: info.item,
                 instance: info.instance_id,
                 server_ip: info.server_ip,

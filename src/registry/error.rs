@@ -40,6 +40,9 @@ pub enum RegistryError {
         /// The last connection error.
         reason: String,
     },
+    /// The TLS settings cannot be used: a file is unreadable or holds no usable PEM.
+    #[error("{0}")]
+    TlsConfig(String),
     /// The connection dropped while the request was in flight; the outcome is unknown.
     #[error("connection to the registry was lost")]
     ConnectionLoss,

@@ -35,7 +35,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 pub use self::error::{RegistryError, Result};
-pub use self::zk::ZkOptions;
+pub use self::zk::{ZkOptions, ZkTls};
 
 /// The metadata of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

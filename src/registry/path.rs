@@ -51,17 +51,21 @@ pub enum ItemLeaf {
     Misfire,
     /// `disabled`: an operator disabled the item (persistent).
     Disabled,
+    /// `result` (ejctl): the item's last run or refused fire (persistent, JSON; Java instances
+    /// ignore it).
+    Result,
 }
 
 impl ItemLeaf {
     /// Every leaf, in a fixed order.
-    pub const ALL: [ItemLeaf; 6] = [
+    pub const ALL: [ItemLeaf; 7] = [
         ItemLeaf::Instance,
         ItemLeaf::Running,
         ItemLeaf::Failover,
         ItemLeaf::Failovering,
         ItemLeaf::Misfire,
         ItemLeaf::Disabled,
+        ItemLeaf::Result,
     ];
 
     /// The node name.
@@ -73,6 +77,7 @@ impl ItemLeaf {
             ItemLeaf::Failovering => "failovering",
             ItemLeaf::Misfire => "misfire",
             ItemLeaf::Disabled => "disabled",
+            ItemLeaf::Result => "result",
         }
     }
 }
@@ -429,6 +434,7 @@ mod tests {
         assert_eq!(p.item_leaf(0, ItemLeaf::Failovering), "/test_job/sharding/0/failovering");
         assert_eq!(p.item_leaf(0, ItemLeaf::Misfire), "/test_job/sharding/0/misfire");
         assert_eq!(p.item_leaf(0, ItemLeaf::Disabled), "/test_job/sharding/0/disabled");
+        assert_eq!(p.item_leaf(0, ItemLeaf::Result), "/test_job/sharding/0/result");
         assert_eq!(p.leader_instance(), "/test_job/leader/election/instance");
         assert_eq!(p.election_latch(), "/test_job/leader/election/latch");
         assert_eq!(p.sharding_necessary(), "/test_job/leader/sharding/necessary");

@@ -54,6 +54,14 @@ pub fn dump_line(path: &str, value: &str, cache: Option<(&str, &str)>) -> String
     }
 }
 
+/// The job a dump port request line names: `dump@{job}` (a trailing CR/LF allowed); `None` for
+/// anything else, which the dump port answers by closing the connection.
+pub fn parse_dump_request(line: &str) -> Option<&str> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let job = line.strip_prefix("dump@")?;
+    (!job.contains('@')).then_some(job)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use tokio::task::JoinSet;
 use super::StopMode;
 use crate::registry::cache::CacheReader;
 use crate::registry::path::{self, JobPaths};
-use crate::registry::snapshot::{IpMasker, dump_line};
+use crate::registry::snapshot::{IpMasker, dump_line, parse_dump_request};
 use crate::registry::{Registry, TreeNode};
 
 /// Serves dump requests until the worker stops.
@@ -61,12 +61,10 @@ async fn answer(stream: TcpStream, registry: &Registry, jobs: &HashMap<String, C
     let mut line = String::new();
     let mut reader = BufReader::new(read.take(4096));
     tokio::time::timeout(Duration::from_secs(10), reader.read_line(&mut line)).await??;
-    let line = line.trim_end_matches(['\r', '\n']);
-    let parts: Vec<&str> = line.split('@').collect();
-    let (["dump", job], true) = (parts.as_slice(), line.starts_with("dump@")) else {
+    let Some(job) = parse_dump_request(&line) else {
         return Ok(());
     };
-    let Some(cache) = jobs.get(*job) else {
+    let Some(cache) = jobs.get(job) else {
         return Ok(());
     };
     let paths = JobPaths::new(job);

@@ -33,6 +33,7 @@
 //! # }
 //! ```
 
+mod bugs;
 mod dumpport;
 mod fence;
 mod ip;
@@ -54,7 +55,10 @@ use crate::registry::codec::InstanceId;
 use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::{Registry, ZkOptions};
+use crate::trace::writer::TraceService;
+use crate::trace::{HostInfo, TraceConfig, Tracer};
 
+pub use self::bugs::InjectedBug;
 pub use self::ip::detect_ip;
 pub use crate::clock::{Clock, SystemClock};
 
@@ -103,6 +107,9 @@ pub struct WorkerConfig {
     pub pid: Option<u32>,
     /// Serve `dump@{job}` on this port.
     pub dump_port: Option<u16>,
+    /// The address the dump port listens on; loopback (`127.0.0.1`) when `None`, so only this
+    /// machine can read the tree through it unless an address is configured.
+    pub dump_address: Option<std::net::IpAddr>,
     /// How long a graceful stop waits for running items.
     pub shutdown_timeout: Duration,
     /// SIGTERM to SIGKILL delay when killing an item.
@@ -114,6 +121,8 @@ pub struct WorkerConfig {
     pub jobs: Vec<JobDefinition>,
     /// The wall clock fires are scheduled by.
     pub clock: Arc<dyn Clock>,
+    /// Write every run to this trace store (`None`: no trace).
+    pub trace: Option<TraceConfig>,
     /// Bugs switched on for the simulator's mutation check (see [`InjectedBug`]).
     #[doc(hidden)]
     pub bugs: Vec<InjectedBug>,
@@ -128,11 +137,13 @@ impl WorkerConfig {
             ip: None,
             pid: None,
             dump_port: None,
+            dump_address: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
             fencing_timeout: None,
             jobs,
             clock: Arc::new(SystemClock),
+            trace: None,
             bugs: Vec::new(),
         }
     }
@@ -142,6 +153,8 @@ impl WorkerConfig {
 pub(crate) struct Settings {
     pub(crate) kill_grace: Duration,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Where runs are traced, if anywhere.
+    pub(crate) tracer: Option<Tracer>,
     pub(crate) bugs: BTreeSet<InjectedBug>,
 }
 
@@ -152,43 +165,8 @@ impl Settings {
     }
 }
 
-/// Known bugs the simulator's mutation check switches on, one at a time, to prove that its
-/// checker of the delivery guarantee catches each of them. Never set outside that check: every
-/// one of them breaks SPEC §2a.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum InjectedBug {
-    /// A worker cut off from the registry keeps starting fires and never kills its running items.
-    NoFencing,
-    /// Failover takes every item running elsewhere for an orphan: the runner's instance node is
-    /// never checked (as a liveness check that compares ids in the wrong form would do).
-    OrphansWithoutLivenessCheck,
-    /// A fire that finds its item busy is dropped instead of owed a run (misfire ignored).
-    MisfireDropped,
-    /// The leader reshards without waiting for running items to end (ElasticJob's rule), so an
-    /// item's new owner may start it while its old owner still runs it.
-    ReshardWhileRunning,
-}
-
-impl InjectedBug {
-    /// Every injectable bug.
-    pub const ALL: [InjectedBug; 4] = [
-        InjectedBug::NoFencing,
-        InjectedBug::OrphansWithoutLivenessCheck,
-        InjectedBug::MisfireDropped,
-        InjectedBug::ReshardWhileRunning,
-    ];
-
-    /// The name `--inject` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            InjectedBug::NoFencing => "no-fencing",
-            InjectedBug::OrphansWithoutLivenessCheck => "orphans-without-liveness-check",
-            InjectedBug::MisfireDropped => "misfire-dropped",
-            InjectedBug::ReshardWhileRunning => "reshard-while-running",
-        }
-    }
-}
+/// How long a stopping worker waits for the trace writer to flush.
+const TRACE_FLUSH: Duration = Duration::from_secs(5);
 
 /// What the job tasks are asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,6 +190,8 @@ pub struct Worker {
     services: JoinSet<()>,
     shutdown_timeout: Duration,
     dump_addr: Option<std::net::SocketAddr>,
+    /// The trace writer, flushed once the jobs are stopped.
+    trace: Option<TraceService>,
 }
 
 impl Worker {
@@ -236,9 +216,18 @@ impl Worker {
             None => detect_ip(),
         };
         let instance_id = InstanceId::new(&ip, config.pid.unwrap_or_else(std::process::id));
+        let (tracer, trace) = match config.trace.clone() {
+            Some(trace) => {
+                let host = HostInfo { hostname: crate::trace::hostname(), ip: ip.clone() };
+                let (tracer, service) = TraceService::start(trace, host);
+                (Some(tracer), Some(service))
+            }
+            None => (None, None),
+        };
         let settings = Arc::new(Settings {
             kill_grace: config.kill_grace,
             clock: Arc::clone(&config.clock),
+            tracer,
             bugs: config.bugs.iter().copied().collect(),
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
@@ -274,9 +263,10 @@ impl Worker {
         if let Some(port) = config.dump_port {
             let readers: HashMap<String, _> =
                 runners.iter().map(|r| (r.name().to_string(), r.cache_reader())).collect();
-            let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+            let address = config.dump_address.unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+            let listener = tokio::net::TcpListener::bind((address, port))
                 .await
-                .with_context(|| format!("cannot listen on dump port {port}"))?;
+                .with_context(|| format!("cannot listen on dump port {address}:{port}"))?;
             dump_addr = listener.local_addr().ok();
             services.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
         }
@@ -292,6 +282,7 @@ impl Worker {
             services,
             shutdown_timeout: config.shutdown_timeout,
             dump_addr,
+            trace,
         })
     }
 
@@ -321,6 +312,9 @@ impl Worker {
         let _ = self.stop.send(StopMode::Forced);
         while self.tasks.join_next().await.is_some() {}
         self.services.shutdown().await;
+        if let Some(trace) = self.trace.take() {
+            trace.finish(TRACE_FLUSH).await;
+        }
     }
 
     /// Runs until `graceful` resolves, then stops gracefully; if `forced` resolves meanwhile,
@@ -361,6 +355,9 @@ impl Worker {
             }
         }
         self.services.shutdown().await;
+        if let Some(trace) = self.trace.take() {
+            trace.finish(TRACE_FLUSH).await;
+        }
         was_forced
     }
 }

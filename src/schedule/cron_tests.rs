@@ -308,3 +308,14 @@ fn golden_cases_agree_with_quartz() {
         "allow-listed cases now agree with Quartz, remove them: {allowed_but_agreeing:?}"
     );
 }
+
+#[test]
+fn ranges_from_the_all_sentinel_are_bounded() {
+    // Quartz lets a literal 99 (its "all" value) through the range check; a huge range end then
+    // fills a set with millions of values. ejctl refuses such an end at once.
+    let started = std::time::Instant::now();
+    assert!(reason("0 0 2 ? 99-3313320 ?").contains("between 1 and 12"), "{}", reason("0 0 2 ? 99-3313320 ?"));
+    assert!(reason("0 0 2 ? * 99-333333399").contains("between 1 and 7"));
+    assert!(reason("99-2000000000 0 2 ? * 1").contains("between 0 and 59"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -319,6 +319,13 @@ impl QuartzFields {
 
     /// `addToSet`: range checks, then the values `val..=end` step `incr`, wrapping around.
     fn add_to_set(&mut self, val: i32, end: i32, incr: i32, ty: usize) -> Result<(), Reason> {
+        // Unlike Quartz, a range end beyond the field is refused even when the start is the
+        // literal 99 (Quartz's "all" sentinel, which it lets through): `99-333333333` would
+        // otherwise fill a set with hundreds of millions of values (found by fuzzing).
+        if ty != YEAR && end > field_bounds(ty).1 {
+            let (lo, hi) = field_bounds(ty);
+            return Err(format!("values must be between {lo} and {hi}"));
+        }
         let out_of_range = match ty {
             SECOND | MINUTE => (!(0..=59).contains(&val) || end > 59) && val != ALL_SPEC,
             HOUR => (!(0..=23).contains(&val) || end > 23) && val != ALL_SPEC,

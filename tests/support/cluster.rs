@@ -51,6 +51,8 @@ pub struct ClusterOptions {
     pub shutdown_timeout_seconds: u64,
     /// The workers' dump port (process clusters).
     pub dump_port: Option<u16>,
+    /// The body of the workers' `[trace]` table, if any.
+    pub trace: Option<String>,
 }
 
 impl Default for ClusterOptions {
@@ -63,6 +65,7 @@ impl Default for ClusterOptions {
             tick_ms: 1000,
             shutdown_timeout_seconds: 20,
             dump_port: None,
+            trace: None,
         }
     }
 }
@@ -179,8 +182,9 @@ impl Cluster {
             _ => String::new(),
         };
         let dump = o.dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
+        let trace = o.trace.as_ref().map(|t| format!("[trace]\n{t}\n\n")).unwrap_or_default();
         format!(
-            "{registry}[instance]\nip = \"{ip}\"\n{dump}shutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
+            "{registry}{trace}[instance]\nip = \"{ip}\"\n{dump}shutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
             o.shutdown_timeout_seconds, o.kill_grace_seconds, self.job
         )
     }
@@ -226,6 +230,7 @@ impl Cluster {
                 config.ip = Some(ip.to_string());
                 config.pid = Some(1000 + u32::try_from(index).unwrap());
                 config.kill_grace = Duration::from_secs(self.options.kill_grace_seconds);
+                config.trace = files.trace.clone();
                 let worker = Worker::start(config).await.unwrap();
                 let id = worker.instance_id().to_string();
                 Instance::InProcess { worker: Some(worker), id }

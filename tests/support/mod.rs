@@ -1,12 +1,14 @@
-//! Test support: real ZooKeeper servers ([`zk`]), registry fixtures that run one scenario
+//! Test support: real ZooKeeper servers ([`zk`]), real PostgreSQL servers ([`pg`]), registry fixtures that run one scenario
 //! against ZooKeeper and the embedded registry alike, and helpers for running the `ejctl` binary.
 
 #![allow(dead_code, unused_imports)] // Each test module (and bench) uses a different part of the support code.
 
 pub mod chaos;
 pub mod cluster;
+pub mod pg;
 pub mod proxy;
 pub mod sim;
+pub mod tls;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -57,6 +59,10 @@ pub fn ejctl() -> assert_cmd::Command {
         "EJCTL_OUTPUT",
         "EJCTL_CONNECT_TIMEOUT",
         "EJCTL_CONFIG",
+        "EJCTL_TRACE",
+        "EJCTL_TLS_CA",
+        "EJCTL_TLS_CERT",
+        "EJCTL_TLS_KEY",
     ] {
         cmd.env_remove(var);
     }

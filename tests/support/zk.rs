@@ -12,6 +12,8 @@ use super::signal;
 
 const ZK_JAR: &str = "/usr/share/java/zookeeper.jar";
 const SLF4J_JAR: &str = "/usr/share/java/slf4j-simple.jar";
+/// Debian's `zookeeper.jar` manifest leaves it out, and TLS connections need it.
+const NETTY_CODEC_JAR: &str = "/usr/share/java/netty-codec.jar";
 
 /// Panics with installation instructions when Java or the ZooKeeper package is missing.
 fn require_zookeeper() {
@@ -61,7 +63,7 @@ impl Member {
             .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
             .arg("-Dzookeeper.jmx.log4j.disable=true")
             .arg("-cp")
-            .arg(format!("{ZK_JAR}:{SLF4J_JAR}"))
+            .arg(format!("{ZK_JAR}:{NETTY_CODEC_JAR}:{SLF4J_JAR}"))
             .arg(self.main_class)
             .arg(&self.cfg)
             .stdin(Stdio::null())
@@ -75,6 +77,38 @@ impl Member {
     fn serving(&self) -> bool {
         let srvr = four_letter(self.client_port, "srvr");
         srvr.contains("Mode:")
+    }
+
+    /// For a TLS-only server: a TLS handshake with the port completes.
+    fn serving_tls(&self, pki: &super::tls::Pki) -> bool {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from_pem_file(&pki.ca).unwrap()).unwrap();
+        let chain = vec![CertificateDer::from_pem_file(&pki.client_cert).unwrap()];
+        let key = PrivateKeyDer::from_pem_file(&pki.client_key).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+            rustls::crypto::aws_lc_rs::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_client_auth_cert(chain, key)
+        .unwrap();
+        let name = ServerName::try_from("127.0.0.1").unwrap();
+        let mut conn = rustls::ClientConnection::new(std::sync::Arc::new(config), name).unwrap();
+        let Ok(mut socket) =
+            TcpStream::connect_timeout(&([127, 0, 0, 1], self.client_port).into(), Duration::from_millis(500))
+        else {
+            return false;
+        };
+        let _ = socket.set_read_timeout(Some(Duration::from_secs(2)));
+        while conn.is_handshaking() {
+            if conn.complete_io(&mut socket).is_err() {
+                return false;
+            }
+        }
+        true
     }
 
     /// The server's `mntr` counters.
@@ -173,21 +207,27 @@ impl ZkServer {
     /// Starts a server with this tick time (sessions may be 2–20 ticks) and waits until it
     /// serves. A short tick makes session expiry happen closer to the session timeout.
     pub fn start_with_tick(tick_ms: u32) -> ZkServer {
+        let server = ZkServer::spawn(|port, data| {
+            format!(
+                "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
+                 admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
+                data.display()
+            )
+        });
+        server.wait_serving();
+        server
+    }
+
+    /// Starts a standalone server on a free port with the configuration `config(port, data_dir)`
+    /// gives, without waiting for it.
+    fn spawn(config: impl FnOnce(u16, &Path) -> String) -> ZkServer {
         require_zookeeper();
         let dir = tempfile::Builder::new().prefix("ejctl-zk-").tempdir().unwrap();
         let port = free_port();
         let data = dir.path().join("data");
         std::fs::create_dir_all(&data).unwrap();
         let cfg = dir.path().join("zoo.cfg");
-        std::fs::write(
-            &cfg,
-            format!(
-                "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
-                 admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n",
-                data.display()
-            ),
-        )
-        .unwrap();
+        std::fs::write(&cfg, config(port, &data)).unwrap();
         let mut member = Member {
             client_port: port,
             dir: dir.path().to_path_buf(),
@@ -196,13 +236,31 @@ impl ZkServer {
             child: None,
         };
         member.spawn();
-        let server = ZkServer { member, _dir: dir };
-        server.wait_serving();
-        server
+        ZkServer { member, _dir: dir }
     }
 
     fn wait_serving(&self) {
         wait_until("zookeeper to serve", Duration::from_secs(30), || self.member.serving());
+    }
+
+    /// Starts a TLS-only server: no plaintext port, a `secureClientPort` with the PKI's server
+    /// certificate, client certificates from its CA optional (`ssl.clientAuth=want`; with one,
+    /// ZooKeeper's x509 authentication names the session after its subject).
+    pub fn start_tls(pki: &super::tls::Pki) -> ZkServer {
+        let server = ZkServer::spawn(|port, data| {
+            format!(
+                "tickTime=1000\ndataDir={}\nsecureClientPort={port}\nsecureClientPortAddress=127.0.0.1\n\
+                 serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n\
+                 ssl.keyStore.location={}\nssl.keyStore.type=PEM\n\
+                 ssl.trustStore.location={}\nssl.trustStore.type=PEM\nssl.clientAuth=want\n\
+                 admin.enableServer=false\nforceSync=no\nmaxClientCnxns=0\n",
+                data.display(),
+                pki.server_keystore.display(),
+                pki.ca.display()
+            )
+        });
+        wait_until("zookeeper to serve TLS", Duration::from_secs(30), || server.member.serving_tls(pki));
+        server
     }
 
     /// `127.0.0.1:PORT`.

@@ -229,6 +229,9 @@ pub async fn apply_or_diff(global: &GlobalArgs, files: &[PathBuf], out: &mut Out
         namespace: Some(r.namespace.clone()),
         digest: r.digest.clone(),
         connect_timeout: None,
+        tls_ca: r.tls.as_ref().map(|t| t.ca.display().to_string()),
+        tls_cert: r.tls.as_ref().and_then(|t| t.cert.as_ref()).map(|p| p.display().to_string()),
+        tls_key: r.tls.as_ref().and_then(|t| t.key.as_ref()).map(|p| p.display().to_string()),
     });
     let global = context::for_job_files(global, file_layer.as_ref());
     let registry = connect_for_files(&global, write).await?;

@@ -13,6 +13,10 @@
 //! namespace = "jobs"                  # required
 //! digest = "ops:secret"               # optional: digest credentials
 //! connect_timeout = "3s"              # optional: like --connect-timeout
+//! trace = "postgres://ejctl@db/jobs"  # optional: the trace store of `history` and `why`
+//! tls_ca = "/etc/ejctl/zk-ca.pem"     # optional: TLS to ZooKeeper, like --tls-ca
+//! tls_cert = "ops.pem"                # optional: x509 client certificate, like --tls-cert
+//! tls_key = "ops.key"                 # optional: its key, like --tls-key
 //!
 //! [contexts.local]
 //! zk = "127.0.0.1:2181"
@@ -31,7 +35,9 @@
 //! of: the command line or its environment variable (`--zk`/`EJCTL_ZK`, `--namespace`,
 //! `--digest`, `--connect-timeout`), the context. One exception protects credentials: a
 //! context's digest is not sent to a connect string other than the context's own (`--zk`
-//! naming another cluster drops it).
+//! naming another cluster drops it). The TLS files are taken the same way, and as a group: from
+//! the first source that names any of them. Relative TLS paths in the contexts file are relative
+//! to the file's directory.
 //!
 //! `config apply` / `config diff` put the job files' `[registry]` between the two: command
 //! line, then a context named with `--context`, then the files' `[registry]`, then the current
@@ -76,6 +82,18 @@ pub struct ContextEntry {
     /// How long to wait for the registry (`500ms`, `3s`, `1m`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_timeout: Option<String>,
+    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file or a postgres URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// The CA (PEM) of a ZooKeeper reached over TLS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_ca: Option<String>,
+    /// The client certificate (PEM) for x509 authentication.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_cert: Option<String>,
+    /// The client certificate's key (PEM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_key: Option<String>,
 }
 
 /// Registry settings from one source (command line, context, job file); `None` = not given.
@@ -89,6 +107,12 @@ pub struct Layer {
     pub digest: Option<String>,
     /// Connection timeout.
     pub connect_timeout: Option<Duration>,
+    /// TLS CA file.
+    pub tls_ca: Option<String>,
+    /// TLS client certificate file.
+    pub tls_cert: Option<String>,
+    /// TLS client key file.
+    pub tls_key: Option<String>,
 }
 
 impl Layer {
@@ -105,6 +129,11 @@ impl Layer {
         }
         if self.digest.is_none() && same_cluster {
             self.digest.clone_from(&next.digest);
+        }
+        if self.tls_ca.is_none() && self.tls_cert.is_none() && self.tls_key.is_none() && same_cluster {
+            self.tls_ca.clone_from(&next.tls_ca);
+            self.tls_cert.clone_from(&next.tls_cert);
+            self.tls_key.clone_from(&next.tls_key);
         }
         if self.connect_timeout.is_none() {
             self.connect_timeout = next.connect_timeout;
@@ -148,6 +177,10 @@ impl Resolution {
         global.zk = merged.zk;
         global.namespace = merged.namespace;
         global.digest = merged.digest.filter(|d| !d.is_empty());
+        let path = |p: Option<String>| p.filter(|p| !p.is_empty()).map(PathBuf::from);
+        global.tls_ca = path(merged.tls_ca);
+        global.tls_cert = path(merged.tls_cert);
+        global.tls_key = path(merged.tls_key);
         if let Some(t) = merged.connect_timeout {
             global.connect_timeout = t;
         }
@@ -242,6 +275,9 @@ pub(super) fn explicit_layer(global: &GlobalArgs, connect_timeout_given: bool) -
         namespace: given(&global.namespace),
         digest: global.digest.clone(),
         connect_timeout: connect_timeout_given.then_some(global.connect_timeout),
+        tls_ca: global.tls_ca.as_ref().map(|p| p.display().to_string()),
+        tls_cert: global.tls_cert.as_ref().map(|p| p.display().to_string()),
+        tls_key: global.tls_key.as_ref().map(|p| p.display().to_string()),
     }
 }
 
@@ -292,11 +328,21 @@ fn entry_layer(name: &str, entry: &ContextEntry, file: Option<&Path>) -> Result<
         })?),
     };
     let given = |s: &str| Some(s.to_string()).filter(|s| !s.trim().is_empty());
+    let tls_path = |p: &Option<String>| {
+        let p = p.as_deref().and_then(given)?;
+        match file.and_then(Path::parent) {
+            Some(dir) if Path::new(&p).is_relative() => Some(dir.join(p).display().to_string()),
+            _ => Some(p),
+        }
+    };
     Ok(Layer {
         zk: given(&entry.zk),
         namespace: given(&entry.namespace),
         digest: entry.digest.as_deref().and_then(given),
         connect_timeout,
+        tls_ca: tls_path(&entry.tls_ca),
+        tls_cert: tls_path(&entry.tls_cert),
+        tls_key: tls_path(&entry.tls_key),
     })
 }
 
@@ -572,7 +618,7 @@ namespace = "demo"
             zk: Some("file:2181".into()),
             namespace: Some("filens".into()),
             digest: Some("f:pw".into()),
-            connect_timeout: None,
+            ..Layer::default()
         };
         // Current context (implicit): the file wins.
         let g = global(&[]);
@@ -620,7 +666,13 @@ namespace = "demo"
         let mut file = ContextsFile { current_context: Some("a b".into()), ..ContextsFile::default() };
         file.contexts.insert(
             "a b".into(),
-            ContextEntry { zk: "h:1".into(), namespace: "n".into(), digest: Some("u:p".into()), connect_timeout: None },
+            ContextEntry {
+                zk: "h:1".into(),
+                namespace: "n".into(),
+                digest: Some("u:p".into()),
+                trace: Some("/var/lib/t.db".into()),
+                ..ContextEntry::default()
+            },
         );
         save(&path, &file).unwrap();
         assert_eq!(load(&path).unwrap(), Some(file));

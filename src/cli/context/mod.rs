@@ -36,7 +36,7 @@ pub enum ContextCmd {
     /// Show one context (default: the one in use).
     #[command(after_help = "Examples:\n  ejctl context show\n  ejctl context show prod -o json")]
     Show(ShowArgs),
-    /// Create or update a context from --zk, --namespace, --digest and --connect-timeout.
+    /// Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*.
     #[command(
         after_help = "Examples:\n  ejctl context set prod --zk 10.0.0.1:2181,10.0.0.2:2181 --namespace jobs --digest ops:secret\n  ejctl context set local --zk 127.0.0.1:2181 --namespace demo --use\n  ejctl context set prod --digest ''      # remove the digest\n\nOnly the options given change an existing context; a new one needs --zk and --namespace.\nThe file is written with mode 0600."
     )]
@@ -84,6 +84,9 @@ struct ContextDoc {
     /// Masked: `user:****`.
     digest: Option<String>,
     connect_timeout: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
 }
 
 impl ContextDoc {
@@ -95,6 +98,9 @@ impl ContextDoc {
             namespace: entry.namespace.clone(),
             digest: entry.digest.as_deref().map(mask_digest),
             connect_timeout: entry.connect_timeout.clone(),
+            tls_ca: entry.tls_ca.clone(),
+            tls_cert: entry.tls_cert.clone(),
+            tls_key: entry.tls_key.clone(),
         }
     }
 }
@@ -194,6 +200,11 @@ impl Render for ShowDoc {
         text.push_str(&format!("namespace:       {}\n", doc.namespace));
         text.push_str(&format!("digest:          {}\n", doc.digest.as_deref().unwrap_or("(none)")));
         text.push_str(&format!("connect timeout: {}\n", doc.connect_timeout.as_deref().unwrap_or("(default)")));
+        if let Some(ca) = &doc.tls_ca {
+            text.push_str(&format!("tls ca:          {ca}\n"));
+            text.push_str(&format!("tls cert:        {}\n", doc.tls_cert.as_deref().unwrap_or("(none)")));
+            text.push_str(&format!("tls key:         {}\n", doc.tls_key.as_deref().unwrap_or("(none)")));
+        }
         text.push_str(&format!("file:            {}\n", file_label(self.file.as_deref().map(Path::new))));
         vec![Block::Text(text)]
     }
@@ -362,6 +373,23 @@ fn set_context(
     if let Some(t) = explicit.connect_timeout {
         entry.connect_timeout = Some(format_duration(t));
     }
+    for (given, field) in [
+        (&explicit.tls_ca, &mut entry.tls_ca),
+        (&explicit.tls_cert, &mut entry.tls_cert),
+        (&explicit.tls_key, &mut entry.tls_key),
+    ] {
+        match given.as_deref() {
+            Some("") => *field = None,
+            // Stored absolute: the file is used from any directory.
+            Some(p) => {
+                *field = Some(std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
+            }
+            None => {}
+        }
+    }
+    if entry.tls_ca.is_none() && (entry.tls_cert.is_some() || entry.tls_key.is_some()) {
+        return Err(CliError::usage(format!("context '{name}': --tls-cert and --tls-key need --tls-ca")));
+    }
     if entry.zk.is_empty() || entry.namespace.is_empty() {
         let missing: Vec<&str> = [("--zk", entry.zk.is_empty()), ("--namespace", entry.namespace.is_empty())]
             .into_iter()
@@ -409,7 +437,7 @@ mod tests {
             zk: zk.map(str::to_string),
             namespace: ns.map(str::to_string),
             digest: digest.map(str::to_string),
-            connect_timeout: None,
+            ..Layer::default()
         };
         assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), Some("/ns/"), None), false).unwrap(), "created");
         assert_eq!(file.contexts["a"].namespace, "ns");

@@ -16,12 +16,15 @@
 //!   `sharding/{i}/misfire` (ejctl): the instant of the fire it owes ([`decode_misfire`]).
 //! * `trigger/{id}`: empty, or the token of a `job trigger --wait` ([`encode_trigger`]);
 //!   `trigger-results/{token}/{item}` (ejctl): a [`TriggerResult`].
+//! * `sharding/{i}/result` (ejctl): the item's last run or refused fire ([`ItemResult`], in
+//!   [`result`]).
 //! * marker nodes (`running` without failover, `disabled`, ...): empty data ([`EMPTY`]).
 //!
 //! Nothing here does I/O; the runtime, the admin commands and `ejctl dump` share these decoders,
 //! so the admin view cannot disagree with what workers see.
 
 pub mod instance;
+pub mod result;
 pub mod yaml;
 
 use std::fmt;
@@ -29,6 +32,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 pub use self::instance::{InstanceId, InstanceInfo, instance_ip};
+pub use self::result::{ItemResult, RunOutcome};
 
 /// The data of marker nodes.
 pub const EMPTY: &[u8] = b"";

@@ -212,17 +212,21 @@ fn preserve_entries(text: &str, map: &serde_yaml_ng::Mapping, keys: &BTreeSet<St
     let blocks = top_level_blocks(text);
     let mut out = Vec::new();
     for key in keys {
-        let raw = blocks.as_ref().and_then(|b| b.iter().find(|(k, _)| k == key));
-        match raw {
-            Some((k, block)) => out.push((k.clone(), block.clone())),
+        let Some(value) = map.get(key.as_str()) else { continue };
+        let mut single = serde_yaml_ng::Mapping::new();
+        single.insert(Value::String(key.clone()), value.clone());
+        // The block as written, when it reads back as exactly this entry (the line splitter
+        // is a heuristic: odd keys, tags or indentation can fool it); else as serde writes it,
+        // under the same condition; else the entry cannot be kept faithfully and is dropped
+        // rather than written back as YAML that no longer decodes.
+        let raw = blocks.as_ref().and_then(|b| b.iter().find(|(k, _)| k == key)).map(|(_, block)| block.clone());
+        let written = serde_yaml_ng::to_string(&single).ok();
+        let faithful =
+            |block: &String| serde_yaml_ng::from_str::<serde_yaml_ng::Mapping>(block).ok() == Some(single.clone());
+        match raw.filter(faithful).or_else(|| written.filter(faithful)) {
+            Some(block) => out.push((key.clone(), block)),
             None => {
-                let mut single = serde_yaml_ng::Mapping::new();
-                if let Some(v) = map.get(key.as_str()) {
-                    single.insert(Value::String(key.clone()), v.clone());
-                }
-                if let Ok(block) = serde_yaml_ng::to_string(&single) {
-                    out.push((key.clone(), block));
-                }
+                tracing::warn!(key = %key, "a configuration key ejctl does not model cannot be kept as written; dropped")
             }
         }
     }

@@ -5,7 +5,8 @@
 //!   created (persistent, with the session's ACL) when asked and the client is chrooted to it; a
 //!   first read of the namespace proves the credentials.
 //! * **ACLs**: with a digest every node is created creator-only (`CREATOR_ALL_ACL`, as
-//!   ElasticJob's ACL provider does), otherwise open.
+//!   ElasticJob's ACL provider does), and so with a TLS client certificate (ZooKeeper's x509
+//!   authentication: the ACL names the certificate's subject); otherwise open.
 //! * **Session supervision**: a task follows the client's state. Disconnected and reconnected are
 //!   published as they happen. A terminal state (expired, closed, auth failed) is published as
 //!   [`LinkState::Expired`]; the task then builds a new client (retrying with backoff), swaps it
@@ -19,12 +20,18 @@
 //!   expiry, swapping the new watcher in before dropping the old one so no `RemoveWatches` is
 //!   sent, and yields [`WatchEvent::Resync`](crate::registry::WatchEvent::Resync): events during a disconnect are lost anyway
 //!   (ZOOKEEPER-4698), so the consumer must re-read.
+//! * **TLS** ([`ZkTls`], `tls.rs`): with TLS settings every server of the connect string is
+//!   reached over TLS (ZooKeeper's `secureClientPort`), verified against the given CA, with an
+//!   optional client certificate for ZooKeeper's x509 authentication (with which creator-only
+//!   ACLs name the certificate's subject).
 //! * **Requests** carry a deadline (the request timeout) so that no caller waits forever on a
 //!   registry that is gone; the error is [`RegistryError::Timeout`].
 
 mod subtree;
+mod tls;
 
 pub(crate) use self::subtree::ZkWatch;
+pub use self::tls::ZkTls;
 
 use std::future::Future;
 use std::sync::{Arc, RwLock, Weak};
@@ -56,6 +63,8 @@ pub struct ZkOptions {
     pub request_timeout: Duration,
     /// Create the namespace node when it is missing (workers); admin commands leave it alone.
     pub create_namespace: bool,
+    /// Reach the servers over TLS.
+    pub tls: Option<ZkTls>,
 }
 
 impl ZkOptions {
@@ -70,6 +79,7 @@ impl ZkOptions {
             connection_timeout: Duration::from_secs(15),
             request_timeout: Duration::from_secs(60),
             create_namespace: false,
+            tls: None,
         }
     }
 }
@@ -349,7 +359,8 @@ impl ZkBackend {
 }
 
 fn acls(options: &ZkOptions) -> zkc::Acls<'static> {
-    if options.digest.is_some() { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
+    let x509 = options.tls.as_ref().is_some_and(|t| t.cert.is_some());
+    if options.digest.is_some() || x509 { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
 }
 
 fn zk_mode(mode: Mode) -> zkc::CreateMode {
@@ -372,18 +383,38 @@ async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
     if let Some(digest) = &options.digest {
         connector = connector.with_auth("digest", digest.as_bytes());
     }
+    if let Some(tls) = &options.tls {
+        connector = connector.with_tls(tls.options().map_err(RegistryError::TlsConfig)?);
+    }
     let unreachable = |reason: String| RegistryError::Unreachable { servers: servers.to_string(), reason };
+    // `zookeeper-client` hides why a TLS connection failed; a handshake of our own names it.
+    let tls_reason = |reason: String| async move {
+        let Some(tls) = &options.tls else { return reason };
+        match tls::diagnose(tls, servers).await {
+            Some(cause) => {
+                tracing::warn!(servers, cause = %cause, "TLS connection to the registry failed");
+                format!("{reason}; {cause}")
+            }
+            None => reason,
+        }
+    };
     let mut delay = Duration::from_millis(50);
     let client = loop {
-        let last = match tokio::time::timeout_at(deadline, connector.clone().connect(servers)).await {
+        let attempt = match &options.tls {
+            Some(_) => futures::future::Either::Left(connector.clone().secure_connect(servers)),
+            None => futures::future::Either::Right(connector.clone().connect(servers)),
+        };
+        let last = match tokio::time::timeout_at(deadline, attempt).await {
             Ok(Ok(client)) => break client,
             Ok(Err(e)) => e,
             Err(_) => {
-                return Err(unreachable(format!("no server answered within {:?}", options.connection_timeout)));
+                let reason = format!("no server answered within {:?}", options.connection_timeout);
+                return Err(unreachable(tls_reason(reason).await));
             }
         };
         if Instant::now() + delay >= deadline {
-            return Err(unreachable(format!("{last} (gave up after {:?})", options.connection_timeout)));
+            let reason = format!("{last} (gave up after {:?})", options.connection_timeout);
+            return Err(unreachable(tls_reason(reason).await));
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(Duration::from_secs(1));

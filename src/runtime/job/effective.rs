@@ -2,12 +2,17 @@
 //! once ([`crate::config::validate::check`]) into the cron, time zone, strategy and item
 //! parameters, with the executor built from it. Every fire, failover run and leader decision
 //! reads these; nothing is parsed again until the configuration changes.
+//!
+//! The executor runs the command properties the job file pins ([`crate::coord::pin`]): when the
+//! registry's differ, the executor is built from the job file's and the difference is kept in
+//! [`Effective::refused`], which every fire logs and counts.
 
 use std::sync::Arc;
 
 use crate::config::JobConfig;
 use crate::config::validate::{self, Checked};
 use crate::coord::leader::Sharding;
+use crate::coord::pin::{self, Pin};
 use crate::coord::react::Switches;
 use crate::exec::Executor;
 use crate::exec::context::ShardingContext;
@@ -23,10 +28,14 @@ pub(crate) struct Effective {
     /// The executor, or why the job cannot run until its configuration is fixed (a missing
     /// command, say): the job stays registered and fires are refused with this message.
     pub(crate) executor: Result<Arc<Executor>, String>,
+    /// The registry's command values the executor does not run (pinned to the job file), for the
+    /// log; `None` when the registry agrees with the job file.
+    pub(crate) refused: Option<String>,
 }
 
 impl Effective {
-    /// Validates and parses a configuration for a job of `job_type`.
+    /// Validates and parses a configuration for a job of `job_type`; the executor runs the
+    /// values `pin` holds for its command properties.
     ///
     /// # Errors
     /// The validation error, naming the YAML key.
@@ -34,10 +43,18 @@ impl Effective {
         config: JobConfig,
         job_type: &JobType,
         in_process: Option<Arc<dyn ErasedJob>>,
+        pin: Option<&Pin>,
     ) -> Result<Effective, String> {
         let checked = validate::check(&config).map_err(|e| e.to_string())?;
-        let executor = Executor::from_config(job_type, &config, in_process).map(Arc::new);
-        Ok(Effective { config, checked, executor })
+        let (executor, refused) = match pin.map(|p| p.apply(&config.props)) {
+            Some(applied) if !applied.refused.is_empty() => {
+                let mut pinned = config.clone();
+                pinned.props = applied.props;
+                (Executor::from_config(job_type, &pinned, in_process), Some(pin::describe(&applied.refused)))
+            }
+            _ => (Executor::from_config(job_type, &config, in_process), None),
+        };
+        Ok(Effective { config, checked, executor: executor.map(Arc::new), refused })
     }
 
     /// `shardingTotalCount`.

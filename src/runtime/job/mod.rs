@@ -28,6 +28,7 @@ mod registration;
 mod tests;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -44,6 +45,7 @@ use super::fence::FenceState;
 use super::{InjectedBug, Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
+use crate::coord::pin::Pin;
 use crate::coord::react::{self, Reaction};
 use crate::coord::view::JobView;
 use crate::exec::inproc::ErasedJob;
@@ -56,7 +58,8 @@ use crate::registry::{Registry, SessionStatus};
 /// How often the reconcile tick checks whether `reconcileIntervalMinutes` have passed.
 const RECONCILE_TICK: Duration = Duration::from_secs(60);
 
-/// Paths whose data the runner never needs from the cache: markers, latches, and the items'
+/// Paths whose data the runner never needs from the cache: markers, latches, the items' last
+/// results (written by the runs themselves, read only by the admin views), and the items'
 /// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
 /// `running` node and stamps its item, so reading their data on each event would cost every
 /// instance reads on every fire. Trigger nodes are not lazy: their data is the
@@ -64,7 +67,7 @@ const RECONCILE_TICK: Duration = Duration::from_secs(60);
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
         Some((_, Node::ItemLeaf(_, leaf))) => {
-            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled)
+            matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled | ItemLeaf::Result)
         }
         Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
         Some((_, Node::Other)) => true,
@@ -89,6 +92,10 @@ pub(crate) struct JobCtx {
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     /// The link monitor (see `fence.rs`).
     pub(crate) fence: watch::Receiver<FenceState>,
+    /// The command values of the job file ([`crate::coord::pin`]); `None`: none pinned.
+    pub(crate) pin: Option<Pin>,
+    /// How many fires ran the pinned command instead of a differing one from the registry.
+    pub(crate) refusals: AtomicU64,
 }
 
 impl JobCtx {
@@ -105,6 +112,25 @@ impl JobCtx {
     /// The job as the cache shows it now.
     pub(crate) fn view(&self, cache: &TreeCache) -> JobView {
         JobView::from_cache(&self.paths, &cache.view())
+    }
+
+    /// Builds the configuration in effect from the registry's, with the job file's pinned
+    /// commands.
+    pub(crate) fn effective(&self, config: JobConfig) -> Result<Effective, String> {
+        Effective::build(config, &self.job_type, self.in_process.clone(), self.pin.as_ref())
+    }
+
+    /// Logs and counts a fire that runs the pinned command instead of the registry's.
+    pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
+        if let Some(refused) = &config.refused {
+            let count = self.refusals.fetch_add(1, Ordering::Relaxed) + 1;
+            tracing::warn!(
+                job = %self.name(),
+                items = ?items,
+                refusals = count,
+                "refused the registry's command (runs the job file's; set allow_registry_commands = true in the job file to accept it): {refused}"
+            );
+        }
     }
 }
 
@@ -136,12 +162,37 @@ impl JobTask {
         fence: watch::Receiver<FenceState>,
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
-        let stored = publish_config(&registry, &setup).await?;
-        let ctx =
-            JobCtx { registry, me, paths, settings, job_type: setup.job_type, in_process: setup.in_process, fence };
-        let config = Effective::build(stored, &ctx.job_type, ctx.in_process.clone()).map_err(|e| {
-            anyhow::anyhow!("job '{}': invalid configuration at {}: {e}", ctx.name(), ctx.paths.config())
-        })?;
+        let (stored, fault) = publish_config(&registry, &setup).await?;
+        let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
+        let ctx = JobCtx {
+            registry,
+            me,
+            paths,
+            settings,
+            job_type: setup.job_type,
+            in_process: setup.in_process,
+            fence,
+            pin,
+            refusals: AtomicU64::new(0),
+        };
+        let (stored, fault) = match ctx.effective(stored) {
+            Ok(config) => (Ok(config), fault),
+            // Decodable but invalid (a cron that does not parse, say): a fault like an
+            // undecodable one.
+            Err(e) => (Err(()), Some(format!("invalid configuration at {}: {e}", ctx.paths.config()))),
+        };
+        let mut config = match stored {
+            Ok(config) => config,
+            Err(()) => ctx
+                .effective(setup.config.clone())
+                .map_err(|e| anyhow::anyhow!("job '{}': invalid configuration in the job file: {e}", ctx.name()))?,
+        };
+        if let Some(fault) = fault {
+            // The registry's configuration is corrupt: the job registers with its job file's
+            // settings but runs nothing until the configuration is fixed (a change of the node
+            // reloads it).
+            config.executor = Err(format!("{fault}; fires are refused until it is fixed"));
+        }
         if let Err(e) = &config.executor {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
@@ -311,17 +362,21 @@ impl JobTask {
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
     async fn reload_config(&mut self) {
         let Some(text) = self.cache.view().text(&self.ctx.paths.config()) else {
+            tracing::error!(
+                job = %self.name(),
+                "the configuration node {} is gone; keeping the configuration in effect until it is back",
+                self.ctx.paths.config()
+            );
             return;
         };
         let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
-        let built = parsed.and_then(|cfg| Effective::build(cfg, &self.ctx.job_type, self.ctx.in_process.clone()));
+        let built = parsed.and_then(|cfg| self.ctx.effective(cfg));
         let new = match built {
             Ok(new) => new,
             Err(e) => {
                 tracing::error!(
                     job = %self.name(),
-                    error = %e,
-                    "ignoring the new configuration at {}; keeping the previous one",
+                    "invalid configuration at {}: {e}; keeping the configuration in effect until it is fixed",
                     self.ctx.paths.config()
                 );
                 return;
@@ -429,7 +484,7 @@ impl JobTask {
                         }
                     }
                     Some(end) = self.execution.next_end_stopping() => {
-                        self.execution.on_end_stopping(&self.ctx, &self.config, end).await;
+                        self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
                     }
                     () = tokio::time::sleep_until(deadline) => break,
                 }
@@ -439,7 +494,7 @@ impl JobTask {
             tracing::warn!(job = %self.name(), items = self.execution.run_count(), "killing running items");
             self.execution.kill_all();
             while let Some(end) = self.execution.next_end_stopping().await {
-                self.execution.on_end_stopping(&self.ctx, &self.config, end).await;
+                self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
             }
         }
         self.failover.stop(&self.ctx).await;
@@ -459,10 +514,11 @@ impl JobTask {
     }
 }
 
-/// Publishes the job's configuration ([`ops::publish::publish`], the operation `config apply`
+/// Publishes the job's configuration ([`publish::publish`], the operation `config apply`
 /// uses) and returns the one the registry holds: the job file's when the registry had none or
-/// `overwrite` is set, else the registry's.
-async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<JobConfig> {
+/// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
+/// and the fault.
+async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<(JobConfig, Option<String>)> {
     let name = &setup.config.job_name;
     let published = publish::publish(registry, &setup.job_type, &setup.config, setup.config.overwrite).await?;
     for warning in &published.warnings {
@@ -475,8 +531,12 @@ async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result
             "the registry's configuration differs from the job file and wins (set overwrite = true to publish the job file's)"
         ),
         Outcome::Kept { differs: false } | Outcome::Unchanged => {}
+        Outcome::Invalid { error } => {
+            tracing::error!(job = %name, "{error}");
+            return Ok((published.config, Some(error)));
+        }
     }
-    Ok(published.config)
+    Ok((published.config, None))
 }
 
 /// Sleeps until a wall-clock instant (forever for none).

@@ -27,11 +27,14 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         settings: Arc::new(Settings {
             kill_grace: Duration::from_secs(1),
             clock: Arc::new(SystemClock),
+            tracer: None,
             bugs: Default::default(),
         }),
         job_type: JobType::Script,
         in_process: None,
         fence,
+        pin: None,
+        refusals: std::sync::atomic::AtomicU64::new(0),
     }
 }
 
@@ -39,7 +42,7 @@ fn config(total: i32) -> Effective {
     let mut cfg = JobConfig::new("j", total);
     cfg.failover = true;
     cfg.props.insert(crate::config::schema::prop::SCRIPT_COMMAND_LINE.into(), "true".into());
-    Effective::build(cfg, &JobType::Script, None).unwrap()
+    Effective::build(cfg, &JobType::Script, None, None).unwrap()
 }
 
 async fn text(ctx: &JobCtx, path: &str) -> Option<String> {
@@ -165,4 +168,20 @@ async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
     let local: LocalRuns = Arc::default();
     assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(), None);
     assert!(a.registry.get(&a.paths.failover_item(7)).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn a_persistent_instance_node_is_no_live_instance() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let mut registration = Registration::new();
+    registration.register(&a, false).await.unwrap();
+    let ghost = "10.0.0.9@-@1";
+    a.registry.create(&a.paths.server("10.0.0.9"), b"", Mode::Persistent).await.unwrap();
+    a.registry.create(&a.paths.instance(ghost), b"", Mode::Persistent).await.unwrap();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let view = a.view(&cache);
+    assert_eq!(view.instances.keys().collect::<Vec<_>>(), ["10.0.0.1@-@1"]);
+    assert!(view.persistent_instances.contains(ghost));
+    assert_eq!(view.available_instances(), ["10.0.0.1@-@1"]);
 }

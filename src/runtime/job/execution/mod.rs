@@ -8,9 +8,11 @@
 //! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
-//! [`runs`] starts run tasks and handles their ends.
+//! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
+//! fires and runs.
 
 mod runs;
+mod traced;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -20,6 +22,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use self::runs::{ActiveRun, RunEnd};
+use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
@@ -28,7 +31,7 @@ use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::coord::view::JobView;
 use crate::exec::context::task_id;
 use crate::registry::cache::TreeCache;
-use crate::registry::codec;
+use crate::registry::codec::{self, ItemResult, RunOutcome};
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 use crate::runtime::InjectedBug;
@@ -78,6 +81,8 @@ pub(super) struct Execution {
     unsettled: BTreeMap<u32, Unsettled>,
     /// When the clearing of unsettled items is tried again.
     retry_at: Option<tokio::time::Instant>,
+    /// The fires whose items run here, for the trace's status rows.
+    groups: FireGroups,
 }
 
 impl Execution {
@@ -91,6 +96,7 @@ impl Execution {
             stream_stop,
             unsettled: BTreeMap::new(),
             retry_at: None,
+            groups: FireGroups::default(),
         }
     }
 
@@ -132,7 +138,7 @@ impl Execution {
                 continue;
             }
             let ops: Vec<Op> = u.nodes.into_iter().map(|path| Op::Delete { path, version: None }).collect();
-            let nodes = delete_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
+            let nodes = apply_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
             self.keep(item, Unsettled { nodes, settle: None }, held);
         }
     }
@@ -183,7 +189,9 @@ impl Execution {
             self.state.defer_offline(source.at());
             return;
         }
-        if !clock_within_limits(ctx, config).await {
+        if let Err(reason) = clock_within_limits(ctx, config).await {
+            let view = ctx.view(cache);
+            refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
         }
         let view = ctx.view(cache);
@@ -231,6 +239,7 @@ impl Execution {
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
         let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > FIRE_LATE;
         let mut to_start = Vec::new();
+        let mut busy_here = Vec::new();
         for item in items {
             let state = view.items.get(&item).cloned().unwrap_or_default();
             match fire::plan_item(&state, self.state.slot(item), &source, me, monitor, misfire) {
@@ -240,6 +249,9 @@ impl Execution {
                 }
                 ItemPlan::Busy { .. } if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
                 ItemPlan::Busy { here, owe } => {
+                    if here {
+                        busy_here.push(item);
+                    }
                     let owed = owe && self.owe(ctx, item, source.at()).await;
                     if self.state.queue(item, &source, here, owed) {
                         tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
@@ -255,6 +267,9 @@ impl Execution {
                 ItemPlan::Start => to_start.push(item),
             }
         }
+        if !busy_here.is_empty() {
+            traced::still_running(ctx, &task_id(ctx.name(), &busy_here, me), &busy_here);
+        }
         if to_start.is_empty() {
             return;
         }
@@ -262,6 +277,7 @@ impl Execution {
             Ok(executor) => Arc::clone(executor),
             Err(e) => {
                 tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
                 return;
             }
         };
@@ -279,10 +295,12 @@ impl Execution {
         if started.is_empty() {
             return;
         }
+        ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
+        let group = self.groups.open(ctx, &task, &started);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor));
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), group);
         }
     }
 
@@ -298,9 +316,12 @@ impl Execution {
             tracing::error!(job = %ctx.name(), item, "claimed item is already running here; returning it");
             return false;
         }
-        let sharding = config.context(ctx.name(), item, &task_id(ctx.name(), &[item], ctx.me.as_str()));
+        let task = task_id(ctx.name(), &[item], ctx.me.as_str());
+        let sharding = config.context(ctx.name(), item, &task);
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor);
+        ctx.note_refusal(config, &[item]);
+        let group = self.groups.open(ctx, &task, &[item]);
+        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, group);
         true
     }
 
@@ -433,12 +454,38 @@ async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
     }
 }
 
+/// A fire the worker refused for `items`: each item's `result` leaf records it (one write per
+/// item; refusals are rare, and off the path of runs), so `ejctl why` can name the reason.
+async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
+    let result = ItemResult {
+        v: 0,
+        instance: ctx.me.to_string(),
+        source: source.label().to_string(),
+        fire_ms: Some(source.at().timestamp_millis()),
+        start_ms: None,
+        end_ms: ctx.now().timestamp_millis(),
+        outcome: RunOutcome::Refused,
+        exit_code: None,
+        signal: None,
+        message: Some(reason.to_string()),
+        stderr_tail: None,
+    }
+    .encode();
+    traced::refused(ctx, &task_id(ctx.name(), items, ctx.me.as_str()), items, reason);
+    for &item in items {
+        if let Err(e) = ctx.registry.put(&ctx.paths.item_leaf(item, ItemLeaf::Result), &result).await {
+            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the refused fire");
+        }
+    }
+}
+
 /// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
-/// node written now). Returns false, and logs, when the skew is over the limit.
-async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
+/// node written now). Returns why the fire is refused, and logs, when the skew is over the limit
+/// or the registry's clock cannot be read.
+async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> Result<(), String> {
     let limit = config.config.max_time_diff_seconds;
     if limit < 0 {
-        return true;
+        return Ok(());
     }
     let node = ctx.paths.system_time();
     let result = async {
@@ -448,20 +495,22 @@ async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> bool {
     .await;
     match result {
         Ok(Some(stat)) => match react::clock_skew(limit, ctx.now().timestamp_millis(), stat.mtime) {
-            None => true,
+            None => Ok(()),
             Some(skew_ms) => {
                 tracing::error!(
                     job = %ctx.name(),
                     skew_ms,
                     "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
                 );
-                false
+                Err(format!(
+                    "clock skew: this machine's clock is {skew_ms} ms off the registry's, over maxTimeDiffSeconds = {limit}"
+                ))
             }
         },
-        Ok(None) => true,
+        Ok(None) => Ok(()),
         Err(e) => {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot read the registry clock; fire refused");
-            false
+            Err(format!("cannot read the registry's clock for the maxTimeDiffSeconds check: {e}"))
         }
     }
 }
@@ -477,20 +526,29 @@ enum Owner {
     Anyone,
 }
 
-/// Deletes the nodes of `ops` (deletes). `fresh`: in the session that wrote them, so one
-/// unconditional transaction (no read) is safe; otherwise, or when that transaction fails (a
-/// node is gone already), node by node — for [`Owner::Mine`] after reading that the node still
-/// names this instance, deleting that version.
-/// Returns the paths it could not clear (the registry failed).
-async fn delete_all(ctx: &JobCtx, ops: Vec<Op>, owner: Owner, fresh: bool, what: &str) -> Vec<String> {
+/// Applies `ops` (deletes of run nodes, writes of `result` leaves). `fresh`: in the session that
+/// wrote the nodes, so one unconditional transaction (no read) is safe; otherwise, or when that
+/// transaction fails (a node is gone already, a `result` leaf appeared or vanished since the
+/// cache saw it), op by op: a delete — for [`Owner::Mine`] after reading that the node still
+/// names this instance, of that version — and a write as create-or-set.
+/// Returns the paths of the deletes it could not do (the registry failed); a result that cannot
+/// be written is only logged.
+async fn apply_all(ctx: &JobCtx, ops: Vec<Op>, owner: Owner, fresh: bool, what: &str) -> Vec<String> {
     let mut failed = Vec::new();
     if ops.is_empty() || (fresh && ctx.registry.transaction(&ops).await.is_ok()) {
         return failed;
     }
     for op in &ops {
-        let result = match owner {
-            Owner::Anyone => ctx.registry.delete_if_exists(op.path()).await.map(drop),
-            Owner::Mine => delete_if_mine(ctx, op.path()).await,
+        let result = match (op, owner) {
+            (Op::Create { path, data, .. } | Op::Set { path, data, .. }, _) => {
+                if let Err(e) = ctx.registry.put(path, data).await {
+                    tracing::warn!(job = %ctx.name(), path = %path, error = %e, "cannot record the result");
+                }
+                continue;
+            }
+            (Op::Check { .. }, _) => continue,
+            (Op::Delete { path, .. }, Owner::Anyone) => ctx.registry.delete_if_exists(path).await.map(drop),
+            (Op::Delete { path, .. }, Owner::Mine) => delete_if_mine(ctx, path).await,
         };
         if let Err(e) = result {
             tracing::warn!(job = %ctx.name(), path = %op.path(), error = %e, "cannot clear {what}; retrying");

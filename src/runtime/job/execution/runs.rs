@@ -1,6 +1,6 @@
 //! Run tasks: starting an item's execution, and what happens when it ends — its outcome logged
-//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch, an owed misfire
-//! settled, a queued fire run again.
+//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch together with
+//! the items' `result` leaves, an owed misfire settled, a queued fire run again.
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -12,26 +12,31 @@ use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::{Execution, JobCtx, Owner, Unsettled, delete_all, lock, settle_misfire};
+use super::{Execution, JobCtx, Owner, Unsettled, apply_all, lock, settle_misfire, traced};
 use crate::coord::fire::{self, Ended, Rerun, RunInfo, Source, StopCleanup, stop_cleanup};
-use crate::coord::txn;
+use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
 use crate::registry::cache::TreeCache;
-use crate::registry::codec::TriggerResult;
+use crate::registry::codec::{ItemResult, TriggerResult};
 use crate::registry::path::{self, ItemLeaf};
 
 use crate::runtime::InjectedBug;
 use crate::runtime::job::effective::Effective;
 
 /// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch, its
-/// monotonic start (for the elapsed time) and the registry session it started in.
+/// monotonic start (for the elapsed time), the registry session it started in, and what the
+/// trace knows of it.
 pub(super) struct ActiveRun {
     kill: CancellationToken,
     started: Instant,
     /// The session epoch its nodes were written in: once it changed, another instance may have
     /// taken the item over, and the run's nodes are only deleted if they still name this one.
     epoch: u64,
+    /// The fire group it belongs to (status rows).
+    group: u64,
+    /// Its trace rows' start, when tracing.
+    trace: Option<crate::trace::RunStart>,
 }
 
 /// A run task's report.
@@ -52,14 +57,17 @@ impl Execution {
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
+        group: u64,
     ) {
         let fire_time = source.at();
         let label = source.label();
-        let Some(id) = self.state.begin(item, source, ctx.now()) else {
+        let started_at = ctx.now();
+        let Some(id) = self.state.begin(item, source.clone(), started_at) else {
             // Every start path holds the item's running node first, so this is a bug if reached.
             tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
             return;
         };
+        let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
         let kill = CancellationToken::new();
         let control = RunControl {
             kill: kill.clone(),
@@ -96,8 +104,8 @@ impl Execution {
             let outcome = result.unwrap_or_else(|_| ItemOutcome::failed("the job panicked"));
             RunEnd { item, id, outcome, fenced }
         });
-        self.active
-            .insert(id, ActiveRun { kill, started: Instant::now(), epoch: ctx.registry.session().borrow().epoch });
+        let epoch = ctx.registry.session().borrow().epoch;
+        self.active.insert(id, ActiveRun { kill, started: Instant::now(), epoch, group, trace });
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -133,15 +141,16 @@ impl Execution {
         let done = self.state.finish(&ended);
         let epoch = ctx.registry.session().borrow().epoch;
         let mut stale = Vec::new();
+        let mut results = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
-            let active = self.active.remove(&run.id);
-            if active.as_ref().is_some_and(|a| a.epoch != epoch) {
+            let (elapsed_ms, run_epoch) = self.finish_active(ctx, *item, run.id, &end.outcome);
+            if run_epoch.is_some_and(|e| e != epoch) {
                 stale.push(*item);
             }
-            let elapsed_ms = active.map_or(0, |a| elapsed_ms(a.started));
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
+            results.push(result_write(ctx, cache, *item, run, &end.outcome));
         }
         for item in &done.fenced {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
@@ -163,13 +172,18 @@ impl Execution {
         let settled = |items: &[u32], fresh: bool| -> Vec<u32> {
             items.iter().copied().filter(|i| !unsettled.contains_key(i) && fresh != stale.contains(i)).collect()
         };
+        let results_of = |items: &[u32]| -> Vec<ResultWrite> {
+            results.iter().filter(|r| items.contains(&r.item)).cloned().collect()
+        };
         let mut failed: Vec<String> = Vec::new();
-        if config.config.monitor_execution {
-            failed.extend(clear_running(ctx, &settled(&done.clear_running, true), true).await);
-            failed.extend(clear_running(ctx, &settled(&done.clear_running, false), false).await);
+        for fresh in [true, false] {
+            if config.config.monitor_execution {
+                let items = settled(&done.clear_running, fresh);
+                failed.extend(clear_running(ctx, &items, &results_of(&items), fresh).await);
+            }
+            let items = settled(&done.complete_failover, fresh);
+            failed.extend(complete_failovers(ctx, &items, &results_of(&items), fresh).await);
         }
-        failed.extend(complete_failovers(ctx, &settled(&done.complete_failover, true), true).await);
-        failed.extend(complete_failovers(ctx, &settled(&done.complete_failover, false), false).await);
         for &(item, _) in &done.settle {
             let settle = unsettled.get(&item).copied();
             let nodes: Vec<String> = match settle {
@@ -192,6 +206,17 @@ impl Execution {
                 }
             }
         }
+    }
+
+    /// A run ended: forget its kill switch, tell the trace; returns how long it ran and the
+    /// session epoch it started in.
+    fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> (u64, Option<u64>) {
+        let Some(active) = self.active.remove(&id) else { return (0, None) };
+        if let Some(start) = active.trace {
+            traced::run_ended(ctx, start, outcome);
+        }
+        self.groups.close_item(ctx, active.group, item, outcome);
+        (elapsed_ms(active.started), Some(active.epoch))
     }
 
     /// Stopping: tells streaming runs to stop after their batch.
@@ -227,19 +252,20 @@ impl Execution {
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
+        cache: &TreeCache,
         result: Result<RunEnd, JoinError>,
     ) {
         let Ok(end) = result else { return };
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
-        let active = self.active.remove(&run.id);
-        let fresh = active.as_ref().is_none_or(|a| a.epoch == ctx.registry.session().borrow().epoch);
-        let elapsed_ms = active.map_or(0, |a| elapsed_ms(a.started));
+        let (elapsed_ms, run_epoch) = self.finish_active(ctx, end.item, run.id, &end.outcome);
+        let fresh = run_epoch.is_none_or(|e| e == ctx.registry.session().borrow().epoch);
         log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
         record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
         // Stopping: what cannot be cleared now is left for whoever sees this instance leave. A
         // completed run settles the misfire it covers first, as in `on_ends`; if it cannot, its
         // nodes stay too, so that the misfire is not run by the next owner while they last.
+        let result = [result_write(ctx, cache, end.item, &run, &end.outcome)];
         let cleanup = stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor);
         let unsettled = cleanup != StopCleanup::Keep
             && !end.outcome.killed
@@ -248,8 +274,8 @@ impl Execution {
         let _ = match cleanup {
             _ if unsettled => Vec::new(),
             StopCleanup::Keep => Vec::new(),
-            StopCleanup::ClearRunning => clear_running(ctx, &[end.item], fresh).await,
-            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item], fresh).await,
+            StopCleanup::ClearRunning => clear_running(ctx, &[end.item], &result, fresh).await,
+            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item], &result, fresh).await,
         };
         lock(&self.local).remove(&end.item);
     }
@@ -260,20 +286,39 @@ impl Execution {
     pub(crate) async fn clear_all_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache) {
         let items: Vec<u32> =
             cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect();
-        delete_all(ctx, txn::clear_running(&ctx.paths, &items), Owner::Anyone, true, "the running node").await;
+        apply_all(ctx, txn::clear_running(&ctx.paths, &items, &[]), Owner::Anyone, true, "the running node").await;
     }
 }
 
-/// Runs of `items` ended: their `running` nodes go, batched (`fresh`: in the session that wrote
-/// them; see [`delete_all`]).
-async fn clear_running(ctx: &JobCtx, items: &[u32], fresh: bool) -> Vec<String> {
-    delete_all(ctx, txn::clear_running(&ctx.paths, items), Owner::Mine, fresh, "the running node").await
+/// Runs of `items` ended: their `running` nodes go and their `results` are recorded, batched
+/// (`fresh`: in the session that wrote them; see [`apply_all`]).
+async fn clear_running(ctx: &JobCtx, items: &[u32], results: &[ResultWrite], fresh: bool) -> Vec<String> {
+    apply_all(ctx, txn::clear_running(&ctx.paths, items, results), Owner::Mine, fresh, "the running node").await
+}
+
+/// What an ended run records on its item's `result` leaf.
+fn result_write(ctx: &JobCtx, cache: &TreeCache, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> ResultWrite {
+    let result = ItemResult {
+        v: 0,
+        instance: ctx.me.to_string(),
+        source: run.source.label().to_string(),
+        fire_ms: Some(run.source.at().timestamp_millis()),
+        start_ms: Some(run.started_at.timestamp_millis()),
+        end_ms: ctx.now().timestamp_millis(),
+        outcome: outcome.run_outcome(),
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        message: if outcome.success { None } else { outcome.message.clone() },
+        stderr_tail: Some(outcome.stderr_tail.clone()).filter(|t| !t.is_empty()),
+    };
+    let exists = cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Result));
+    ResultWrite { item, data: result.encode(), exists }
 }
 
 /// Failed-over runs of `items` ended: their `running`, `failover` and `failovering` nodes go
-/// together (`updateFailoverComplete`).
-async fn complete_failovers(ctx: &JobCtx, items: &[u32], fresh: bool) -> Vec<String> {
-    delete_all(ctx, txn::complete_failover(&ctx.paths, items), Owner::Mine, fresh, "a failover node").await
+/// together (`updateFailoverComplete`), and their `results` are recorded.
+async fn complete_failovers(ctx: &JobCtx, items: &[u32], results: &[ResultWrite], fresh: bool) -> Vec<String> {
+    apply_all(ctx, txn::complete_failover(&ctx.paths, items, results), Owner::Mine, fresh, "a failover node").await
 }
 
 /// The sharding item a node belongs to.
@@ -291,7 +336,7 @@ async fn record_trigger_result(ctx: &JobCtx, item: u32, run: &RunInfo, elapsed_m
         instance: ctx.me.to_string(),
         success: outcome.success,
         exit_code: outcome.exit_code,
-        message: outcome.message.clone(),
+        message: outcome.reason().or_else(|| outcome.message.clone()),
         elapsed_ms,
     };
     if let Err(e) = ctx.registry.put(&ctx.paths.trigger_result(token, item), &result.encode()).await {
@@ -314,7 +359,7 @@ fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &I
             source,
             elapsed_ms,
             exit_code = ?outcome.exit_code,
-            error = outcome.message.as_deref().unwrap_or(""),
+            error = outcome.reason().unwrap_or_default(),
             "item failed"
         );
     }

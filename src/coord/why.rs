@@ -1,0 +1,508 @@
+//! `ejctl why`: why a job (or one item) did not run, or will not run next — as a pure function
+//! of a snapshot of the job's subtree, its configuration, the items' last results, the current
+//! instant and, when a trace store is at hand, the runs it recorded.
+//!
+//! [`explain`] returns [`Finding`]s, most decisive first. Each names the condition (a stable
+//! [`Condition`] code for scripts), says what it means, shows its evidence (the node, and when
+//! known the instant) and the `ejctl` command that fixes it. A finding is *blocking* when it
+//! stops the job or item from running at its next fire; the others explain what happened (a
+//! failed last run, a refused fire) or what is merely pending (a failover about to be claimed).
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::view::{ItemView, JobView};
+use crate::config::JobConfig;
+use crate::registry::codec::{ItemResult, RunOutcome};
+use crate::registry::path::{ItemLeaf, JobPaths};
+use crate::schedule::cron::{CronExpr, JobTimeZone};
+
+/// The conditions `why` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// The configuration cannot be read.
+    ConfigUnreadable,
+    /// The job is disabled on every server (or its configuration says `disabled`).
+    JobDisabled,
+    /// The job has no live instance: it was shut down, or no worker runs it.
+    NoLiveInstance,
+    /// Every live instance's server is disabled for this job.
+    AllServersDisabled,
+    /// The item is disabled.
+    ItemDisabled,
+    /// The cron never comes due again.
+    CronNeverFires,
+    /// A one-off job (no cron) that was never triggered.
+    NeverTriggered,
+    /// There is no leader to shard the job.
+    NoLeader,
+    /// Resharding is flagged or in progress, or items have no owner yet.
+    ShardingPending,
+    /// The item's owner is gone and failover is queued (it runs as soon as a live instance
+    /// claims it).
+    FailoverPending,
+    /// The item's owner is gone and failover is off: it waits for resharding.
+    OwnerGoneNoFailover,
+    /// The item's previous run is still running.
+    StillRunning,
+    /// The worker refused the last fire: the clock is off the registry's by more than
+    /// `maxTimeDiffSeconds`.
+    ClockSkew,
+    /// The worker refused the last fire for another reason (a configuration it cannot run, a
+    /// command the registry changed behind its job file).
+    FireRefused,
+    /// Instances are registered, but nothing ran for several periods: they may be cut off from
+    /// ZooKeeper (fenced), frozen or overloaded.
+    InstancesSilent,
+    /// The item's last run failed.
+    LastRunFailed,
+    /// A past fire (`--fire`) was covered by a run the trace recorded.
+    FireCovered,
+    /// A past fire (`--fire`) has no run in the trace.
+    FireNotRun,
+    /// Nothing prevents the next fire.
+    WillRun,
+}
+
+/// One piece of evidence: a node (or a trace row), and when it was written, if known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// The node path (namespace-relative), or `trace:<row id>`.
+    pub node: String,
+    /// When it was written or what it records happened.
+    #[serde(serialize_with = "serialize_time")]
+    pub at: Option<DateTime<Utc>>,
+    /// What it says.
+    pub detail: String,
+}
+
+/// One explanation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The condition.
+    pub code: Condition,
+    /// It stops the job (or item) from running at the next fire.
+    pub blocking: bool,
+    /// The item it is about, if one.
+    pub item: Option<u32>,
+    /// What it means, for people.
+    pub message: String,
+    /// Why `why` says so.
+    pub evidence: Vec<Evidence>,
+    /// The command that fixes it, if one does.
+    pub fix: Option<String>,
+}
+
+/// A run the trace store recorded, as far as `why` needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TracedRun {
+    /// The row id.
+    pub id: String,
+    /// The item.
+    pub item: u32,
+    /// The fire it covered.
+    pub fire: DateTime<Utc>,
+    /// When it started.
+    pub start: DateTime<Utc>,
+    /// `ok`, `failed`, `killed`, or `None` while running.
+    pub outcome: Option<String>,
+    /// The instance.
+    pub instance: String,
+}
+
+/// What `why` looks at.
+pub struct Snapshot<'a> {
+    /// The job's node paths.
+    pub paths: &'a JobPaths,
+    /// The job's subtree (its item views carry the last results).
+    pub view: &'a JobView,
+    /// The configuration, or why it cannot be read.
+    pub config: Result<&'a JobConfig, &'a str>,
+    /// The parsed cron (`None` for a one-off job or an invalid expression) and time zone.
+    pub cron: Option<(&'a CronExpr, &'a JobTimeZone)>,
+    /// When nodes were last written (namespace-relative path → mtime), where known.
+    pub mtimes: &'a BTreeMap<String, DateTime<Utc>>,
+    /// Now.
+    pub now: DateTime<Utc>,
+    /// Only this item.
+    pub item: Option<u32>,
+    /// A past fire to account for.
+    pub fire: Option<DateTime<Utc>>,
+    /// Runs from the trace store, newest first (`None`: no store).
+    pub trace: Option<&'a [TracedRun]>,
+}
+
+fn rfc3339(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn serialize_time<S: serde::Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_some(&rfc3339(t)),
+        None => s.serialize_none(),
+    }
+}
+
+impl Snapshot<'_> {
+    fn evidence(&self, node: String, detail: impl Into<String>) -> Evidence {
+        let at = self.mtimes.get(&node).copied();
+        Evidence { node, at, detail: detail.into() }
+    }
+
+    fn name(&self) -> &str {
+        self.paths.job()
+    }
+}
+
+/// Explains a job or an item (see the module docs). Never empty: when nothing stands in the way
+/// the one finding is [`Condition::WillRun`] with the next fire.
+pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let job = s.name().to_string();
+    let config = match s.config {
+        Ok(config) => config,
+        Err(e) => {
+            out.push(Finding {
+                code: Condition::ConfigUnreadable,
+                blocking: true,
+                item: None,
+                message: format!("the configuration cannot be read: {e}"),
+                evidence: vec![s.evidence(s.paths.config(), e)],
+                fix: Some(format!("ejctl config edit {job}")),
+            });
+            return out;
+        }
+    };
+    let total = u32::try_from(config.sharding_total_count).unwrap_or(0);
+    let items: Vec<u32> = match s.item {
+        Some(i) => vec![i],
+        None => (0..total).collect(),
+    };
+    job_level(s, config, &mut out);
+    if let Some(fire) = s.fire {
+        fire_level(s, fire, &items, &mut out);
+    }
+    for &item in &items {
+        let state = s.view.items.get(&item).cloned().unwrap_or_default();
+        item_level(s, config, item, &state, &mut out);
+    }
+    silent_instances(s, config, &items, &mut out);
+    out.sort_by_key(|f| (!f.blocking, f.code, f.item));
+    if !out.iter().any(|f| f.blocking) {
+        let next = s.cron.and_then(|(cron, tz)| cron.next_after(s.now, tz));
+        let message = match next {
+            Some(next) => format!("nothing prevents the next fire at {}", rfc3339(&next)),
+            None => "nothing prevents a run when the job is triggered".to_string(),
+        };
+        out.push(Finding {
+            code: Condition::WillRun,
+            blocking: false,
+            item: s.item,
+            message,
+            evidence: Vec::new(),
+            fix: None,
+        });
+    }
+    out
+}
+
+fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
+    let job = s.name().to_string();
+    let view = s.view;
+    let disabled_servers: Vec<&String> =
+        view.servers.iter().filter(|(_, st)| !st.is_enabled()).map(|(ip, _)| ip).collect();
+    if !view.servers.is_empty() && disabled_servers.len() == view.servers.len() {
+        out.push(Finding {
+            code: Condition::JobDisabled,
+            blocking: true,
+            item: None,
+            message: "the job is disabled on every server".into(),
+            evidence: disabled_servers.iter().map(|ip| s.evidence(s.paths.server(ip), "DISABLED")).collect(),
+            fix: Some(format!("ejctl job enable {job}")),
+        });
+    } else if config.disabled && view.servers.is_empty() {
+        out.push(Finding {
+            code: Condition::JobDisabled,
+            blocking: true,
+            item: None,
+            message: "the configuration says disabled: workers register their servers disabled".into(),
+            evidence: vec![s.evidence(s.paths.config(), "disabled: true")],
+            fix: Some(format!("ejctl config set {job} disabled=false")),
+        });
+    }
+    if view.instances.is_empty() {
+        let detail = if view.servers.is_empty() { "no worker ever ran the job" } else { "no instance node" };
+        out.push(Finding {
+            code: Condition::NoLiveInstance,
+            blocking: true,
+            item: None,
+            message: "no live instance runs the job: it was shut down, or no worker with its job file is running"
+                .into(),
+            evidence: vec![s.evidence(s.paths.instances(), detail)],
+            fix: Some("start a worker: ejctl run JOB_FILE".into()),
+        });
+    } else if view.available_instances().is_empty() && !out.iter().any(|f| f.code == Condition::JobDisabled) {
+        out.push(Finding {
+            code: Condition::AllServersDisabled,
+            blocking: true,
+            item: None,
+            message: "every live instance runs on a server where the job is disabled".into(),
+            evidence: view
+                .instances
+                .keys()
+                .map(|id| {
+                    let ip = view.instance_server_ip(id);
+                    s.evidence(s.paths.server(&ip), format!("instance {id}: server {ip} disabled"))
+                })
+                .collect(),
+            fix: view.servers.keys().next().map(|ip| format!("ejctl job enable {job} --server {ip}")),
+        });
+    }
+    match (config.cron_expr(), s.cron) {
+        (Some(expr), Some((cron, tz))) if cron.next_after(s.now, tz).is_none() => out.push(Finding {
+            code: Condition::CronNeverFires,
+            blocking: true,
+            item: None,
+            message: format!("the cron '{expr}' never comes due again"),
+            evidence: vec![s.evidence(s.paths.config(), format!("cron: {expr}"))],
+            fix: Some(format!("ejctl config set {job} cron='0 0 2 * * ?'")),
+        }),
+        (None, _) if !view.items.values().any(|i| i.result.is_some()) => out.push(Finding {
+            code: Condition::NeverTriggered,
+            blocking: true,
+            item: None,
+            message: "a one-off job (no cron) runs only when triggered, and it never was".into(),
+            evidence: vec![s.evidence(s.paths.config(), "no cron")],
+            fix: Some(format!("ejctl job trigger {job}")),
+        }),
+        _ => {}
+    }
+    if !view.instances.is_empty() && view.leader.is_none() {
+        out.push(Finding {
+            code: Condition::NoLeader,
+            blocking: true,
+            item: None,
+            message: "no leader: nobody shards the job until an instance wins the election".into(),
+            evidence: vec![s.evidence(s.paths.leader_instance(), "absent")],
+            fix: Some(format!("ejctl job show {job}")),
+        });
+    }
+    let total = u32::try_from(config.sharding_total_count).unwrap_or(0);
+    if !view.instances.is_empty() && view.sharding_pending(total) {
+        let mut evidence = Vec::new();
+        if view.necessary {
+            evidence.push(s.evidence(s.paths.sharding_necessary(), "resharding flagged"));
+        }
+        if view.processing {
+            evidence.push(s.evidence(s.paths.sharding_processing(), "the leader is sharding"));
+        }
+        let unowned: Vec<u32> = (0..total).filter(|i| view.items.get(i).is_none_or(|v| v.owner.is_none())).collect();
+        if !unowned.is_empty() {
+            evidence.push(s.evidence(s.paths.sharding(), format!("items without owner: {unowned:?}")));
+        }
+        out.push(Finding {
+            code: Condition::ShardingPending,
+            blocking: true,
+            item: None,
+            message: "sharding is pending: fires wait (or are owed) until the leader assigns the items".into(),
+            evidence,
+            fix: Some(format!("ejctl job show {job}")),
+        });
+    }
+}
+
+fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemView, out: &mut Vec<Finding>) {
+    let job = s.name().to_string();
+    let leaf = |l: ItemLeaf| s.paths.item_leaf(item, l);
+    if state.disabled {
+        out.push(Finding {
+            code: Condition::ItemDisabled,
+            blocking: true,
+            item: Some(item),
+            message: format!("item {item} is disabled"),
+            evidence: vec![s.evidence(leaf(ItemLeaf::Disabled), "exists")],
+            fix: Some(format!("ejctl sharding enable {job} {item}")),
+        });
+    }
+    if let Some(owner) = state.owner.as_deref().filter(|o| !s.view.instances.contains_key(*o))
+        && !s.view.instances.is_empty()
+    {
+        let queued = s.view.failover_queue.contains(&item);
+        let (code, blocking, message, fix) = if config.failover {
+            let what = if queued { "queued for failover" } else { "failover is on" };
+            (
+                Condition::FailoverPending,
+                false,
+                format!("item {item}'s owner {owner} is gone; {what}: a live instance runs it as soon as it claims it"),
+                Some(format!("ejctl failover list {job}")),
+            )
+        } else {
+            (
+                Condition::OwnerGoneNoFailover,
+                true,
+                format!("item {item}'s owner {owner} is gone and failover is off: it waits for resharding"),
+                Some(format!("ejctl config set {job} failover=true")),
+            )
+        };
+        let mut evidence = vec![s.evidence(leaf(ItemLeaf::Instance), format!("owner {owner}, no instance node"))];
+        if queued {
+            evidence.push(s.evidence(s.paths.failover_item(item), "queued"));
+        }
+        out.push(Finding { code, blocking, item: Some(item), message, evidence, fix });
+    }
+    if state.running {
+        let since = s.mtimes.get(&leaf(ItemLeaf::Running)).copied();
+        let (message, blocking, fix) = if state.misfire {
+            (
+                format!("item {item}'s previous run is still running; a missed fire is owed and runs right after it"),
+                false,
+                None,
+            )
+        } else if config.misfire {
+            (
+                format!("item {item}'s previous run is still running; a fire due meanwhile is owed a run after it"),
+                false,
+                None,
+            )
+        } else {
+            (
+                format!(
+                    "item {item}'s previous run is still running, and misfire is off: fires due meanwhile are skipped"
+                ),
+                true,
+                Some(format!("ejctl config set {job} misfire=true")),
+            )
+        };
+        let mut evidence = vec![Evidence { node: leaf(ItemLeaf::Running), at: since, detail: "exists".into() }];
+        if state.misfire {
+            evidence.push(s.evidence(leaf(ItemLeaf::Misfire), "a fire is owed"));
+        }
+        out.push(Finding { code: Condition::StillRunning, blocking, item: Some(item), message, evidence, fix });
+    }
+    if let Some(result) = &state.result {
+        result_level(s, item, result, out);
+    }
+}
+
+fn result_level(s: &Snapshot<'_>, item: u32, result: &ItemResult, out: &mut Vec<Finding>) {
+    let job = s.name().to_string();
+    let node = s.paths.item_leaf(item, ItemLeaf::Result);
+    let reason = result.reason().unwrap_or_default();
+    let evidence = vec![Evidence {
+        node,
+        at: result.ended(),
+        detail: format!("{} on {} ({}): {reason}", result.outcome.label(), result.instance, result.source),
+    }];
+    match result.outcome {
+        RunOutcome::Refused if reason.starts_with("clock skew") => out.push(Finding {
+            code: Condition::ClockSkew,
+            blocking: true,
+            item: Some(item),
+            message: format!("the worker {} refused the last fire of item {item}: {reason}", result.instance),
+            evidence,
+            fix: Some(format!(
+                "sync the clock (NTP) on {}, or: ejctl config set {job} maxTimeDiffSeconds=-1",
+                instance_ip(&result.instance)
+            )),
+        }),
+        RunOutcome::Refused => out.push(Finding {
+            code: Condition::FireRefused,
+            blocking: true,
+            item: Some(item),
+            message: format!("the worker {} refused the last fire of item {item}: {reason}", result.instance),
+            evidence,
+            fix: Some(format!("ejctl config edit {job}   (or fix the worker's job file and restart it)")),
+        }),
+        RunOutcome::Failed | RunOutcome::Killed | RunOutcome::Unknown => out.push(Finding {
+            code: Condition::LastRunFailed,
+            blocking: false,
+            item: Some(item),
+            message: format!("item {item}'s last run {}: {reason}", result.outcome.label().to_lowercase()),
+            evidence,
+            fix: Some(format!("ejctl history {job} --item {item} --output-tail")),
+        }),
+        RunOutcome::Ok => {}
+    }
+}
+
+fn instance_ip(id: &str) -> &str {
+    crate::registry::codec::instance_ip(id)
+}
+
+/// Instances are registered and the job due, but the newest result is older than a few cron
+/// periods.
+fn silent_instances(s: &Snapshot<'_>, config: &JobConfig, items: &[u32], out: &mut Vec<Finding>) {
+    if out.iter().any(|f| f.blocking) || s.view.instances.is_empty() || !config.monitor_execution {
+        return;
+    }
+    let Some((cron, tz)) = s.cron else { return };
+    let last: Option<DateTime<Utc>> = items.iter().filter_map(|i| s.view.items.get(i)?.result.as_ref()?.ended()).max();
+    let Some(last) = last else { return };
+    if items.iter().any(|i| s.view.items.get(i).is_some_and(|v| v.running)) {
+        return;
+    }
+    // Three fires due since the last recorded end, and the third at least 5 s ago.
+    let mut due = last;
+    for _ in 0..3 {
+        match cron.next_after(due, tz) {
+            Some(next) => due = next,
+            None => return,
+        }
+    }
+    if due + chrono::Duration::seconds(5) > s.now {
+        return;
+    }
+    out.push(Finding {
+        code: Condition::InstancesSilent,
+        blocking: true,
+        item: s.item,
+        message: format!(
+            "instances are registered but nothing ran since {}: they may be cut off from ZooKeeper (fenced), frozen or overloaded",
+            rfc3339(&last)
+        ),
+        evidence: s.view.instances.keys().map(|id| s.evidence(s.paths.instance(id), "registered")).collect(),
+        fix: Some(format!("ejctl instance list {}   (then check those workers' logs)", s.name())),
+    });
+}
+
+fn fire_level(s: &Snapshot<'_>, fire: DateTime<Utc>, items: &[u32], out: &mut Vec<Finding>) {
+    let Some(runs) = s.trace else { return };
+    for &item in items {
+        let covering = runs.iter().filter(|r| r.item == item && r.fire >= fire).min_by_key(|r| r.fire);
+        match covering {
+            Some(run) => out.push(Finding {
+                code: Condition::FireCovered,
+                blocking: false,
+                item: Some(item),
+                message: format!(
+                    "the fire at {} of item {item} was covered by a run on {} that started at {} ({})",
+                    rfc3339(&fire),
+                    run.instance,
+                    rfc3339(&run.start),
+                    run.outcome.as_deref().unwrap_or("still in progress")
+                ),
+                evidence: vec![Evidence {
+                    node: format!("trace:{}", run.id),
+                    at: Some(run.start),
+                    detail: format!("fire {}", rfc3339(&run.fire)),
+                }],
+                fix: None,
+            }),
+            None => out.push(Finding {
+                code: Condition::FireNotRun,
+                blocking: false,
+                item: Some(item),
+                message: format!("no run of item {item} covering the fire at {} is in the trace", rfc3339(&fire)),
+                evidence: Vec::new(),
+                fix: Some(format!("ejctl history {} --item {item} --since {}", s.name(), rfc3339(&fire))),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "why_tests.rs"]
+mod tests;

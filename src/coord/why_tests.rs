@@ -1,0 +1,279 @@
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
+use super::*;
+use crate::registry::codec::ServerStatus;
+use crate::schedule::cron;
+
+const A: &str = "10.0.0.1@-@1";
+const GONE: &str = "10.0.0.9@-@9";
+
+fn t(s: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(1_700_000_000 + s, 0).unwrap()
+}
+
+/// A healthy job: one instance on an enabled server, leader, items 0..2 owned, each with an ok
+/// result ended at `t(0)`.
+fn healthy() -> JobView {
+    let mut v = JobView::default();
+    v.instances.insert(A.into(), None);
+    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
+    v.leader = Some(A.into());
+    v.sharding_root = true;
+    for i in 0..2 {
+        v.items.insert(
+            i,
+            ItemView { owner: Some(A.into()), result: Some(result(RunOutcome::Ok, "")), ..ItemView::default() },
+        );
+    }
+    v
+}
+
+fn result(outcome: RunOutcome, message: &str) -> ItemResult {
+    ItemResult {
+        v: 1,
+        instance: A.into(),
+        source: "cron".into(),
+        fire_ms: Some(t(-1).timestamp_millis()),
+        start_ms: Some(t(-1).timestamp_millis()),
+        end_ms: t(0).timestamp_millis(),
+        outcome,
+        exit_code: None,
+        signal: None,
+        message: Some(message.to_string()).filter(|m| !m.is_empty()),
+        stderr_tail: None,
+    }
+}
+
+struct Case {
+    name: &'static str,
+    view: JobView,
+    config: JobConfig,
+    cron: Option<&'static str>,
+    item: Option<u32>,
+    now: i64,
+    /// The codes expected, in order, and whether the first blocks.
+    expect: Vec<Condition>,
+    blocking: bool,
+    fix: Option<&'static str>,
+}
+
+fn config() -> JobConfig {
+    let mut c = JobConfig::new("j", 2);
+    c.cron = Some("0/10 * * * * ?".into());
+    c
+}
+
+fn case(name: &'static str, f: impl FnOnce(&mut JobView, &mut JobConfig)) -> Case {
+    let mut view = healthy();
+    let mut config = config();
+    f(&mut view, &mut config);
+    Case {
+        name,
+        view,
+        config,
+        cron: Some("0/10 * * * * ?"),
+        item: None,
+        now: 5,
+        expect: Vec::new(),
+        blocking: true,
+        fix: None,
+    }
+}
+
+fn run(c: &Case) -> Vec<Finding> {
+    let paths = JobPaths::new("j");
+    let parsed = c.cron.map(|e| cron::parse(e).unwrap());
+    let tz = cron::parse_time_zone("GMT").unwrap();
+    let mtimes = BTreeMap::new();
+    let snapshot = Snapshot {
+        paths: &paths,
+        view: &c.view,
+        config: Ok(&c.config),
+        cron: parsed.as_ref().map(|p| (p, &tz)),
+        mtimes: &mtimes,
+        now: t(c.now),
+        item: c.item,
+        fire: None,
+        trace: None,
+    };
+    explain(&snapshot)
+}
+
+#[test]
+fn each_condition() {
+    let mut cases = vec![
+        Case { expect: vec![Condition::WillRun], blocking: false, ..case("healthy", |_, _| {}) },
+        Case {
+            expect: vec![Condition::JobDisabled],
+            fix: Some("ejctl job enable j"),
+            ..case("job disabled on every server", |v, _| {
+                v.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
+            })
+        },
+        Case {
+            expect: vec![Condition::NoLiveInstance],
+            fix: Some("start a worker: ejctl run JOB_FILE"),
+            ..case("shut down: no instance", |v, _| {
+                v.instances.clear();
+            })
+        },
+        Case {
+            expect: vec![Condition::AllServersDisabled],
+            fix: Some("ejctl job enable j --server 10.0.0.1"),
+            ..case("the only instance's server is disabled, another is enabled", |v, _| {
+                v.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
+                v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
+            })
+        },
+        Case {
+            expect: vec![Condition::ItemDisabled],
+            item: Some(1),
+            fix: Some("ejctl sharding enable j 1"),
+            ..case("item disabled", |v, _| {
+                v.items.get_mut(&1).unwrap().disabled = true;
+            })
+        },
+        Case {
+            expect: vec![Condition::CronNeverFires],
+            cron: Some("0 0 0 30 2 ?"),
+            ..case("February 30th", |_, c| c.cron = Some("0 0 0 30 2 ?".into()))
+        },
+        Case {
+            expect: vec![Condition::NeverTriggered],
+            cron: None,
+            fix: Some("ejctl job trigger j"),
+            ..case("one-off never triggered", |v, c| {
+                c.cron = None;
+                for i in v.items.values_mut() {
+                    i.result = None;
+                }
+            })
+        },
+        Case { expect: vec![Condition::NoLeader], ..case("no leader", |v, _| v.leader = None) },
+        Case { expect: vec![Condition::ShardingPending], ..case("resharding flagged", |v, _| v.necessary = true) },
+        Case {
+            expect: vec![Condition::FailoverPending, Condition::WillRun],
+            item: Some(0),
+            blocking: false,
+            fix: Some("ejctl failover list j"),
+            ..case("owner gone, failover queued", |v, c| {
+                c.failover = true;
+                v.items.get_mut(&0).unwrap().owner = Some(GONE.into());
+                v.failover_queue.insert(0);
+            })
+        },
+        Case {
+            expect: vec![Condition::OwnerGoneNoFailover],
+            item: Some(0),
+            fix: Some("ejctl config set j failover=true"),
+            ..case("owner gone, failover off", |v, _| {
+                v.items.get_mut(&0).unwrap().owner = Some(GONE.into());
+            })
+        },
+        Case {
+            expect: vec![Condition::StillRunning, Condition::WillRun],
+            item: Some(0),
+            blocking: false,
+            ..case("still running, misfire owed", |v, _| {
+                let i = v.items.get_mut(&0).unwrap();
+                i.running = true;
+                i.misfire = true;
+            })
+        },
+        Case {
+            expect: vec![Condition::StillRunning],
+            item: Some(0),
+            fix: Some("ejctl config set j misfire=true"),
+            ..case("still running, misfire off", |v, c| {
+                c.misfire = false;
+                v.items.get_mut(&0).unwrap().running = true;
+            })
+        },
+        Case {
+            expect: vec![Condition::ClockSkew],
+            item: Some(1),
+            ..case("clock skew refusal", |v, _| {
+                v.items.get_mut(&1).unwrap().result = Some(result(
+                    RunOutcome::Refused,
+                    "clock skew: this machine's clock is 90000 ms off the registry's, over maxTimeDiffSeconds = 10",
+                ));
+            })
+        },
+        Case {
+            expect: vec![Condition::FireRefused],
+            item: Some(1),
+            ..case("refused: executor cannot be built", |v, _| {
+                v.items.get_mut(&1).unwrap().result =
+                    Some(result(RunOutcome::Refused, "the worker cannot run the job: script.command.line is missing"));
+            })
+        },
+        Case {
+            expect: vec![Condition::InstancesSilent],
+            now: 60,
+            ..case("registered but silent for several periods", |_, _| {})
+        },
+        Case {
+            expect: vec![Condition::LastRunFailed, Condition::WillRun],
+            item: Some(1),
+            blocking: false,
+            fix: Some("ejctl history j --item 1 --output-tail"),
+            ..case("last run failed", |v, _| {
+                v.items.get_mut(&1).unwrap().result = Some(result(RunOutcome::Failed, "exit code 1"));
+            })
+        },
+    ];
+    for c in &mut cases {
+        let findings = run(c);
+        let codes: Vec<Condition> = findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, c.expect, "{}: {findings:#?}", c.name);
+        assert_eq!(findings[0].blocking, c.blocking, "{}", c.name);
+        if let Some(fix) = c.fix {
+            assert_eq!(findings[0].fix.as_deref(), Some(fix), "{}", c.name);
+        }
+        assert!(!findings[0].message.is_empty());
+    }
+}
+
+#[test]
+fn unreadable_config_and_past_fires() {
+    let paths = JobPaths::new("j");
+    let view = healthy();
+    let mtimes = BTreeMap::new();
+    let base = Snapshot {
+        paths: &paths,
+        view: &view,
+        config: Err("bad yaml"),
+        cron: None,
+        mtimes: &mtimes,
+        now: t(5),
+        item: None,
+        fire: None,
+        trace: None,
+    };
+    let f = explain(&base);
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].code, f[0].fix.as_deref()), (Condition::ConfigUnreadable, Some("ejctl config edit j")));
+
+    let config = config();
+    let runs = vec![TracedRun {
+        id: "r1".into(),
+        item: 0,
+        fire: t(-10),
+        start: t(-10),
+        outcome: Some("ok".into()),
+        instance: A.into(),
+    }];
+    let f = explain(&Snapshot { config: Ok(&config), item: Some(0), fire: Some(t(-10)), trace: Some(&runs), ..base });
+    assert_eq!(f[0].code, Condition::FireCovered);
+    assert_eq!(f[0].evidence[0].node, "trace:r1");
+    let f = explain(&Snapshot {
+        config: Ok(&config),
+        item: Some(1),
+        fire: Some(t(-10)),
+        trace: Some(&runs),
+        ..Snapshot { ..base }
+    });
+    assert_eq!(f[0].code, Condition::FireNotRun);
+}

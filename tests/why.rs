@@ -1,0 +1,232 @@
+//! `ejctl why`: a scenario per condition, each from a real tree on a real ZooKeeper — written the
+//! way workers (ejctl or Java) and operators leave it, or by real ejctl workers where the
+//! condition needs one (a clock off the registry's, a run still going, a healthy job) — checked
+//! by exit code and JSON.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use ejctl::config::JobConfig;
+use ejctl::registry::codec::{InstanceId, InstanceInfo, ItemResult, RunOutcome};
+use ejctl::registry::path::{ItemLeaf, JobPaths};
+use ejctl::registry::{Mode, Op, Registry};
+use ejctl::runtime::{Clock, JobDefinition, RegistryTarget, Worker, WorkerConfig};
+
+use crate::history::{ejctl_for, json};
+use crate::support::cluster::Cluster;
+use crate::support::{ZkServer, ejctl_on, eventually, zk_options, zk_registry};
+
+const IP: &str = "10.0.0.1";
+const GONE: &str = "10.0.0.9@-@9";
+
+fn me() -> InstanceId {
+    InstanceId::new(IP, 42)
+}
+
+fn config(name: &str) -> JobConfig {
+    let mut c = JobConfig::new(name, 2);
+    c.cron = Some("0/10 * * * * ?".into());
+    c
+}
+
+/// A job as a live instance (the test's session) leaves it: config, an enabled server, the
+/// instance, the leader, both items owned; then `extra`.
+async fn tree(r: &Registry, cfg: &JobConfig, extra: impl FnOnce(&JobPaths) -> Vec<Op>) {
+    let p = JobPaths::new(&cfg.job_name);
+    let id = me();
+    let create = |path: String, data: &[u8], mode: Mode| Op::Create { path, data: data.to_vec(), mode };
+    let mut ops = vec![
+        create(p.root().to_string(), b"SCRIPT", Mode::Persistent),
+        create(p.config(), cfg.to_yaml().as_bytes(), Mode::Persistent),
+        create(p.servers(), b"", Mode::Persistent),
+        create(p.server(IP), b"ENABLED", Mode::Persistent),
+        create(p.instances(), b"", Mode::Persistent),
+        create(p.instance(id.as_str()), InstanceInfo::new(&id).to_yaml().as_bytes(), Mode::Ephemeral),
+        create(p.leader(), b"", Mode::Persistent),
+        create(format!("{}/election", p.leader()), b"", Mode::Persistent),
+        create(p.leader_instance(), id.as_str().as_bytes(), Mode::Ephemeral),
+        create(p.sharding(), b"", Mode::Persistent),
+    ];
+    for item in 0..2 {
+        ops.push(create(p.item(item), b"", Mode::Persistent));
+        ops.push(create(p.item_leaf(item, ItemLeaf::Instance), id.as_str().as_bytes(), Mode::Persistent));
+    }
+    ops.extend(extra(&p));
+    r.transaction(&ops).await.unwrap();
+}
+
+fn result(outcome: RunOutcome, message: &str, ended: DateTime<Utc>) -> Vec<u8> {
+    ItemResult {
+        v: 1,
+        instance: me().to_string(),
+        source: "cron".into(),
+        fire_ms: Some(ended.timestamp_millis() - 1000),
+        start_ms: Some(ended.timestamp_millis() - 1000),
+        end_ms: ended.timestamp_millis(),
+        outcome,
+        exit_code: None,
+        signal: None,
+        message: Some(message.to_string()),
+        stderr_tail: None,
+    }
+    .encode()
+}
+
+fn why(server: &ZkServer, ns: &str, args: &[&str]) -> (i32, Value) {
+    json(ejctl_on(server, ns).arg("why").args(args))
+}
+
+fn codes(doc: &Value) -> Vec<String> {
+    doc["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_condition_from_a_tree() {
+    let (server, ns, r) = zk_registry("why").await;
+    let create = |path: String, data: &[u8]| Op::Create { path, data: data.to_vec(), mode: Mode::Persistent };
+    let set = |path: String, data: &[u8]| Op::Set { path, data: data.to_vec(), version: None };
+    let long_ago = Utc::now() - chrono::Duration::minutes(10);
+
+    tree(&r, &config("healthy"), |_| vec![]).await;
+    tree(&r, &config("item_off"), |p| vec![create(p.item_leaf(1, ItemLeaf::Disabled), b"")]).await;
+    tree(&r, &config("job_off"), |p| vec![set(p.server(IP), b"DISABLED")]).await;
+    tree(&r, &config("gone"), |p| vec![Op::Delete { path: p.instance(me().as_str()), version: None }]).await;
+    tree(&r, &config("server_off"), |p| vec![set(p.server(IP), b"DISABLED"), create(p.server("10.0.0.2"), b"ENABLED")])
+        .await;
+    let mut feb30 = config("feb30");
+    feb30.cron = Some("0 0 0 30 2 ?".into());
+    tree(&r, &feb30, |_| vec![]).await;
+    let mut oneoff = config("oneoff");
+    oneoff.cron = None;
+    tree(&r, &oneoff, |_| vec![]).await;
+    tree(&r, &config("leaderless"), |p| vec![Op::Delete { path: p.leader_instance(), version: None }]).await;
+    tree(&r, &config("resharding"), |p| {
+        vec![create(format!("{}/sharding", p.leader()), b""), create(p.sharding_necessary(), b"")]
+    })
+    .await;
+    let mut fo = config("failover_on");
+    fo.failover = true;
+    tree(&r, &fo, |p| {
+        vec![
+            set(p.item_leaf(0, ItemLeaf::Instance), GONE.as_bytes()),
+            create(format!("{}/failover", p.leader()), b""),
+            create(p.failover_items(), b""),
+            create(p.failover_item(0), b""),
+        ]
+    })
+    .await;
+    tree(&r, &config("failover_off"), |p| vec![set(p.item_leaf(0, ItemLeaf::Instance), GONE.as_bytes())]).await;
+    let mut busy = config("busy");
+    busy.misfire = false;
+    tree(&r, &busy, |p| vec![create(p.item_leaf(0, ItemLeaf::Running), me().as_str().as_bytes())]).await;
+    let recent = Utc::now();
+    tree(&r, &config("failed"), |p| {
+        vec![create(p.item_leaf(1, ItemLeaf::Result), &result(RunOutcome::Failed, "exit code 2", recent))]
+    })
+    .await;
+    tree(&r, &config("refused"), |p| {
+        let message = "the worker cannot run the job: script.command.line is missing";
+        vec![create(p.item_leaf(0, ItemLeaf::Result), &result(RunOutcome::Refused, message, recent))]
+    })
+    .await;
+    tree(&r, &config("silent"), |p| {
+        (0..2).map(|i| create(p.item_leaf(i, ItemLeaf::Result), &result(RunOutcome::Ok, "", long_ago))).collect()
+    })
+    .await;
+
+    // (job, item, exit code, first finding, its fix)
+    let cases: &[(&str, Option<&str>, i32, &str, &str)] = &[
+        ("healthy", None, 0, "will_run", ""),
+        ("item_off", Some("1"), 1, "item_disabled", "ejctl sharding enable item_off 1"),
+        ("job_off", None, 1, "job_disabled", "ejctl job enable job_off"),
+        ("gone", None, 1, "no_live_instance", "start a worker: ejctl run JOB_FILE"),
+        ("server_off", None, 1, "all_servers_disabled", "ejctl job enable server_off --server 10.0.0.1"),
+        ("feb30", None, 1, "cron_never_fires", "ejctl config set feb30 cron='0 0 2 * * ?'"),
+        ("oneoff", None, 1, "never_triggered", "ejctl job trigger oneoff"),
+        ("leaderless", None, 1, "no_leader", "ejctl job show leaderless"),
+        ("resharding", None, 1, "sharding_pending", "ejctl job show resharding"),
+        ("failover_on", Some("0"), 0, "failover_pending", "ejctl failover list failover_on"),
+        ("failover_off", Some("0"), 1, "owner_gone_no_failover", "ejctl config set failover_off failover=true"),
+        ("busy", Some("0"), 1, "still_running", "ejctl config set busy misfire=true"),
+        ("failed", Some("1"), 0, "last_run_failed", "ejctl history failed --item 1 --output-tail"),
+        ("refused", Some("0"), 1, "fire_refused", ""),
+        ("silent", None, 1, "instances_silent", "ejctl instance list silent   (then check those workers' logs)"),
+    ];
+    for (job, item, code, first, fix) in cases {
+        let mut args = vec![*job];
+        if let Some(item) = item {
+            args.extend(["--item", item]);
+        }
+        let (got, doc) = why(&server, &ns, &args);
+        assert_eq!((got, codes(&doc)[0].as_str()), (*code, *first), "{job}: {doc:#}");
+        let finding = &doc["findings"][0];
+        if !fix.is_empty() {
+            assert_eq!(finding["fix"], *fix, "{job}");
+        }
+        assert_eq!(doc["blocking"], *code == 1, "{job}");
+        assert!(!finding["evidence"].as_array().unwrap().is_empty() || *first == "will_run", "{job}: {doc:#}");
+    }
+    // Evidence names the node and, from the registry, when it was written.
+    let (_, doc) = why(&server, &ns, &["item_off", "--item", "1"]);
+    let evidence = &doc["findings"][0]["evidence"][0];
+    assert_eq!(evidence["node"], "/item_off/sharding/1/disabled");
+    assert!(evidence["at"].is_string(), "{evidence}");
+    // Unknown job or item: exit 3; a bad --fire: exit 2.
+    assert_eq!(why(&server, &ns, &["nope"]).0, 3);
+    assert_eq!(why(&server, &ns, &["healthy", "--item", "7"]).0, 3);
+    let out = ejctl_on(&server, &ns).args(["why", "healthy", "--fire", "later"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // The table for people: the condition, the evidence and the fix.
+    let out = ejctl_on(&server, &ns).args(["why", "job_off"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("✗ the job is disabled on every server") && text.contains("fix:      ejctl job enable job_off"),
+        "{text}"
+    );
+}
+
+/// A clock off the registry's by more than `maxTimeDiffSeconds`: the worker refuses the fire
+/// and records it; `why` names it.
+struct Skewed;
+
+impl Clock for Skewed {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now() + chrono::Duration::minutes(5)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clock_skew_and_runs_from_real_workers() {
+    let server = ZkServer::start();
+    let ns = crate::support::unique_ns("why-skew");
+    let mut cfg = JobConfig::new("skewed", 1);
+    cfg.cron = Some("0/1 * * * * ?".into());
+    cfg.max_time_diff_seconds = 10;
+    cfg.props.insert("script.command.line".into(), "/bin/true".into());
+    let job = JobDefinition::new(ejctl::registry::codec::JobType::Script, cfg);
+    let mut wc = WorkerConfig::new(RegistryTarget::ZooKeeper(zk_options(&server.connect_string(), &ns)), vec![job]);
+    wc.ip = Some("127.0.0.1".into());
+    wc.clock = Arc::new(Skewed);
+    let worker = Worker::start(wc).await.unwrap();
+    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let leaf = JobPaths::new("skewed").item_leaf(0, ItemLeaf::Result);
+    eventually(60, "the refused fire to be recorded", async || r.exists(&leaf).await.unwrap().is_some()).await;
+    let (code, doc) = why(&server, &ns, &["skewed"]);
+    assert_eq!((code, codes(&doc)[0].as_str()), (1, "clock_skew"), "{doc:#}");
+    assert!(doc["findings"][0]["message"].as_str().unwrap().contains("maxTimeDiffSeconds = 10"), "{doc:#}");
+    worker.kill().await;
+
+    // A real run still going with misfire off; then a healthy job.
+    let job = "name = \"rec\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{script} {record}\"\nmisfire = false\n";
+    let mut c = Cluster::zookeeper("rec", job).await;
+    c.set_sleep(Some(30.0));
+    c.start("127.0.0.1").await;
+    c.wait_until(60, "a run in progress", async |c| !c.starts().is_empty()).await;
+    let (code, doc) = json(ejctl_for(&c).args(["why", "rec", "--item", "0"]));
+    assert_eq!((code, codes(&doc)[0].as_str()), (1, "still_running"), "{doc:#}");
+    c.set_sleep(None);
+    let out = ejctl_for(&c).args(["config", "set", "rec", "misfire=true", "--yes"]).output().unwrap();
+    assert!(out.status.success());
+}
