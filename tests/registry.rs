@@ -388,3 +388,98 @@ async fn ensemble_survives_losing_the_connected_member() {
     tokio::task::block_in_place(|| ensemble.start_member(member));
     let _ = cache.try_recv();
 }
+
+/// The embedded registry's fault injection, which the simulator builds on, behaves as ZooKeeper
+/// does: a partitioned handle's requests wait and its session survives until the server expires
+/// it; a healed handle learns of the expiry and gets a new session; a lost reply leaves the
+/// request applied; a crashed process's session lingers until the server expires it.
+mod embedded_faults {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use ejctl::registry::embedded::{EmbeddedStore, Fault};
+    use ejctl::registry::{LinkState, Mode, Registry, RegistryError};
+
+    fn client(r: &Registry) -> u64 {
+        r.embedded_client().expect("an embedded handle")
+    }
+
+    #[tokio::test]
+    async fn a_partitioned_handle_waits_and_keeps_its_session() {
+        let store = EmbeddedStore::new();
+        let (a, b) = (Registry::embedded(&store), Registry::embedded(&store));
+        a.put_ephemeral("/j/instances/a", b"").await.unwrap();
+        let session = a.session_id();
+        store.partition(client(&a));
+        assert_eq!(a.session().borrow().state, LinkState::Disconnected);
+        let pending = tokio::spawn({
+            let a = a.clone();
+            async move { a.put("/j/written-while-cut-off", b"x").await }
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!pending.is_finished(), "a partitioned handle's request waits");
+        assert!(b.exists("/j/written-while-cut-off").await.unwrap().is_none());
+        assert!(b.exists("/j/instances/a").await.unwrap().is_some(), "the session outlives the partition");
+        store.heal(client(&a));
+        pending.await.unwrap().unwrap();
+        assert!(b.exists("/j/written-while-cut-off").await.unwrap().is_some());
+        assert_eq!(a.session_id(), session);
+        assert_eq!(a.session().borrow().state, LinkState::Connected);
+    }
+
+    #[tokio::test]
+    async fn an_expiry_during_a_partition_is_learnt_on_heal() {
+        let store = EmbeddedStore::new();
+        let (a, b) = (Registry::embedded(&store), Registry::embedded(&store));
+        a.put_ephemeral("/j/instances/a", b"").await.unwrap();
+        let (session, epoch) = (a.session_id(), a.session().borrow().epoch);
+        store.partition(client(&a));
+        store.expire(client(&a));
+        assert!(b.exists("/j/instances/a").await.unwrap().is_none(), "the server dropped its ephemerals");
+        assert_eq!(a.session().borrow().state, LinkState::Disconnected, "the handle has not heard yet");
+        store.heal(client(&a));
+        assert_ne!(a.session_id(), session);
+        assert_eq!(a.session().borrow().epoch, epoch + 1);
+        a.put_ephemeral("/j/instances/a", b"").await.unwrap();
+        assert_eq!(b.exists("/j/instances/a").await.unwrap().unwrap().ephemeral_owner, a.session_id());
+    }
+
+    #[tokio::test]
+    async fn a_lost_reply_leaves_the_request_applied_and_a_failure_does_not() {
+        let store = EmbeddedStore::new();
+        let (a, b) = (Registry::embedded(&store), Registry::embedded(&store));
+        let faults = [Fault::LoseReply, Fault::Fail];
+        let next = Arc::new(AtomicUsize::new(0));
+        let plan_next = Arc::clone(&next);
+        store.set_faults(
+            client(&a),
+            Some(Box::new(move || {
+                faults.get(plan_next.fetch_add(1, Ordering::SeqCst)).copied().unwrap_or(Fault::None)
+            })),
+        );
+        let lost = a.create("/lost-reply", b"", Mode::Persistent).await;
+        assert!(matches!(lost, Err(RegistryError::ConnectionLoss)), "{lost:?}");
+        assert!(b.exists("/lost-reply").await.unwrap().is_some(), "applied although the reply was lost");
+        let failed = a.create("/failed", b"", Mode::Persistent).await;
+        assert!(matches!(failed, Err(RegistryError::ConnectionLoss)), "{failed:?}");
+        assert!(b.exists("/failed").await.unwrap().is_none(), "a failed request is not applied");
+        store.set_faults(client(&a), None);
+        a.create("/after", b"", Mode::Persistent).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_crashed_handles_session_lingers_until_the_server_expires_it() {
+        let store = EmbeddedStore::new();
+        let (a, b) = (Registry::embedded(&store), Registry::embedded(&store));
+        a.put_ephemeral("/j/instances/a", b"").await.unwrap();
+        let session = a.session_id();
+        store.linger(client(&a));
+        drop(a);
+        assert!(store.session_open(session));
+        assert!(b.exists("/j/instances/a").await.unwrap().is_some());
+        store.expire_session_id(session);
+        assert!(!store.session_open(session));
+        assert!(b.exists("/j/instances/a").await.unwrap().is_none());
+    }
+}

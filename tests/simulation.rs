@@ -2,11 +2,16 @@
 //! under a seeded fault and operator schedule, checked against SPEC §2a and liveness; a replay
 //! check; and the mutation check — every known bug the runtime can be switched into is caught.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
 use std::time::Instant;
 
 use ejctl::runtime::InjectedBug;
 
-use crate::support::sim::{self, SimConfig, check};
+use support::sim::{self, SimConfig, check};
 
 /// How many seeds `cargo test` runs (split over two threads).
 const SEEDS: u64 = 1000;

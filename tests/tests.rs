@@ -46,10 +46,6 @@ mod why;
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
 
-/// The deterministic simulation: a thousand seeded fault schedules against the delivery
-/// guarantee, replay, and the mutation check.
-mod simulation;
-
 /// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
 /// file, HTTPS jobs.
 mod security;
