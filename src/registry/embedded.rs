@@ -22,6 +22,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, WatchEvent, path};
 use crate::clock::{Clock, SystemClock};
 
+mod faults;
+
+pub use self::faults::{Fault, FaultPlan};
+
 /// The nominal session timeout of an embedded session (used by code that derives deadlines from
 /// it; embedded sessions only end when closed or expired on purpose).
 pub const SESSION_TIMEOUT: Duration = Duration::from_secs(10);
@@ -60,22 +64,6 @@ impl Default for State {
         }
     }
 }
-
-/// What happens to one request of a handle under fault injection ([`EmbeddedStore::set_faults`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
-    /// Served normally.
-    None,
-    /// Served after a delay (a slow server or link).
-    Delay(Duration),
-    /// Fails with a connection loss before reaching the server: nothing is applied.
-    Fail,
-    /// Applied by the server, but the reply is lost: the caller sees a connection loss.
-    LoseReply,
-}
-
-/// Decides the fate of each request of one handle.
-pub type FaultPlan = Box<dyn FnMut() -> Fault + Send>;
 
 struct ClientLink {
     status: watch::Sender<SessionStatus>,
@@ -119,28 +107,6 @@ impl EmbeddedStore {
         }
     }
 
-    /// Simulates the server going away: every handle sees [`LinkState::Disconnected`], requests
-    /// wait, watch events are lost.
-    pub fn disconnect(&self) {
-        let mut st = self.lock();
-        st.offline = true;
-        for link in st.clients.values_mut() {
-            link.deaf = true;
-            link.status.send_modify(|s| s.state = LinkState::Disconnected);
-        }
-    }
-
-    /// Ends a simulated outage within the session timeout: sessions survive, handles reconnect and
-    /// every watch yields [`WatchEvent::Resync`].
-    pub fn reconnect(&self) {
-        let mut st = self.lock();
-        st.offline = false;
-        let clients: Vec<u64> = st.clients.keys().copied().collect();
-        for client in clients {
-            st.resume_client(client);
-        }
-    }
-
     /// The number of nodes (the root included).
     pub fn node_count(&self) -> usize {
         self.lock().nodes.len()
@@ -151,71 +117,6 @@ impl EmbeddedStore {
         let store = EmbeddedStore::new();
         store.lock().clock = clock;
         store
-    }
-
-    /// Cuts one handle (`client`, see [`Registry::embedded_client`](super::Registry::embedded_client))
-    /// off from the server: it sees [`LinkState::Disconnected`], its requests wait, its watch
-    /// events are lost. The server keeps its session until [`EmbeddedStore::expire`] ends it.
-    pub fn partition(&self, client: u64) {
-        let mut st = self.lock();
-        if let Some(link) = st.clients.get_mut(&client) {
-            link.partitioned = true;
-            link.deaf = true;
-            link.status.send_modify(|s| s.state = LinkState::Disconnected);
-        }
-    }
-
-    /// Ends a partition: the handle reconnects — in its session if the server kept it (its
-    /// watches resync), else it learns the session expired and gets a new one.
-    pub fn heal(&self, client: u64) {
-        let mut st = self.lock();
-        let Some(link) = st.clients.get_mut(&client) else { return };
-        link.partitioned = false;
-        let session = link.status.borrow().session_id;
-        if !st.sessions.contains_key(&session) {
-            st.renew_session(client);
-        }
-        if !st.offline {
-            st.resume_client(client);
-        }
-    }
-
-    /// The server expires `client`'s session (its ephemeral nodes go). A connected handle learns
-    /// it at once and gets a new session; a partitioned one when the partition heals.
-    pub fn expire(&self, client: u64) {
-        let mut st = self.lock();
-        let Some(link) = st.clients.get(&client) else { return };
-        let (session, partitioned) = (link.status.borrow().session_id, link.partitioned);
-        st.close_session(session);
-        if !partitioned && !st.offline {
-            st.renew_session(client);
-            st.resume_client(client);
-        }
-    }
-
-    /// The server expires a session whose handle is gone (see [`EmbeddedStore::linger`]).
-    pub fn expire_session_id(&self, session: i64) {
-        self.lock().close_session(session);
-    }
-
-    /// When `client`'s handle is dropped, its session stays open (a crashed process does not
-    /// close its session: the server expires it after the session timeout).
-    pub fn linger(&self, client: u64) {
-        if let Some(link) = self.lock().clients.get_mut(&client) {
-            link.linger = true;
-        }
-    }
-
-    /// Injects faults into `client`'s requests (`None`: none).
-    pub fn set_faults(&self, client: u64, plan: Option<FaultPlan>) {
-        if let Some(link) = self.lock().clients.get_mut(&client) {
-            link.faults = plan;
-        }
-    }
-
-    /// True while `session` is open on the server.
-    pub fn session_open(&self, session: i64) -> bool {
-        self.lock().sessions.contains_key(&session)
     }
 }
 
@@ -508,22 +409,6 @@ impl EmbeddedBackend {
             }
             status.changed().await.map_err(|_| RegistryError::Closed)?;
         }
-    }
-
-    /// The injected fate of the next request (see [`EmbeddedStore::set_faults`]); a delay is
-    /// served here.
-    async fn fault(&self) -> Fault {
-        let fault = {
-            let mut st = self.store.lock();
-            match st.clients.get_mut(&self.client).and_then(|l| l.faults.as_mut()) {
-                Some(plan) => plan(),
-                None => Fault::None,
-            }
-        };
-        if let Fault::Delay(d) = fault {
-            tokio::time::sleep(d).await;
-        }
-        fault
     }
 
     /// A read under fault injection: a lost reply is a failure too.
