@@ -50,9 +50,14 @@ fn flaky_job(c_dir: &std::path::Path, extra: &str) -> String {
 }
 
 async fn sqlite_rows(db: &std::path::Path, sql: &str) -> Vec<sqlx::sqlite::SqliteRow> {
+    try_sqlite_rows(db, sql).await.unwrap()
+}
+
+/// The rows, or the error while the worker is still creating the file and its tables.
+async fn try_sqlite_rows(db: &std::path::Path, sql: &str) -> Result<Vec<sqlx::sqlite::SqliteRow>, sqlx::Error> {
     let url = format!("sqlite://{}?mode=ro", db.display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-    let rows = sqlx::query(sql).fetch_all(&pool).await.unwrap();
+    let pool = sqlx::SqlitePool::connect(&url).await?;
+    let rows = sqlx::query(sql).fetch_all(&pool).await;
     pool.close().await;
     rows
 }
@@ -103,7 +108,7 @@ async fn results_in_the_registry_and_the_trace_in_sqlite() {
     // The trace: ElasticJob's tables with their columns.
     eventually(30, "trace rows of both items and a trigger", async || {
         db.exists()
-            && sqlite_rows(&db, "SELECT DISTINCT r.sharding_item FROM EJCTL_RUN_LOG r WHERE r.fire_source = 'trigger' AND r.outcome IS NOT NULL").await.len() == 2
+            && try_sqlite_rows(&db, "SELECT DISTINCT r.sharding_item FROM EJCTL_RUN_LOG r WHERE r.fire_source = 'trigger' AND r.outcome IS NOT NULL").await.is_ok_and(|rows| rows.len() == 2)
     })
     .await;
     let rows = sqlite_rows(
