@@ -4,30 +4,37 @@
 //!
 //! # Layout
 //!
-//! * [`registry`]: the registry layer. Node paths and value codecs of ElasticJob 3.x's ZooKeeper
-//!   layout (the only place that spells node names), the [`registry::Registry`] handle with a
-//!   ZooKeeper (plaintext or TLS) and an embedded in-process implementation, the watched subtree
-//!   cache and the namespace tree reader used by `ejctl dump`.
-//! * [`coord`]: coordination logic that needs no I/O: sharding strategies, item parameters,
-//!   configuration validation, the typed job view and its decisions, statuses, and which command
-//!   values a worker takes from its job file rather than the registry (`coord::pin`).
-//! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
-//!   election, sharding, fires, misfire, failover, fencing, reactions to the registry, graceful
-//!   and forced stops, dump port.
-//! * [`schedule`]: Quartz cron expressions and job time zones.
-//! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs.
-//! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
+//! One line per module, from the command line down to the registry (a test checks that no files
+//! import each other in a circle):
+//!
+//! * [`cli`]: the command-line interface: clap definitions, one module per command group,
+//!   confirmations and progress, and the one rendering path that writes to stdout.
 //! * [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
 //!   views built from them, every mutation of ElasticJob's operations API as planned changes
-//!   applied in transactions, trigger-and-wait, configuration get/set/edit, and publishing
-//!   configurations (`config apply` / `diff`, a worker's start-up).
-//! * [`cli`]: the command-line interface: clap definitions, one module per command group, and the
-//!   one place that writes to stdout.
+//!   applied in transactions, trigger-and-wait, configuration get/set/edit, publishing
+//!   configurations (`config apply` / `diff`, a worker's start-up), `why`.
+//! * [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
+//!   each owning rooms for registration, election, leadership (sharding), execution (fires, runs,
+//!   misfire) and failover, plus fencing and the dump port. It carries out what [`coord`] decides.
+//! * [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
+//!   typed job view, which items a fire runs, the registry transactions of runs, failover and
+//!   leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
+//!   commands, `why`'s explanations.
+//! * [`config`]: the one schema of job configuration keys (ElasticJob's YAML keys, job-file keys,
+//!   checks, defaults), the typed configuration, and its validation, done once.
+//! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
+//! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
+//!   process supervision.
+//! * [`schedule`]: Quartz cron expressions and job time zones.
 //! * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
 //!   SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl history`'s
 //!   queries.
-//! * [`exit`]: process exit codes and how errors map onto them.
+//! * [`registry`]: node paths (the only place that spells node names) and value codecs of
+//!   ElasticJob 3.x's ZooKeeper layout, the [`registry::Registry`] handle with a ZooKeeper
+//!   (plaintext or TLS) and an embedded in-process backend (with fault injection for the
+//!   simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
+//! * [`exit`]: process exit codes and how errors map onto them.
 //! * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
