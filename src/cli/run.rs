@@ -56,6 +56,7 @@ pub async fn exec(args: RunArgs) -> Result<Exit> {
     config.ip = files.instance.ip.clone();
     config.dump_port = files.instance.dump_port;
     config.dump_address = files.instance.dump_address;
+    config.http = files.instance.http;
     config.shutdown_timeout = files.instance.shutdown_timeout;
     config.kill_grace = files.instance.kill_grace;
     config.fencing_timeout = files.registry.as_ref().and_then(|r| r.fencing_timeout);
