@@ -103,7 +103,7 @@ pub(crate) async fn monitor(
             } else if next.healthy && !current.healthy {
                 tracing::info!("registry answering again");
             }
-            metrics.fence(current, next);
+            metrics.fence(current.fenced, next.fenced);
             state.send_replace(next);
         }
     }

@@ -24,7 +24,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use super::fence::FenceState;
-use super::metrics::Metrics;
+use super::metrics::{Link, Metrics};
 use super::{Clock, StopMode, dumpport};
 use crate::registry::Registry;
 use crate::registry::cache::CacheReader;
@@ -59,12 +59,17 @@ pub(crate) async fn serve(listener: TcpListener, endpoint: Endpoint) {
     }
 }
 
+fn link(e: &Endpoint) -> Link {
+    let state = *e.fence.borrow();
+    Link { healthy: state.healthy, fenced: state.fenced }
+}
+
 fn text(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, TEXT)], body).into_response()
 }
 
 async fn metrics(State(e): State<Endpoint>) -> Response {
-    let fence = *e.fence.borrow();
+    let fence = link(&e);
     let stopping = !matches!(*e.stop.borrow(), StopMode::Run);
     let body = e.metrics.render(e.clock.now(), &e.registry, fence, stopping);
     (StatusCode::OK, [(header::CONTENT_TYPE, OPENMETRICS)], body).into_response()
@@ -78,7 +83,7 @@ async fn healthz() -> Response {
 }
 
 async fn readyz(State(e): State<Endpoint>) -> Response {
-    let fence = *e.fence.borrow();
+    let fence = link(&e);
     let stopping = !matches!(*e.stop.borrow(), StopMode::Run);
     let readiness = e.metrics.readiness(&e.registry, fence, stopping);
     let status = if readiness.ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };

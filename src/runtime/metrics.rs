@@ -29,7 +29,6 @@ use prometheus_client::registry::Registry as PromRegistry;
 use tokio::sync::watch;
 
 use super::StopMode;
-use super::fence::FenceState;
 use crate::registry::{LinkState, Registry, SessionStatus};
 use crate::trace::Tracer;
 
@@ -130,6 +129,15 @@ struct Inner {
 /// The worker's metrics; `Metrics::off()` records nothing.
 pub(crate) struct Metrics {
     inner: Option<Box<Inner>>,
+}
+
+/// What the fence monitor says of the link (its `FenceState`, without depending on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Link {
+    /// The registry answered recently.
+    pub(crate) healthy: bool,
+    /// The registry has been silent for the fencing timeout.
+    pub(crate) fenced: bool,
 }
 
 /// Readiness, as `/readyz` reports it.
@@ -358,11 +366,11 @@ impl Metrics {
         }
     }
 
-    /// The fence monitor's state changed.
-    pub(crate) fn fence(&self, previous: FenceState, next: FenceState) {
+    /// The fence monitor's state changed (see `fence.rs`).
+    pub(crate) fn fence(&self, was_fenced: bool, fenced: bool) {
         if let Some(f) = self.f() {
-            f.fenced.set(i64::from(next.fenced));
-            if next.fenced && !previous.fenced {
+            f.fenced.set(i64::from(fenced));
+            if fenced && !was_fenced {
                 f.fencing_events.inc();
             }
         }
@@ -406,7 +414,7 @@ impl Metrics {
 
     /// Readiness: connected to the registry, not fenced, every job registered in this session,
     /// not stopping.
-    pub(crate) fn readiness(&self, registry: &Registry, fence: FenceState, stopping: bool) -> Readiness {
+    pub(crate) fn readiness(&self, registry: &Registry, fence: Link, stopping: bool) -> Readiness {
         let connected = registry.session().borrow().state == LinkState::Connected;
         let mut lines = vec![
             format!("registry: {}", if connected { "connected" } else { "not connected" }),
@@ -441,7 +449,7 @@ impl Metrics {
     }
 
     /// The text of `/metrics` (OpenMetrics), with the values read at scrape time refreshed.
-    pub(crate) fn render(&self, now: DateTime<Utc>, registry: &Registry, fence: FenceState, stopping: bool) -> String {
+    pub(crate) fn render(&self, now: DateTime<Utc>, registry: &Registry, fence: Link, stopping: bool) -> String {
         let Some(inner) = self.inner.as_deref() else { return String::new() };
         let f = &inner.families;
         let now_ms = now.timestamp_millis();

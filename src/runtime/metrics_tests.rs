@@ -2,6 +2,8 @@
 
 use super::*;
 
+const HEALTHY: Link = Link { healthy: true, fenced: false };
+
 #[test]
 fn outcome_labels() {
     assert_eq!(outcome_label(true, false, false), "success");
@@ -21,7 +23,7 @@ fn counts_render_in_openmetrics_text() {
     let now = Utc::now();
     probe.turn(Some(now - chrono::Duration::seconds(10)), true);
     let store = crate::registry::embedded::EmbeddedStore::new();
-    let text = m.render(now, &Registry::embedded(&store), FenceState::HEALTHY, false);
+    let text = m.render(now, &Registry::embedded(&store), HEALTHY, false);
     for line in [
         "ejctl_fires_total{job=\"j\",source=\"cron\"} 1",
         "ejctl_item_runs_total{job=\"j\",source=\"cron\",outcome=\"failure\"} 1",
@@ -42,7 +44,7 @@ fn off_records_nothing() {
     m.job("j");
     m.fire("j", "cron");
     let store = crate::registry::embedded::EmbeddedStore::new();
-    assert_eq!(m.render(Utc::now(), &Registry::embedded(&store), FenceState::HEALTHY, false), "");
+    assert_eq!(m.render(Utc::now(), &Registry::embedded(&store), HEALTHY, false), "");
 }
 
 #[test]
@@ -51,9 +53,9 @@ fn readiness_needs_registration_and_a_healthy_link() {
     let probe = m.job("j");
     let store = crate::registry::embedded::EmbeddedStore::new();
     let registry = Registry::embedded(&store);
-    assert!(!m.readiness(&registry, FenceState::HEALTHY, false).ready);
+    assert!(!m.readiness(&registry, HEALTHY, false).ready);
     probe.turn(None, true);
-    assert!(m.readiness(&registry, FenceState::HEALTHY, false).ready);
-    assert!(!m.readiness(&registry, FenceState { healthy: false, fenced: false }, false).ready);
-    assert!(!m.readiness(&registry, FenceState::HEALTHY, true).ready);
+    assert!(m.readiness(&registry, HEALTHY, false).ready);
+    assert!(!m.readiness(&registry, Link { healthy: false, fenced: false }, false).ready);
+    assert!(!m.readiness(&registry, HEALTHY, true).ready);
 }
