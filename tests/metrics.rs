@@ -1,7 +1,7 @@
 //! The worker's HTTP endpoint (`[instance] http`) on real `ejctl run` processes and a real
 //! ZooKeeper: `/metrics` counters move as jobs fire, fail, misfire and fail over; `/readyz` turns
 //! unready while the worker is cut off from ZooKeeper and ready again once the link heals;
-//! `/healthz` and `/dump/{job}` answer.
+//! `/healthz` and `/dump/{job}` answer; `ejctl run` notifies systemd (`Type=notify`).
 
 use std::time::Duration;
 
@@ -138,4 +138,32 @@ async fn readyz_is_unready_while_cut_off_from_zookeeper_and_ready_after() {
     assert!(value(&m, "ejctl_fencing_events_total") >= 1.0, "{m}");
     assert_eq!(value(&m, "ejctl_fenced"), 0.0, "{m}");
     assert_eq!(value(&m, "ejctl_registry_connected"), 1.0, "{m}");
+}
+
+#[test]
+fn ejctl_run_tells_systemd_it_is_ready_and_stopping() {
+    use std::os::unix::net::UnixDatagram;
+    let dir = tempfile::tempdir().unwrap();
+    let socket_path = dir.path().join("notify.sock");
+    let socket = UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let file = dir.path().join("job.toml");
+    std::fs::write(&file, "[[job]]\nname = \"quiet\"\ncommand = \"true\"\n").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
+        .arg("run")
+        .arg(&file)
+        .env("NOTIFY_SOCKET", &socket_path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut buf = [0u8; 1024];
+    let n = socket.recv(&mut buf).unwrap();
+    let ready = String::from_utf8_lossy(&buf[..n]).to_string();
+    assert!(ready.contains("READY=1") && ready.contains("STATUS=running 1 jobs"), "{ready}");
+    crate::support::signal(child.id(), "TERM");
+    let n = socket.recv(&mut buf).unwrap();
+    assert_eq!(String::from_utf8_lossy(&buf[..n]), "STOPPING=1\n");
+    assert_eq!(crate::support::wait_exit(&mut child, Duration::from_secs(30)), Some(0));
 }
