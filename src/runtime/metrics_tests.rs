@@ -59,3 +59,66 @@ fn readiness_needs_registration_and_a_healthy_link() {
     assert!(!m.readiness(&registry, Link { healthy: false, fenced: false }, false).ready);
     assert!(!m.readiness(&registry, HEALTHY, true).ready);
 }
+
+/// Family names with their series name (`_total` for counters), from the `# TYPE` lines.
+fn families() -> Vec<(String, String)> {
+    let store = crate::registry::embedded::EmbeddedStore::new();
+    let m = Metrics::on();
+    m.job("j");
+    m.fire("j", "cron");
+    m.fire_refused("j", Refusal::ClockSkew);
+    m.item_started("j", "cron", Some(0.0));
+    m.item_ended("j", "cron", "success", 1.0);
+    m.item_started("j", "failover", Some(0.0));
+    m.reshard("j", Duration::from_millis(5));
+    let text = m.render(Utc::now(), &Registry::embedded(&store), HEALTHY, false);
+    text.lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(name, kind)| {
+            let series = if kind == "counter" { format!("{name}_total") } else { name.to_string() };
+            (name.to_string(), series)
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_documents_every_family() {
+    let readme = include_str!("../../README.md");
+    let families = families();
+    assert!(families.len() >= 20, "{families:?}");
+    for (_, series) in families {
+        let short = series.trim_start_matches("ejctl_");
+        assert!(
+            readme.contains(&format!("| `{short}{{")) || readme.contains(&format!("| `{short}` |")),
+            "README's metric table misses {series}"
+        );
+    }
+}
+
+#[test]
+fn the_examples_use_only_families_that_exist() {
+    let series: Vec<String> = families().into_iter().map(|(_, s)| s).collect();
+    let examples = [
+        include_str!("../../examples/production/alerts.yaml"),
+        include_str!("../../examples/production/grafana-dashboard.json"),
+    ];
+    let name = regex::Regex::new(r"ejctl_[a-z_]+").unwrap();
+    let mut seen = 0;
+    for text in examples {
+        for m in name.find_iter(text) {
+            let used = m.as_str();
+            let base = ["_bucket", "_count", "_sum"].iter().fold(used, |n, s| n.strip_suffix(s).unwrap_or(n));
+            assert!(series.iter().any(|s| s == base), "{used} is not a metric ejctl exports");
+            seen += 1;
+        }
+    }
+    assert!(seen > 10);
+}
+
+#[test]
+fn the_production_job_file_loads() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/production/jobs.toml");
+    let files = crate::jobfile::load(&[path]).unwrap();
+    assert_eq!(files.instance.http, Some("0.0.0.0:9110".parse().unwrap()));
+}
