@@ -13,7 +13,7 @@
 //!   values a worker takes from its job file rather than the registry (`coord::pin`).
 //! * [`runtime`]: the worker runtime behind `ejctl run`: one task per job, registration,
 //!   election, sharding, fires, misfire, failover, fencing, reactions to the registry, graceful
-//!   and forced stops, dump port.
+//!   and forced stops, dump port, HTTP endpoint (metrics, health and readiness probes).
 //! * [`schedule`]: Quartz cron expressions and job time zones.
 //! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs.
 //! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
