@@ -12,6 +12,9 @@
 //!   measured the same way. With `--trace both` (the default) ejctl runs twice, with the event
 //!   trace off and on (a `[trace]` table: each process writes its runs to a SQLite file of its
 //!   own), so the cost of tracing shows beside the same floor; `--trace off|on` runs one.
+//!   `--http on|both` does the same for the HTTP endpoint and metrics (`[instance] http`, with
+//!   `/metrics` scraped every second as Prometheus would), and reports the workers' CPU over the
+//!   run beside each.
 //! * `zk`: ZooKeeper requests per fire per instance, from the server's `mntr` counters
 //!   (`zk_packets_received`/`zk_packets_sent`, and the read/update request counts
 //!   `zk_cnt_readlatency`/`zk_cnt_updatelatency`) over a steady window of W fires, with
@@ -19,7 +22,7 @@
 //!   traffic (pings) is subtracted.
 //! * `density`: RSS and CPU (% of one core over an idle window) of one `ejctl run` with 1,000
 //!   one-off jobs on the embedded registry, and with 1,000 cron jobs that fire once a day on
-//!   ZooKeeper.
+//!   ZooKeeper; with `--http on|both`, also (or only) with the endpoint on and scraped every second.
 //! * `reshard`: with N processes running a job, one more process starts; the time from its
 //!   instance node appearing to the sharding being settled (`leader/sharding/necessary` gone,
 //!   every item owned by a live instance, the new one included), seen through a persistent
@@ -28,7 +31,7 @@
 //! ```text
 //! cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard]
 //!     [--shapes 1x1x100,10x2x10] [--fires M] [--monitor on|off]      lateness
-//!     [--trace off|on|both]                                           lateness
+//!     [--trace off|on|both] [--http off|on|both]                      lateness, density
 //!     [--zk-shape 1x2x10] [--window W]                                zk
 //!     [--jobs 1000] [--idle SECONDS]                                  density
 //!     [--reshard-shape 1x2x10] [--rounds R]                           reshard
@@ -155,10 +158,12 @@ struct Opts {
     rounds: usize,
     /// Lateness runs with the trace off (`false`) and on (`true`).
     trace: Vec<bool>,
+    /// Lateness and density runs with the HTTP endpoint off (`false`) and on (`true`).
+    http: Vec<bool>,
 }
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
-[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J] [--idle SECONDS] \
+[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R]";
 
 impl Opts {
@@ -179,6 +184,7 @@ impl Opts {
             reshard_shape: Shape { k: 1, n: 2, t: 10 },
             rounds: if quick { 2 } else { 5 },
             trace: vec![false, true],
+            http: vec![false],
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -214,6 +220,14 @@ impl Opts {
                         "on" => vec![true],
                         "both" => vec![false, true],
                         other => bail!("--trace {other}: expected off, on or both"),
+                    }
+                }
+                "--http" => {
+                    o.http = match value()?.as_str() {
+                        "off" => vec![false],
+                        "on" => vec![true],
+                        "both" => vec![false, true],
+                        other => bail!("--http {other}: expected off, on or both"),
                     }
                 }
                 "--zk-shape" => o.zk_shape = Shape::parse(value()?)?,
@@ -545,10 +559,11 @@ impl Ctx {
 
     /// Writes one job file per process and starts the processes (`10.0.0.{i+1}`).
     fn start_workers(&self, dir: &Path, ns: Option<&str>, n: u32, jobs: &[JobSpec]) -> Result<Vec<Proc>> {
-        self.start_workers_traced(dir, ns, n, jobs, false)
+        Ok(self.start_workers_traced(dir, ns, n, jobs, false, false)?.0)
     }
 
-    /// [`Ctx::start_workers`]; with `trace`, each process writes its runs to `trace-{i}.db`.
+    /// [`Ctx::start_workers`]; with `trace`, each process writes its runs to `trace-{i}.db`; with
+    /// `http`, each serves its HTTP endpoint on a free loopback port (returned).
     fn start_workers_traced(
         &self,
         dir: &Path,
@@ -556,17 +571,51 @@ impl Ctx {
         n: u32,
         jobs: &[JobSpec],
         trace: bool,
-    ) -> Result<Vec<Proc>> {
+        http: bool,
+    ) -> Result<(Vec<Proc>, Vec<u16>)> {
         let mut procs = Vec::new();
+        let mut ports = Vec::new();
         for i in 0..n {
             let ip = format!("10.0.0.{}", i + 1);
             let file = dir.join(format!("worker-{i}.toml"));
             let db = trace.then(|| dir.join(format!("trace-{i}.db")));
-            std::fs::write(&file, self.job_file(ns, &ip, jobs, db.as_deref()))?;
+            let mut text = self.job_file(ns, &ip, jobs, db.as_deref());
+            if http {
+                let port = zk::free_port();
+                text = with_http(&text, port);
+                ports.push(port);
+            }
+            std::fs::write(&file, text)?;
             procs.push(Proc::spawn(&[file], dir.join(format!("worker-{i}.log")), &ip)?);
         }
-        Ok(procs)
+        Ok((procs, ports))
     }
+}
+
+/// A job file with `[instance] http` on loopback `port`.
+fn with_http(job_file: &str, port: u16) -> String {
+    job_file.replacen("[instance]\n", &format!("[instance]\nhttp = \"127.0.0.1:{port}\"\n"), 1)
+}
+
+/// Scrapes `/metrics` of every port once a second, as Prometheus would, until aborted.
+fn spawn_scraper(ports: Vec<u16>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let client = reqwest::Client::new();
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            for port in &ports {
+                if let Ok(r) = client.get(format!("http://127.0.0.1:{port}/metrics")).send().await {
+                    let _ = r.bytes().await;
+                }
+            }
+        }
+    })
+}
+
+/// utime+stime of these processes, in clock ticks.
+fn cpu_ticks_of(procs: &[Proc]) -> u64 {
+    procs.iter().map(|p| cpu_ticks(p.pid()).unwrap_or(0)).sum()
 }
 
 fn write_record_script(dir: &Path) -> Result<PathBuf> {
@@ -865,21 +914,39 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl do
         let ideal = floors.pop().context("no floor")?;
 
         let mut runs = Vec::new();
-        for &traced in &opts.trace {
-            let how = if traced { "with the trace on (SQLite)" } else { "with the trace off" };
-            progress(opts, &format!("lateness {}: {} ejctl run processes, {how}", shape.label(), shape.n));
-            let (run_dir, run_ns) =
-                ctx.scratch(&format!("lat{}-{}", shape.label(), if traced { "on" } else { "off" }))?;
-            let record = run_dir.join("runs.txt");
-            let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
-            let mut procs = ctx.start_workers_traced(&run_dir, Some(&run_ns), shape.n, &jobs, traced)?;
-            let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
-            let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
-            wait_fires_done(&record, shape, &fires).await;
-            let rss_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "VmRSS").unwrap_or(0)).collect();
-            stop_all(&mut procs).await?;
-            let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
-            runs.push((traced, stats, rss_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0));
+        for &http in &opts.http {
+            for &traced in &opts.trace {
+                let how = if traced { "with the trace on (SQLite)" } else { "with the trace off" };
+                let endpoint = if http { ", HTTP endpoint on (scraped every second)" } else { "" };
+                progress(
+                    opts,
+                    &format!("lateness {}: {} ejctl run processes, {how}{endpoint}", shape.label(), shape.n),
+                );
+                let (run_dir, run_ns) = ctx.scratch(&format!(
+                    "lat{}-{}{}",
+                    shape.label(),
+                    if traced { "on" } else { "off" },
+                    if http { "-http" } else { "" }
+                ))?;
+                let record = run_dir.join("runs.txt");
+                let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
+                let (mut procs, ports) =
+                    ctx.start_workers_traced(&run_dir, Some(&run_ns), shape.n, &jobs, traced, http)?;
+                let scraper = spawn_scraper(ports);
+                let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
+                let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
+                let (ticks0, t0) = (cpu_ticks_of(&procs), Instant::now());
+                wait_fires_done(&record, shape, &fires).await;
+                let cpu_pct = cpu_ticks_of(&procs).saturating_sub(ticks0) as f64
+                    / ctx.clk_tck as f64
+                    / t0.elapsed().as_secs_f64()
+                    * 100.0;
+                scraper.abort();
+                let rss_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "VmRSS").unwrap_or(0)).collect();
+                stop_all(&mut procs).await?;
+                let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
+                runs.push((traced, http, stats, rss_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0, cpu_pct));
+            }
         }
         let local = shape.t.div_ceil(shape.n);
         let (multi_create, multi_delete) = multi_latency(ctx, local, 10).await?;
@@ -901,14 +968,24 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl do
             "ideal": ideal.json(),
             "ideal_fork": ideal_fork.json(),
         });
-        for (traced, ejctl, rss_mb) in &runs {
-            let label = if *traced { "ejctl+tr" } else { "ejctl" };
-            let key = if *traced { "ejctl_traced" } else { "ejctl" };
+        for (traced, http, ejctl, rss_mb, cpu_pct) in &runs {
+            let label = match (*traced, *http) {
+                (false, false) => "ejctl",
+                (true, false) => "ejctl+tr",
+                (false, true) => "ejctl+ht",
+                (true, true) => "ejctl+t+h",
+            };
+            let key = match (*traced, *http) {
+                (false, false) => "ejctl",
+                (true, false) => "ejctl_traced",
+                (false, true) => "ejctl_http",
+                (true, true) => "ejctl_traced_http",
+            };
             let excess = ejctl.first_p50() - ideal.first_p50();
             text.push_str(&ejctl.row(label));
             let _ = writeln!(
                 text,
-                "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (worker RSS {rss_mb:.1} MB)",
+                "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (worker RSS {rss_mb:.1} MB, CPU {cpu_pct:.1} % of one core)",
                 label,
                 excess,
                 ratio(ejctl.first_p50(), ideal.first_p50()),
@@ -918,6 +995,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl do
             entry[key] = json!({
                 "stats": ejctl.json(),
                 "worker_rss_mb": r2(*rss_mb),
+                "worker_cpu_pct_of_one_core": r2(*cpu_pct),
                 "first_fire_p50_excess_ms": r2(excess),
                 "ratio": {
                     "first_fire_p50": ratio(ejctl.first_p50(), ideal.first_p50()),
@@ -1116,8 +1194,13 @@ struct DensityFigures {
     stop: Duration,
 }
 
-async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool) -> Result<DensityFigures> {
-    let what = if on_zk { "density-zk" } else { "density-embedded" };
+async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<DensityFigures> {
+    let what = match (on_zk, http) {
+        (true, false) => "density-zk",
+        (false, false) => "density-embedded",
+        (true, true) => "density-zk-http",
+        (false, true) => "density-embedded-http",
+    };
     let (dir, ns) = ctx.scratch(what)?;
     let jobs: Vec<JobSpec> = (0..opts.jobs)
         .map(|j| JobSpec {
@@ -1130,18 +1213,27 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool) -> Result<DensityFigur
         })
         .collect();
     let file = dir.join("jobs.toml");
-    std::fs::write(&file, ctx.job_file(on_zk.then_some(ns.as_str()), "10.0.0.1", &jobs, None))?;
+    let mut text = ctx.job_file(on_zk.then_some(ns.as_str()), "10.0.0.1", &jobs, None);
+    let port = zk::free_port();
+    if http {
+        text = with_http(&text, port);
+    }
+    std::fs::write(&file, text)?;
     let started = Instant::now();
     let mut proc = Proc::spawn(&[file], dir.join("worker.log"), "10.0.0.1")?;
     wait_logged(std::slice::from_ref(&proc), "worker started", Duration::from_secs(300)).await?;
     let startup = started.elapsed();
     let pid = proc.pid();
     let settle = wait_quiet(&ctx.server, 3, Some(pid), Duration::from_secs(if opts.quick { 60 } else { 180 })).await?;
+    let scraper = http.then(|| spawn_scraper(vec![port]));
     let ticks0 = cpu_ticks(pid)?;
     let m0 = Mntr::take(&ctx.server);
     let t0 = Instant::now();
     tokio::time::sleep(Duration::from_secs(opts.idle_secs)).await;
     let ticks1 = cpu_ticks(pid)?;
+    if let Some(scraper) = scraper {
+        scraper.abort();
+    }
     let elapsed = t0.elapsed().as_secs_f64();
     let m1 = Mntr::take(&ctx.server);
     let cpu_pct = (ticks1 - ticks0) as f64 / ctx.clk_tck as f64 / elapsed * 100.0;
@@ -1169,10 +1261,15 @@ async fn section_density(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Va
         opts.jobs, opts.idle_secs
     );
     let mut out = serde_json::Map::new();
-    for on_zk in [false, true] {
-        let label = if on_zk { "zookeeper, cron once a day" } else { "embedded, one-off jobs" };
+    for (on_zk, http) in [false, true].into_iter().flat_map(|z| opts.http.iter().map(move |&h| (z, h))) {
+        let label = match (on_zk, http) {
+            (true, false) => "zookeeper, cron once a day",
+            (false, false) => "embedded, one-off jobs",
+            (true, true) => "zookeeper, +http scraped 1/s",
+            (false, true) => "embedded, +http scraped 1/s",
+        };
         progress(opts, &format!("density: {} jobs, {label}", opts.jobs));
-        let d = density_one(ctx, opts, on_zk).await?;
+        let d = density_one(ctx, opts, on_zk, http).await?;
         let _ = writeln!(
             text,
             "  {label:<28} RSS {:>6.1} MB (peak {:>6.1} MB)  CPU {:>5.2} %  threads {:>2}  start {:>6.2} s  settle {:>5.1} s  stop {:>5.2} s",
@@ -1212,7 +1309,8 @@ directories: {} notifications, no requests)",
             }
             v["zk_container_sweep_in_window"] = json!(sweep);
         }
-        out.insert(if on_zk { "zookeeper".into() } else { "embedded".into() }, v);
+        let key = format!("{}{}", if on_zk { "zookeeper" } else { "embedded" }, if http { "_http" } else { "" });
+        out.insert(key, v);
     }
     text.push('\n');
     Ok(Value::Object(out))

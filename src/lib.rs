@@ -15,7 +15,8 @@
 //!   configurations (`config apply` / `diff`, a worker's start-up), `why`.
 //! * [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
 //!   each owning rooms for registration, election, leadership (sharding), execution (fires, runs,
-//!   misfire) and failover, plus fencing and the dump port. It carries out what [`coord`] decides.
+//!   misfire) and failover, plus fencing, the dump port and the HTTP endpoint (metrics, health and
+//!   readiness probes). It carries out what [`coord`] decides.
 //! * [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
 //!   typed job view, which items a fire runs, the registry transactions of runs, failover and
 //!   leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned

@@ -55,3 +55,6 @@ mod corrupt;
 
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;
+
+/// The worker's HTTP endpoint: Prometheus metrics from real workers, readiness while cut off.
+mod metrics;

@@ -571,6 +571,11 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
     key("ip", "IPv4 in the instance id", "detected"),
     key("dump_port", "serves `dump@{job}`", "none"),
     key("dump_address", "the dump port's IP address", "`127.0.0.1`"),
+    key(
+        "http",
+        "serves `/metrics`, `/healthz`, `/readyz`, `/dump/{job}` on `ADDRESS:PORT`, or on loopback for a bare `PORT`",
+        "none",
+    ),
     key("shutdown_timeout_seconds", "", "`30`"),
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
 ];

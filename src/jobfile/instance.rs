@@ -38,6 +38,12 @@ pub(super) fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSecti
                 .map_err(|_| f.err("dump_address", format!("'{a}' is not an IP address (such as 0.0.0.0)")))?,
         ),
     };
+    let http = match f.string("http")? {
+        None => None,
+        Some(a) => Some(parse_http(a.trim()).ok_or_else(|| {
+            f.err("http", format!("'{a}' is not an address such as 127.0.0.1:9110, 0.0.0.0:9110 or a port"))
+        })?),
+    };
     let seconds = |key: &str, default: u64| -> Result<Duration, JobFileError> {
         Ok(Duration::from_secs(f.int_at_least(key, 0)?.map_or(default, |v| v as u64)))
     };
@@ -45,7 +51,17 @@ pub(super) fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSecti
         ip,
         dump_port,
         dump_address,
+        http,
         shutdown_timeout: seconds("shutdown_timeout_seconds", 30)?,
         kill_grace: seconds("kill_grace_seconds", 5)?,
     })
+}
+
+/// `[instance] http`: `IP:PORT` (`[IPv6]:PORT`), or a bare port on loopback (the endpoint is only
+/// reachable from other machines when an address says so).
+fn parse_http(value: &str) -> Option<std::net::SocketAddr> {
+    if let Ok(port) = value.parse::<u16>() {
+        return Some(std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, port)));
+    }
+    value.parse().ok()
 }

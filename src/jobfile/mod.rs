@@ -128,6 +128,8 @@ pub struct InstanceSection {
     pub dump_port: Option<u16>,
     /// `dump_address`: the address the dump port listens on (loopback when `None`).
     pub dump_address: Option<std::net::IpAddr>,
+    /// `http`: serve `/metrics`, `/healthz`, `/readyz` and `/dump/{job}` on this address.
+    pub http: Option<std::net::SocketAddr>,
     /// `shutdown_timeout_seconds`: how long a graceful stop waits for running items (default 30).
     pub shutdown_timeout: Duration,
     /// `kill_grace_seconds`: SIGTERM to SIGKILL delay when killing an item (default 5).
@@ -140,6 +142,7 @@ impl Default for InstanceSection {
             ip: None,
             dump_port: None,
             dump_address: None,
+            http: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
         }

@@ -65,6 +65,7 @@ fn full_file_with_every_key() {
             ip: Some("10.0.0.5".into()),
             dump_port: Some(9888),
             dump_address: Some(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+            http: Some(std::net::SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 9110))),
             shutdown_timeout: Duration::from_secs(60),
             kill_grace: Duration::from_secs(2),
         }
@@ -510,6 +511,18 @@ fn bad_instance() {
         err(&format!("[instance]\nkill_grace_seconds = -1\n{HELLO}")),
         "jobs.toml: instance.kill_grace_seconds: must be at least 0, got -1"
     );
+    assert_eq!(
+        err(&format!("[instance]\nhttp = \"localhost:9110\"\n{HELLO}")),
+        "jobs.toml: instance.http: 'localhost:9110' is not an address such as 127.0.0.1:9110, 0.0.0.0:9110 or a port"
+    );
+}
+
+#[test]
+fn http_endpoint_address() {
+    let http = |v: &str| load_text(&format!("[instance]\nhttp = \"{v}\"\n{HELLO}")).unwrap().instance.http;
+    assert_eq!(http("9110"), Some(std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, 9110))));
+    assert_eq!(http("0.0.0.0:80"), Some(std::net::SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 80))));
+    assert_eq!(http("[::1]:9110"), Some(std::net::SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, 9110))));
 }
 
 #[test]

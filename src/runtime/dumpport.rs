@@ -64,15 +64,27 @@ async fn answer(stream: TcpStream, registry: &Registry, jobs: &HashMap<String, C
     let Some(job) = parse_dump_request(&line) else {
         return Ok(());
     };
-    let Some(cache) = jobs.get(job) else {
+    let Some(text) = dump_text(registry, jobs, job).await? else {
         return Ok(());
     };
-    let paths = JobPaths::new(job);
-    let nodes = registry.read_subtree(paths.root(), &|_| {}).await?.unwrap_or_default();
-    let text = render(&paths, &nodes, cache);
     write.write_all(text.as_bytes()).await?;
     write.shutdown().await?;
     Ok(())
+}
+
+/// What the dump port answers for `job` (also served on `/dump/{job}`); `None` when this worker
+/// does not run the job.
+pub(crate) async fn dump_text(
+    registry: &Registry,
+    jobs: &HashMap<String, CacheReader>,
+    job: &str,
+) -> anyhow::Result<Option<String>> {
+    let Some(cache) = jobs.get(job) else {
+        return Ok(None);
+    };
+    let paths = JobPaths::new(job);
+    let nodes = registry.read_subtree(paths.root(), &|_| {}).await?.unwrap_or_default();
+    Ok(Some(render(&paths, &nodes, cache)))
 }
 
 /// The dump text for a job: pre-order, reverse lexicographic children, root left out.

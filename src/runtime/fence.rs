@@ -54,6 +54,7 @@ pub(crate) async fn monitor(
     fencing: Duration,
     state: watch::Sender<FenceState>,
     mut stop: watch::Receiver<StopMode>,
+    metrics: std::sync::Arc<super::metrics::Metrics>,
 ) {
     let every = (fencing / 4).max(Duration::from_millis(50));
     let unhealthy_after = fencing / 2;
@@ -73,6 +74,7 @@ pub(crate) async fn monitor(
                 if let Some((sent, _)) = inflight.take()
                     && ok
                 {
+                    metrics.registry_request(sent.elapsed());
                     last_ok = last_ok.max(sent);
                 }
             }
@@ -101,6 +103,7 @@ pub(crate) async fn monitor(
             } else if next.healthy && !current.healthy {
                 tracing::info!("registry answering again");
             }
+            metrics.fence(current.fenced, next.fenced);
             state.send_replace(next);
         }
     }

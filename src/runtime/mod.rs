@@ -36,8 +36,10 @@
 mod bugs;
 mod dumpport;
 mod fence;
+mod http;
 mod ip;
 mod job;
+pub(crate) mod metrics;
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
@@ -110,6 +112,9 @@ pub struct WorkerConfig {
     /// The address the dump port listens on; loopback (`127.0.0.1`) when `None`, so only this
     /// machine can read the tree through it unless an address is configured.
     pub dump_address: Option<std::net::IpAddr>,
+    /// Serve `/metrics`, `/healthz`, `/readyz` and `/dump/{job}` over HTTP on this address
+    /// (port 0: any free port); `None`: no endpoint, and no metrics are recorded.
+    pub http: Option<std::net::SocketAddr>,
     /// How long a graceful stop waits for running items.
     pub shutdown_timeout: Duration,
     /// SIGTERM to SIGKILL delay when killing an item.
@@ -138,6 +143,7 @@ impl WorkerConfig {
             pid: None,
             dump_port: None,
             dump_address: None,
+            http: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
             fencing_timeout: None,
@@ -156,6 +162,8 @@ pub(crate) struct Settings {
     /// Where runs are traced, if anywhere.
     pub(crate) tracer: Option<Tracer>,
     pub(crate) bugs: BTreeSet<InjectedBug>,
+    /// The metrics (off without an HTTP endpoint).
+    pub(crate) metrics: Arc<metrics::Metrics>,
 }
 
 impl Settings {
@@ -190,6 +198,7 @@ pub struct Worker {
     services: JoinSet<()>,
     shutdown_timeout: Duration,
     dump_addr: Option<std::net::SocketAddr>,
+    http_addr: Option<std::net::SocketAddr>,
     /// The trace writer, flushed once the jobs are stopped.
     trace: Option<TraceService>,
 }
@@ -224,11 +233,14 @@ impl Worker {
             }
             None => (None, None),
         };
+        let metrics = Arc::new(if config.http.is_some() { metrics::Metrics::on() } else { metrics::Metrics::off() });
+        metrics.watch_trace(tracer.clone());
         let settings = Arc::new(Settings {
             kill_grace: config.kill_grace,
             clock: Arc::clone(&config.clock),
             tracer,
             bugs: config.bugs.iter().copied().collect(),
+            metrics: Arc::clone(&metrics),
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();
@@ -243,7 +255,8 @@ impl Worker {
             );
         }
         let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
-        services.spawn(fence::monitor(registry.clone(), fencing, fence_tx, stop_rx.clone()));
+        services.spawn(fence::monitor(registry.clone(), fencing, fence_tx, stop_rx.clone(), Arc::clone(&metrics)));
+        services.spawn(Arc::clone(&metrics).follow_session(registry.session(), stop_rx.clone()));
         let mut runners = Vec::new();
         for job in config.jobs {
             let setup = job::JobSetup { job_type: job.job_type, in_process: job.in_process, config: job.config };
@@ -270,6 +283,22 @@ impl Worker {
             dump_addr = listener.local_addr().ok();
             services.spawn(dumpport::serve(listener, registry.clone(), readers, stop_rx.clone()));
         }
+        let mut http_addr = None;
+        if let Some(address) = config.http {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .with_context(|| format!("cannot listen on the HTTP endpoint {address}"))?;
+            http_addr = listener.local_addr().ok();
+            let endpoint = http::Endpoint {
+                metrics: Arc::clone(&metrics),
+                registry: registry.clone(),
+                fence: fence_rx.clone(),
+                stop: stop_rx.clone(),
+                jobs: Arc::new(runners.iter().map(|r| (r.name().to_string(), r.cache_reader())).collect()),
+                clock: Arc::clone(&config.clock),
+            };
+            services.spawn(http::serve(listener, endpoint));
+        }
         tracing::info!(instance = %instance_id, registry = %registry.describe(), jobs = runners.len(), "worker started");
         for runner in runners {
             tasks.spawn(runner.run());
@@ -282,6 +311,7 @@ impl Worker {
             services,
             shutdown_timeout: config.shutdown_timeout,
             dump_addr,
+            http_addr,
             trace,
         })
     }
@@ -299,6 +329,11 @@ impl Worker {
     /// The address the dump port listens on.
     pub fn dump_addr(&self) -> Option<std::net::SocketAddr> {
         self.dump_addr
+    }
+
+    /// The address the HTTP endpoint listens on.
+    pub fn http_addr(&self) -> Option<std::net::SocketAddr> {
+        self.http_addr
     }
 
     /// Stops gracefully: no new fires; running items get the shutdown timeout; then the instance

@@ -53,6 +53,8 @@ pub struct ClusterOptions {
     pub dump_port: Option<u16>,
     /// The body of the workers' `[trace]` table, if any.
     pub trace: Option<String>,
+    /// Give each worker an HTTP endpoint on a free loopback port (see [`Cluster::http`]).
+    pub http: bool,
 }
 
 impl Default for ClusterOptions {
@@ -66,6 +68,7 @@ impl Default for ClusterOptions {
             shutdown_timeout_seconds: 20,
             dump_port: None,
             trace: None,
+            http: false,
         }
     }
 }
@@ -120,6 +123,8 @@ pub struct Cluster {
     /// A registry session for the test's own reads and admin-like writes.
     pub registry: Registry,
     pub options: ClusterOptions,
+    /// Each instance's HTTP endpoint port, when `options.http`.
+    http_ports: Vec<Option<u16>>,
 }
 
 impl Cluster {
@@ -161,6 +166,7 @@ impl Cluster {
             instances: Vec::new(),
             registry,
             options: ClusterOptions::default(),
+            http_ports: Vec::new(),
         }
     }
 
@@ -169,7 +175,7 @@ impl Cluster {
         JobPaths::new(&self.job_name)
     }
 
-    fn job_file(&self, ip: &str, servers: Option<&str>) -> String {
+    fn job_file(&self, ip: &str, servers: Option<&str>, http: Option<u16>) -> String {
         let o = &self.options;
         let registry = match (&self.backend, servers) {
             (Backend::Zk { ns, .. }, Some(servers)) => {
@@ -181,7 +187,10 @@ impl Cluster {
             }
             _ => String::new(),
         };
-        let dump = o.dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
+        let mut dump = o.dump_port.map(|p| format!("dump_port = {p}\n")).unwrap_or_default();
+        if let Some(port) = http {
+            dump.push_str(&format!("http = \"127.0.0.1:{port}\"\n"));
+        }
         let trace = o.trace.as_ref().map(|t| format!("[trace]\n{t}\n\n")).unwrap_or_default();
         format!(
             "{registry}{trace}[instance]\nip = \"{ip}\"\n{dump}shutdown_timeout_seconds = {}\nkill_grace_seconds = {}\n\n[[job]]\n{}\n",
@@ -203,12 +212,14 @@ impl Cluster {
     /// Starts an instance with this IP and waits until it is registered. Returns its index.
     pub async fn start(&mut self, ip: &str) -> usize {
         let index = self.instances.len();
+        let http = self.options.http.then(crate::support::zk::free_port);
+        self.http_ports.push(http);
         let file = self.dir.path().join(format!("worker-{index}.toml"));
         let instance = match &self.backend {
             Backend::Zk { server, .. } => {
                 let proxy = self.options.proxied.then(|| Proxy::start(([127, 0, 0, 1], server.port()).into()));
                 let servers = proxy.as_ref().map_or_else(|| server.connect_string(), Proxy::addr);
-                std::fs::write(&file, self.job_file(ip, Some(&servers))).unwrap();
+                std::fs::write(&file, self.job_file(ip, Some(&servers), http)).unwrap();
                 let log = std::fs::File::create(self.dir.path().join(format!("worker-{index}.log"))).unwrap();
                 let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
                     .arg("run")
@@ -223,7 +234,7 @@ impl Cluster {
                 Instance::Process { child, id, proxy }
             }
             Backend::Embedded { store } => {
-                std::fs::write(&file, self.job_file(ip, None)).unwrap();
+                std::fs::write(&file, self.job_file(ip, None, http)).unwrap();
                 let files = jobfile::load(&[file]).unwrap();
                 let jobs = files.jobs.into_iter().map(|j| JobDefinition::new(j.job_type, j.config)).collect();
                 let mut config = WorkerConfig::new(RegistryTarget::Embedded(store.clone()), jobs);
@@ -231,6 +242,7 @@ impl Cluster {
                 config.pid = Some(1000 + u32::try_from(index).unwrap());
                 config.kill_grace = Duration::from_secs(self.options.kill_grace_seconds);
                 config.trace = files.trace.clone();
+                config.http = files.instance.http;
                 let worker = Worker::start(config).await.unwrap();
                 let id = worker.instance_id().to_string();
                 Instance::InProcess { worker: Some(worker), id }
@@ -241,6 +253,12 @@ impl Cluster {
         self.wait_until(30, "the instance to register", async |c| c.registry.exists(&path).await.unwrap().is_some())
             .await;
         index
+    }
+
+    /// The base URL of instance `i`'s HTTP endpoint (`options.http`).
+    pub fn http(&self, i: usize) -> String {
+        let port = self.http_ports[i].expect("the cluster was started with `http: true`");
+        format!("http://127.0.0.1:{port}")
     }
 
     /// The instance id of instance `i`.

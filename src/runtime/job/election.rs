@@ -61,12 +61,16 @@ impl Election {
         let registry = ctx.registry.clone();
         let paths = ctx.paths.clone();
         let me = ctx.me.clone();
+        let settings = std::sync::Arc::clone(&ctx.settings);
         self.contending = Some(OwnedTask::spawn(async move {
             let result = async {
                 let _latch = registry.latch(&paths.election_latch()).await?;
                 if registry.exists(&paths.leader_instance()).await?.is_none() {
                     match registry.create(&paths.leader_instance(), &me.encode(), Mode::Ephemeral).await {
-                        Ok(_) => tracing::info!(job = %paths.job(), instance = %me, "elected leader"),
+                        Ok(_) => {
+                            settings.metrics.leader_change(paths.job());
+                            tracing::info!(job = %paths.job(), instance = %me, "elected leader");
+                        }
                         Err(RegistryError::NodeExists(_)) => {}
                         Err(e) => return Err(e),
                     }

@@ -106,7 +106,10 @@ impl Failover {
     pub(super) fn on_claimed(&mut self, ctx: &JobCtx, result: Result<Claimed, tokio::task::JoinError>) -> Option<u32> {
         self.round = None;
         match result {
-            Ok(Ok(Some(item))) => return Some(item),
+            Ok(Ok(Some(item))) => {
+                ctx.settings.metrics.failover_claimed(ctx.name());
+                return Some(item);
+            }
             Ok(Ok(None)) => self.idle = true,
             Ok(Err(e)) => {
                 tracing::warn!(job = %ctx.name(), error = %e, "failover claim failed; retrying in a second");

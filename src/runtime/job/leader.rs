@@ -61,6 +61,7 @@ impl Leader {
             }
         }
         let total = config.total();
+        let began = std::time::Instant::now();
         let now_ms = ctx.now().timestamp_millis();
         let mut current = view.clone();
         let mut leaves = view::item_leaves(&ctx.paths, &cache.view());
@@ -77,6 +78,7 @@ impl Leader {
                     let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
                     self.written = true;
+                    ctx.settings.metrics.reshard(ctx.name(), began.elapsed());
                     return;
                 }
                 Err(e) => {

@@ -42,6 +42,7 @@ use self::failover::Failover;
 use self::leader::Leader;
 use self::registration::Registration;
 use super::fence::FenceState;
+use super::metrics::{JobProbe, Refusal};
 use super::{InjectedBug, Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
@@ -96,6 +97,8 @@ pub(crate) struct JobCtx {
     pub(crate) pin: Option<Pin>,
     /// How many fires ran the pinned command instead of a differing one from the registry.
     pub(crate) refusals: AtomicU64,
+    /// What the job publishes for `/metrics` and `/readyz`.
+    pub(crate) probe: Arc<JobProbe>,
 }
 
 impl JobCtx {
@@ -124,6 +127,7 @@ impl JobCtx {
     pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
         if let Some(refused) = &config.refused {
             let count = self.refusals.fetch_add(1, Ordering::Relaxed) + 1;
+            self.settings.metrics.fire_refused(self.name(), Refusal::RegistryCommand);
             tracing::warn!(
                 job = %self.name(),
                 items = ?items,
@@ -164,6 +168,7 @@ impl JobTask {
         let paths = JobPaths::new(&setup.config.job_name);
         let (stored, fault) = publish_config(&registry, &setup).await?;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
+        let probe = settings.metrics.job(paths.job());
         let ctx = JobCtx {
             registry,
             me,
@@ -174,6 +179,7 @@ impl JobTask {
             fence,
             pin,
             refusals: AtomicU64::new(0),
+            probe,
         };
         let (stored, fault) = match ctx.effective(stored) {
             Ok(config) => (Ok(config), fault),
@@ -235,6 +241,8 @@ impl JobTask {
             if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
                 break;
             }
+            let registered = self.registration.connected() && self.registration.retry_at().is_none();
+            self.ctx.probe.turn(self.next_fire, registered);
             let fire_at = self.next_fire;
             let retry_at = [
                 self.registration.retry_at(),

@@ -29,12 +29,14 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
             clock: Arc::new(SystemClock),
             tracer: None,
             bugs: Default::default(),
+            metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
         }),
         job_type: JobType::Script,
         in_process: None,
         fence,
         pin: None,
         refusals: std::sync::atomic::AtomicU64::new(0),
+        probe: Default::default(),
     }
 }
 

@@ -35,6 +35,7 @@ use crate::registry::codec::{self, ItemResult, RunOutcome};
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 use crate::runtime::InjectedBug;
+use crate::runtime::metrics::Refusal;
 
 /// What an ended run of an item still has to write.
 #[derive(Debug, Default)]
@@ -184,12 +185,15 @@ impl Execution {
         link_ok: bool,
         source: Source,
     ) {
+        ctx.settings.metrics.fire(ctx.name(), source.label());
         if !link_ok {
+            ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
             tracing::warn!(job = %ctx.name(), source = source.label(), "fire deferred: the registry is unreachable");
             self.state.defer_offline(source.at());
             return;
         }
         if let Err(reason) = clock_within_limits(ctx, config).await {
+            ctx.settings.metrics.fire_refused(ctx.name(), Refusal::ClockSkew);
             let view = ctx.view(cache);
             refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
@@ -221,6 +225,7 @@ impl Execution {
             Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
         };
         tracing::info!(job = %ctx.name(), items = items.len(), "fires were missed while the registry was unreachable: owing the latest");
+        ctx.settings.metrics.deferred_handled(&ctx.probe);
         let owes = items.into_iter().map(|item| self.owe(ctx, item, at));
         futures::future::join_all(owes).await;
     }
@@ -277,6 +282,7 @@ impl Execution {
             Ok(executor) => Arc::clone(executor),
             Err(e) => {
                 tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                ctx.settings.metrics.fire_refused(ctx.name(), Refusal::Config);
                 refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
                 return;
             }
@@ -378,7 +384,10 @@ impl Execution {
             };
             let result = ctx.registry.transaction(&ops).await;
             match txn::owe_outcome(&result) {
-                OweOutcome::Owed => return true,
+                OweOutcome::Owed => {
+                    ctx.settings.metrics.misfire_owed(ctx.name());
+                    return true;
+                }
                 OweOutcome::Retry => continue,
                 OweOutcome::Failed => {
                     if let Err(e) = result {

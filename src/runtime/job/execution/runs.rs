@@ -23,6 +23,7 @@ use crate::registry::path::{self, ItemLeaf};
 
 use crate::runtime::InjectedBug;
 use crate::runtime::job::effective::Effective;
+use crate::runtime::metrics;
 
 /// What the runtime holds of a run in progress besides [`RunInfo`]: its kill switch, its
 /// monotonic start (for the elapsed time), the registry session it started in, and what the
@@ -37,6 +38,8 @@ pub(super) struct ActiveRun {
     group: u64,
     /// Its trace rows' start, when tracing.
     trace: Option<crate::trace::RunStart>,
+    /// Its source's label, for the metrics.
+    source: &'static str,
 }
 
 /// A run task's report.
@@ -77,6 +80,8 @@ impl Execution {
             source: label,
         };
         tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        let lateness = (started_at - fire_time).to_std().map_or(0.0, |d| d.as_secs_f64());
+        ctx.settings.metrics.item_started(ctx.name(), label, Some(lateness));
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
         let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
@@ -105,7 +110,7 @@ impl Execution {
             RunEnd { item, id, outcome, fenced }
         });
         let epoch = ctx.registry.session().borrow().epoch;
-        self.active.insert(id, ActiveRun { kill, started: Instant::now(), epoch, group, trace });
+        self.active.insert(id, ActiveRun { kill, started: Instant::now(), epoch, group, trace, source: label });
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -133,7 +138,10 @@ impl Execution {
         let mut ends = Vec::new();
         for result in batch {
             match result {
-                Ok(end) => ends.push(end),
+                Ok(end) => {
+                    self.meter_end(ctx, &end);
+                    ends.push(end);
+                }
                 Err(_) => tracing::error!(job = %ctx.name(), "an item task was lost"),
             }
         }
@@ -208,6 +216,15 @@ impl Execution {
         }
     }
 
+    /// Counts a run's end in the metrics.
+    fn meter_end(&self, ctx: &JobCtx, end: &RunEnd) {
+        if let Some(active) = self.active.get(&end.id) {
+            let outcome = metrics::outcome_label(end.outcome.success, end.outcome.killed, end.fenced);
+            let seconds = active.started.elapsed().as_secs_f64();
+            ctx.settings.metrics.item_ended(ctx.name(), active.source, outcome, seconds);
+        }
+    }
+
     /// A run ended: forget its kill switch, tell the trace; returns how long it ran and the
     /// session epoch it started in.
     fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> (u64, Option<u64>) {
@@ -256,6 +273,7 @@ impl Execution {
         result: Result<RunEnd, JoinError>,
     ) {
         let Ok(end) = result else { return };
+        self.meter_end(ctx, &end);
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
         let (elapsed_ms, run_epoch) = self.finish_active(ctx, end.item, run.id, &end.outcome);
         let fresh = run_epoch.is_none_or(|e| e == ctx.registry.session().borrow().epoch);

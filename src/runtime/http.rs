@@ -1,0 +1,101 @@
+//! The worker's HTTP endpoint (`[instance] http`), on axum:
+//!
+//! * `GET /metrics`: the Prometheus families of `metrics.rs`, in the OpenMetrics text format.
+//! * `GET /healthz`: 200 while the process is alive and its scheduler runs tasks (a spawned task
+//!   must answer within [`HEALTH_TIMEOUT`]). It does not look at the registry on purpose: a
+//!   liveness probe that failed during a ZooKeeper outage would restart every worker at once,
+//!   which fixes nothing and loses the running items; the outage is `/readyz`'s business.
+//! * `GET /readyz`: 200 when connected to the registry, answered by it recently (not fenced),
+//!   every job registered in the current session and the worker not stopping; 503 otherwise.
+//!   The body lists each check.
+//! * `GET /dump/{job}`: what the dump port answers for `dump@{job}` (404 for a job this worker
+//!   does not run).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use super::fence::FenceState;
+use super::metrics::{Link, Metrics};
+use super::{Clock, StopMode, dumpport};
+use crate::registry::Registry;
+use crate::registry::cache::CacheReader;
+
+/// How long `/healthz` waits for a spawned task to run.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(5);
+
+const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+const TEXT: &str = "text/plain; charset=utf-8";
+
+/// What the handlers read.
+#[derive(Clone)]
+pub(crate) struct Endpoint {
+    pub(crate) metrics: Arc<Metrics>,
+    pub(crate) registry: Registry,
+    pub(crate) fence: watch::Receiver<FenceState>,
+    pub(crate) stop: watch::Receiver<StopMode>,
+    pub(crate) jobs: Arc<HashMap<String, CacheReader>>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+/// Serves the endpoint until the worker stops (the task is aborted with the other services).
+pub(crate) async fn serve(listener: TcpListener, endpoint: Endpoint) {
+    let app = Router::new()
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/dump/{job}", get(dump))
+        .with_state(endpoint);
+    if let Err(e) = axum::serve(listener, app).await {
+        tracing::error!(error = %e, "the HTTP endpoint stopped");
+    }
+}
+
+fn link(e: &Endpoint) -> Link {
+    let state = *e.fence.borrow();
+    Link { healthy: state.healthy, fenced: state.fenced }
+}
+
+fn text(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, TEXT)], body).into_response()
+}
+
+async fn metrics(State(e): State<Endpoint>) -> Response {
+    let fence = link(&e);
+    let stopping = !matches!(*e.stop.borrow(), StopMode::Run);
+    let body = e.metrics.render(e.clock.now(), &e.registry, fence, stopping);
+    (StatusCode::OK, [(header::CONTENT_TYPE, OPENMETRICS)], body).into_response()
+}
+
+async fn healthz() -> Response {
+    match tokio::time::timeout(HEALTH_TIMEOUT, tokio::spawn(async {})).await {
+        Ok(Ok(())) => text(StatusCode::OK, "ok\n".to_string()),
+        _ => text(StatusCode::SERVICE_UNAVAILABLE, "the scheduler is not running tasks\n".to_string()),
+    }
+}
+
+async fn readyz(State(e): State<Endpoint>) -> Response {
+    let fence = link(&e);
+    let stopping = !matches!(*e.stop.borrow(), StopMode::Run);
+    let readiness = e.metrics.readiness(&e.registry, fence, stopping);
+    let status = if readiness.ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    text(status, readiness.detail)
+}
+
+async fn dump(State(e): State<Endpoint>, Path(job): Path<String>) -> Response {
+    match dumpport::dump_text(&e.registry, &e.jobs, &job).await {
+        Ok(Some(body)) => text(StatusCode::OK, body),
+        Ok(None) => text(StatusCode::NOT_FOUND, format!("job '{job}' does not run in this worker\n")),
+        Err(err) => {
+            text(StatusCode::SERVICE_UNAVAILABLE, format!("cannot read job '{job}' from the registry: {err}\n"))
+        }
+    }
+}
