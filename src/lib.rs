@@ -37,6 +37,7 @@ pub mod coord;
 pub mod exec;
 pub mod exit;
 pub mod jobfile;
+pub mod notify;
 pub mod ops;
 pub mod registry;
 pub mod runtime;

@@ -53,5 +53,6 @@ mod security;
 /// Corrupt registry data: a worker keeps its other jobs, reports the fault and recovers.
 mod corrupt;
 
+mod handlers;
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;

@@ -144,7 +144,7 @@ pub const STRATEGY_TYPES: [&str; 4] = ["AVG_ALLOCATION", "ODEVITY", "ROUND_ROBIN
 pub const EXECUTOR_POOL_TYPES: [&str; 2] = ["CPU", "SINGLE_THREAD"];
 
 /// The error handler types (`jobErrorHandlerType`), in canonical spelling.
-pub const ERROR_HANDLER_TYPES: [&str; 6] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK"];
+pub const ERROR_HANDLER_TYPES: [&str; 7] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK", "WEBHOOK"];
 
 const fn row(id: FieldId, yaml: &'static str, file: &'static str, kind: Kind, check: Check) -> Field {
     Field { id, yaml, file, kind, check, default: "none", note: "" }

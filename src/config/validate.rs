@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::model::JobConfig;
-use super::schema::{Check, FIELDS, Kind, Value};
+use super::schema::{Check, FIELDS, FieldId, Kind, Value};
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::Strategy;
 use crate::registry::path::validate_job_name;
@@ -70,6 +70,8 @@ pub struct Checked {
     pub total: u32,
     /// Warnings.
     pub warnings: Vec<ConfigWarning>,
+    /// `jobErrorHandlerType` with its properties.
+    pub error_handler: crate::notify::ErrorHandler,
 }
 
 /// Checks a job configuration; on success returns the warnings as text
@@ -103,7 +105,8 @@ pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> 
 /// * `reconcileIntervalMinutes` ≥ 0 (0 disables reconcile);
 /// * `jobShardingStrategyType` names a built-in strategy;
 /// * the executor pool type (under whichever of its two key names) is `CPU` or `SINGLE_THREAD`;
-/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`.
+/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`,
+///   `WEBHOOK`, and the `props` it reads are present and well formed ([`crate::notify::handler`]).
 ///
 /// Type names are matched ignoring ASCII case, as ElasticJob's SPI lookup does; an empty type
 /// name means the default, as for a missing one.
@@ -118,6 +121,7 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         item_parameters: BTreeMap::new(),
         total: 0,
         warnings: Vec::new(),
+        error_handler: crate::notify::ErrorHandler::default(),
     };
     for field in FIELDS {
         let key = field.yaml;
@@ -172,6 +176,9 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         }
     }
     checked.total = u32::try_from(cfg.sharding_total_count).unwrap_or(0);
+    let handler_key = FIELDS.iter().find(|f| f.id == FieldId::ErrorHandler).map_or("props", |f| f.yaml);
+    checked.error_handler =
+        crate::notify::ErrorHandler::from_config(cfg).map_err(|m| ConfigError::new(handler_key, m))?;
     Ok(checked)
 }
 
@@ -298,6 +305,19 @@ mod tests {
     #[test]
     fn error_handler_type() {
         let mut c = cfg();
+        for (k, v) in [
+            ("dingtalk.webhook", "https://oapi.dingtalk.com/robot/send?access_token=t"),
+            ("wechat.webhook", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k"),
+            ("webhook.url", "https://hooks.example.com/x"),
+            ("email.host", "smtp.example.com"),
+            ("email.port", "465"),
+            ("email.username", "u"),
+            ("email.password", "p"),
+            ("email.from", "ejctl@example.com"),
+            ("email.to", "ops@example.com"),
+        ] {
+            c.props.insert(k.into(), v.into());
+        }
         for ok in ERROR_HANDLER_TYPES {
             c.job_error_handler_type = Some(ok.to_lowercase());
             assert!(validate_config(&c).is_ok(), "{ok}");
@@ -305,8 +325,11 @@ mod tests {
         c.job_error_handler_type = Some("SLACK".into());
         assert_eq!(
             err(&c),
-            "jobErrorHandlerType: unknown type 'SLACK'; valid types: LOG, IGNORE, THROW, EMAIL, WECHAT, DINGTALK"
+            "jobErrorHandlerType: unknown type 'SLACK'; valid types: LOG, IGNORE, THROW, EMAIL, WECHAT, DINGTALK, WEBHOOK"
         );
+        c.job_error_handler_type = Some("EMAIL".into());
+        c.props.remove("email.to");
+        assert_eq!(err(&c), "jobErrorHandlerType: props 'email.to' is required by the error handler");
     }
 
     #[test]

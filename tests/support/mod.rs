@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod cluster;
 pub mod pg;
 pub mod proxy;
+pub mod receiver;
 pub mod sim;
 pub mod tls;
 pub mod zk;

@@ -96,6 +96,8 @@ pub(crate) struct JobCtx {
     pub(crate) pin: Option<Pin>,
     /// How many fires ran the pinned command instead of a differing one from the registry.
     pub(crate) refusals: AtomicU64,
+    /// The error handler's sender ([`crate::notify`]).
+    pub(crate) alerts: crate::notify::Alerts,
 }
 
 impl JobCtx {
@@ -167,6 +169,7 @@ impl JobTask {
         let ctx = JobCtx {
             registry,
             me,
+            alerts: crate::notify::Alerts::start(paths.job()),
             paths,
             settings,
             job_type: setup.job_type,

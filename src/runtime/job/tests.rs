@@ -35,6 +35,7 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         fence,
         pin: None,
         refusals: std::sync::atomic::AtomicU64::new(0),
+        alerts: crate::notify::Alerts::start("j"),
     }
 }
 

@@ -149,6 +149,9 @@ impl Execution {
                 stale.push(*item);
             }
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
+            if !end.outcome.success && !end.fenced {
+                ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
+            }
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
             results.push(result_write(ctx, cache, *item, run, &end.outcome));
         }
@@ -346,6 +349,20 @@ async fn record_trigger_result(ctx: &JobCtx, item: u32, run: &RunInfo, elapsed_m
 
 fn elapsed_ms(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A failed run, as the error handler reports it.
+fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> crate::notify::Failure {
+    crate::notify::Failure {
+        job: ctx.name().to_string(),
+        item,
+        instance: ctx.me.as_str().to_string(),
+        source: run.source.label().to_string(),
+        at: ctx.now().to_rfc3339(),
+        exit_code: outcome.exit_code,
+        reason: outcome.reason().unwrap_or_else(|| "failed".to_string()),
+        stderr_tail: outcome.stderr_tail.clone(),
+    }
 }
 
 fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
