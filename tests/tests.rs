@@ -54,5 +54,6 @@ mod security;
 mod corrupt;
 
 mod handlers;
+mod pool;
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;

@@ -466,6 +466,8 @@ pub mod prop {
     /// Whether the worker runs command values from the registry that differ from its job file's
     /// (read from the job file only; see [`crate::coord::pin`]).
     pub const ALLOW_REGISTRY_COMMANDS: &str = "ejctl.allow.registry.commands";
+    /// How many items of the job run at once on one instance, at most.
+    pub const MAX_CONCURRENT_ITEMS: &str = "ejctl.max.concurrent.items";
 }
 
 /// How an extension's value is checked and turned into a property string.
@@ -477,6 +479,8 @@ pub enum ExtKind {
     Text,
     /// A whole number of seconds, at least 1.
     Seconds,
+    /// A count, at least 1.
+    Count,
     /// Milliseconds as a Java `int` (ElasticJob parses it with `Integer.parseInt`), at least 1.
     Millis,
     /// A boolean, stored as `true` / `false`.
@@ -548,6 +552,13 @@ pub const EXTENSIONS: &[Extension] = &[
         COMMAND_TYPES,
         ExtKind::Flag,
         "`false`: workers run only the pinned values of their own job file (read from the job file, never the registry)",
+    ),
+    ext(
+        "max_concurrent_items",
+        prop::MAX_CONCURRENT_ITEMS,
+        COMMAND_TYPES,
+        ExtKind::Count,
+        "none: the pool type's bound (`SINGLE_THREAD` 1, `CPU` twice the cores, unset: none)",
     ),
 ];
 

@@ -72,6 +72,8 @@ pub struct Checked {
     pub warnings: Vec<ConfigWarning>,
     /// `jobErrorHandlerType` with its properties.
     pub error_handler: crate::notify::ErrorHandler,
+    /// ejctl's `max_concurrent_items`.
+    pub max_concurrent_items: Option<u32>,
 }
 
 /// Checks a job configuration; on success returns the warnings as text
@@ -122,6 +124,7 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         total: 0,
         warnings: Vec::new(),
         error_handler: crate::notify::ErrorHandler::default(),
+        max_concurrent_items: None,
     };
     for field in FIELDS {
         let key = field.yaml;
@@ -179,6 +182,12 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
     let handler_key = FIELDS.iter().find(|f| f.id == FieldId::ErrorHandler).map_or("props", |f| f.yaml);
     checked.error_handler =
         crate::notify::ErrorHandler::from_config(cfg).map_err(|m| ConfigError::new(handler_key, m))?;
+    if let Some(v) = cfg.props.get(super::schema::prop::MAX_CONCURRENT_ITEMS) {
+        let n = v.trim().parse::<u32>().ok().filter(|n| *n > 0);
+        let prop = super::schema::prop::MAX_CONCURRENT_ITEMS;
+        checked.max_concurrent_items =
+            Some(n.ok_or_else(|| ConfigError::new("props", format!("'{prop}' must be an integer > 0, got '{v}'")))?);
+    }
     Ok(checked)
 }
 
@@ -300,6 +309,16 @@ mod tests {
         );
         c.executor_pool_key = ExecutorPoolKey::ServiceHandler;
         assert_eq!(err(&c), "jobExecutorServiceHandlerType: unknown type 'HUGE'; valid types: CPU, SINGLE_THREAD");
+    }
+
+    #[test]
+    fn max_concurrent_items() {
+        let mut c = cfg();
+        let prop = super::super::schema::prop::MAX_CONCURRENT_ITEMS;
+        c.props.insert(prop.into(), "2".into());
+        assert_eq!(check(&c).unwrap().max_concurrent_items, Some(2));
+        c.props.insert(prop.into(), "0".into());
+        assert_eq!(err(&c), format!("props: '{prop}' must be an integer > 0, got '0'"));
     }
 
     #[test]

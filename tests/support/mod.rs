@@ -10,6 +10,7 @@ pub mod proxy;
 pub mod receiver;
 pub mod sim;
 pub mod tls;
+pub mod worker;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};

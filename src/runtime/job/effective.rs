@@ -83,6 +83,16 @@ impl Effective {
         }
     }
 
+    /// How many items of the job run at once here (`None`: no bound).
+    pub(crate) fn pool_limit(&self) -> Option<usize> {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        super::execution::pool_limit(
+            self.config.job_executor_pool_type.as_deref(),
+            self.checked.max_concurrent_items,
+            cores,
+        )
+    }
+
     /// What a run of `item` receives.
     pub(crate) fn context(&self, job: &str, item: u32, task_id: &str) -> ShardingContext {
         ShardingContext {

@@ -11,6 +11,8 @@
 //! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
 //! fires and runs.
 
+mod pool;
+pub(crate) use self::pool::limit as pool_limit;
 mod runs;
 mod traced;
 
@@ -83,6 +85,8 @@ pub(super) struct Execution {
     retry_at: Option<tokio::time::Instant>,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
+    /// The job's executor pool here.
+    pool: pool::Pool,
 }
 
 impl Execution {
@@ -97,6 +101,7 @@ impl Execution {
             unsettled: BTreeMap::new(),
             retry_at: None,
             groups: FireGroups::default(),
+            pool: pool::Pool::default(),
         }
     }
 
@@ -300,7 +305,7 @@ impl Execution {
         let group = self.groups.open(ctx, &task, &started);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), group);
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), (group, config.pool_limit()));
         }
     }
 
@@ -321,7 +326,7 @@ impl Execution {
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, group);
+        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, (group, config.pool_limit()));
         true
     }
 

@@ -57,7 +57,7 @@ impl Execution {
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
-        group: u64,
+        (group, limit): (u64, Option<usize>),
     ) {
         let fire_time = source.at();
         let label = source.label();
@@ -76,14 +76,30 @@ impl Execution {
             fire_time: Some(fire_time),
             source: label,
         };
-        tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        let mut ticket = self.pool.ticket(limit);
+        if ticket.queued() {
+            tracing::info!(job = %ctx.name(), item, source = label, "item started: waiting for a slot of the executor pool");
+        } else {
+            tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        }
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
         let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
         self.runs.spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
-            let run = AssertUnwindSafe(executor.run(&sharding, control)).catch_unwind();
+            let queue_kill = control.kill.clone();
+            let run = AssertUnwindSafe(async {
+                tokio::select! {
+                    biased;
+                    () = queue_kill.cancelled(), if ticket.queued() => {
+                        return ItemOutcome { killed: true, ..ItemOutcome::failed("killed while waiting for the executor pool") };
+                    }
+                    () = ticket.acquire() => {}
+                }
+                executor.run(&sharding, control).await
+            })
+            .catch_unwind();
             tokio::pin!(run);
             let mut fenced = fencing && fence.borrow().fenced;
             if fenced {
