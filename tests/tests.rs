@@ -54,6 +54,7 @@ mod security;
 mod corrupt;
 
 mod handlers;
+mod listeners;
 mod pool;
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;

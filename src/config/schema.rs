@@ -468,6 +468,10 @@ pub mod prop {
     pub const ALLOW_REGISTRY_COMMANDS: &str = "ejctl.allow.registry.commands";
     /// How many items of the job run at once on one instance, at most.
     pub const MAX_CONCURRENT_ITEMS: &str = "ejctl.max.concurrent.items";
+    /// The command run before a fire's items on each instance.
+    pub const LISTENER_BEFORE: &str = "ejctl.listener.before";
+    /// The command run after a fire's items on each instance.
+    pub const LISTENER_AFTER: &str = "ejctl.listener.after";
 }
 
 /// How an extension's value is checked and turned into a property string.
@@ -553,13 +557,9 @@ pub const EXTENSIONS: &[Extension] = &[
         ExtKind::Flag,
         "`false`: workers run only the pinned values of their own job file (read from the job file, never the registry)",
     ),
-    ext(
-        "max_concurrent_items",
-        prop::MAX_CONCURRENT_ITEMS,
-        COMMAND_TYPES,
-        ExtKind::Count,
-        "none: the pool type's bound (`SINGLE_THREAD` 1, `CPU` twice the cores, unset: none)",
-    ),
+    ext("max_concurrent_items", prop::MAX_CONCURRENT_ITEMS, COMMAND_TYPES, ExtKind::Count, "pool type's bound"),
+    pinned(ext("before", prop::LISTENER_BEFORE, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext("after", prop::LISTENER_AFTER, COMMAND_TYPES, ExtKind::Required, "none")),
 ];
 
 /// The keys of `[registry]`.

@@ -21,6 +21,7 @@ mod election;
 mod execution;
 mod failover;
 mod leader;
+mod listeners;
 mod registration;
 
 #[cfg(test)]
@@ -80,6 +81,7 @@ pub(crate) struct JobSetup {
     pub(crate) job_type: JobType,
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     pub(crate) config: JobConfig,
+    pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
 }
 
 /// What every room of a job reads and nobody changes.
@@ -98,6 +100,8 @@ pub(crate) struct JobCtx {
     pub(crate) refusals: AtomicU64,
     /// The error handler's sender ([`crate::notify`]).
     pub(crate) alerts: crate::notify::Alerts,
+    /// The library's listeners of the job.
+    pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
 }
 
 impl JobCtx {
@@ -170,6 +174,7 @@ impl JobTask {
             registry,
             me,
             alerts: crate::notify::Alerts::start(paths.job()),
+            listeners: setup.listeners,
             paths,
             settings,
             job_type: setup.job_type,

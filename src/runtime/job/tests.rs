@@ -36,6 +36,7 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         pin: None,
         refusals: std::sync::atomic::AtomicU64::new(0),
         alerts: crate::notify::Alerts::start("j"),
+        listeners: Vec::new(),
     }
 }
 

@@ -12,7 +12,6 @@
 //! fires and runs.
 
 mod pool;
-pub(crate) use self::pool::limit as pool_limit;
 mod runs;
 mod traced;
 
@@ -87,6 +86,8 @@ pub(super) struct Execution {
     groups: FireGroups,
     /// The job's executor pool here.
     pool: pool::Pool,
+    /// The listener phases of fires in progress.
+    phases: super::listeners::Phases,
 }
 
 impl Execution {
@@ -102,6 +103,7 @@ impl Execution {
             retry_at: None,
             groups: FireGroups::default(),
             pool: pool::Pool::default(),
+            phases: super::listeners::Phases::default(),
         }
     }
 
@@ -303,6 +305,7 @@ impl Execution {
         ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         let group = self.groups.open(ctx, &task, &started);
+        self.phases.open(ctx, config, group, &task, &started, source.label());
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
             self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), (group, config.pool_limit()));
@@ -326,6 +329,7 @@ impl Execution {
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
+        self.phases.open(ctx, config, group, &task, &[item], "failover");
         self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, (group, config.pool_limit()));
         true
     }

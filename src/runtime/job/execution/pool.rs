@@ -1,6 +1,5 @@
-//! The job's executor pool on this instance: how many of its items run at once, as ElasticJob's
-//! per-job thread pool bounds them (`jobExecutorThreadPoolSizeProviderType`: `CPU` = twice the
-//! cores, `SINGLE_THREAD` = 1; ejctl's `max_concurrent_items` caps either).
+//! The job's executor pool on this instance: at most [`crate::coord::pool::limit`] of its items
+//! run at once, as ElasticJob's per-job thread pool bounds them.
 //!
 //! Items over the bound wait in the order their runs were started (item order within a fire),
 //! first in first out. A waiting item already counts as started, as a task queued in
@@ -92,35 +91,9 @@ impl Drop for Ticket {
     }
 }
 
-/// The bound for a pool type (canonical or not) and `max_concurrent_items`, on a machine with
-/// `cores` cores. No type and no cap: no bound, so the items of a fire run at once as ejctl's
-/// workers always did (they are processes or requests, not pool threads).
-pub(crate) fn limit(pool_type: Option<&str>, max_items: Option<u32>, cores: usize) -> Option<usize> {
-    let by_type = match pool_type.map(str::to_ascii_uppercase).as_deref() {
-        Some("SINGLE_THREAD") => Some(1),
-        Some("CPU") => Some(cores.max(1) * 2),
-        _ => None,
-    };
-    let cap = max_items.and_then(|m| usize::try_from(m).ok());
-    match (by_type, cap) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limits() {
-        assert_eq!(limit(None, None, 4), None);
-        assert_eq!(limit(Some("cpu"), None, 4), Some(8));
-        assert_eq!(limit(Some("SINGLE_THREAD"), None, 4), Some(1));
-        assert_eq!(limit(None, Some(3), 4), Some(3));
-        assert_eq!(limit(Some("CPU"), Some(3), 4), Some(3));
-        assert_eq!(limit(Some("SINGLE_THREAD"), Some(3), 4), Some(1));
-    }
 
     #[tokio::test]
     async fn waiters_get_slots_in_order_and_dropped_ones_pass_them_on() {

@@ -76,6 +76,7 @@ impl Execution {
             fire_time: Some(fire_time),
             source: label,
         };
+        let before = self.phases.before(group);
         let mut ticket = self.pool.ticket(limit);
         if ticket.queued() {
             tracing::info!(job = %ctx.name(), item, source = label, "item started: waiting for a slot of the executor pool");
@@ -90,12 +91,19 @@ impl Execution {
             // may be blocked on a registry request while the link is down).
             let queue_kill = control.kill.clone();
             let run = AssertUnwindSafe(async {
+                let waits = ticket.queued() || before.is_some();
+                let wait = async {
+                    if let Some(before) = before {
+                        before.await;
+                    }
+                    ticket.acquire().await;
+                };
                 tokio::select! {
                     biased;
-                    () = queue_kill.cancelled(), if ticket.queued() => {
-                        return ItemOutcome { killed: true, ..ItemOutcome::failed("killed while waiting for the executor pool") };
+                    () = queue_kill.cancelled(), if waits => {
+                        return ItemOutcome { killed: true, ..ItemOutcome::failed("killed before it started") };
                     }
-                    () = ticket.acquire() => {}
+                    () = wait => {}
                 }
                 executor.run(&sharding, control).await
             })
@@ -235,6 +243,7 @@ impl Execution {
             traced::run_ended(ctx, start, outcome);
         }
         self.groups.close_item(ctx, active.group, item, outcome);
+        self.phases.close_item(active.group, item, outcome.success);
         (elapsed_ms(active.started), Some(active.epoch))
     }
 
