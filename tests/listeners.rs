@@ -70,3 +70,72 @@ async fn before_and_after_commands_run_once_per_fire_around_its_items() {
     assert_eq!(broken[0].0, "before", "{broken:?}");
     eventually(20, "the listener failure to be logged", async || worker.log().contains("job listener failed")).await;
 }
+
+mod library {
+    use std::sync::{Arc, Mutex};
+
+    use ejctl::config::JobConfig;
+    use ejctl::exec::context::ShardingContext;
+    use ejctl::exec::inproc::{SimpleJob, simple};
+    use ejctl::listener::{FireContext, JobListener};
+    use ejctl::registry::embedded::EmbeddedStore;
+    use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+    use futures::future::BoxFuture;
+
+    use crate::support::eventually;
+
+    type Events = Arc<Mutex<Vec<String>>>;
+
+    struct Item(Events);
+
+    impl SimpleJob for Item {
+        async fn execute(&self, ctx: ShardingContext) -> anyhow::Result<()> {
+            self.0.lock().unwrap().push(format!("item {}", ctx.sharding_item));
+            anyhow::ensure!(ctx.sharding_item != 2, "item 2 fails");
+            Ok(())
+        }
+    }
+
+    struct Listener(Events, i32);
+
+    impl JobListener for Listener {
+        fn before<'a>(&'a self, fire: &'a FireContext) -> BoxFuture<'a, Result<(), String>> {
+            let items: Vec<u32> = fire.items.keys().copied().collect();
+            self.0.lock().unwrap().push(format!("before {} {items:?}", self.1));
+            Box::pin(async { Ok(()) })
+        }
+
+        fn after<'a>(&'a self, _fire: &'a FireContext, failed: &'a [u32]) -> BoxFuture<'a, Result<(), String>> {
+            self.0.lock().unwrap().push(format!("after {} {failed:?}", self.1));
+            Box::pin(async { Ok(()) })
+        }
+
+        fn order(&self) -> i32 {
+            self.1
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn library_listeners_run_in_order_around_the_items() {
+        let events: Events = Arc::default();
+        let mut config = JobConfig::new("listened", 3);
+        config.cron = Some("0/30 * * * * ?".into());
+        let job = JobDefinition::in_process(config, "Listened", simple(Item(events.clone())))
+            .with_listener(Arc::new(Listener(events.clone(), 2)))
+            .with_listener(Arc::new(Listener(events.clone(), 1)));
+        let mut worker = WorkerConfig::new(RegistryTarget::Embedded(EmbeddedStore::new()), vec![job]);
+        worker.ip = Some("127.0.0.1".into());
+        let worker = Worker::start(worker).await.unwrap();
+        eventually(60, "a fire with its listeners", async || {
+            events.lock().unwrap().iter().filter(|e| e.starts_with("after")).count() == 2
+        })
+        .await;
+        worker.shutdown().await;
+        let events = events.lock().unwrap().clone();
+        assert_eq!(events[..2], ["before 1 [0, 1, 2]", "before 2 [0, 1, 2]"], "{events:?}");
+        let mut items = events[2..5].to_vec();
+        items.sort();
+        assert_eq!(items, ["item 0", "item 1", "item 2"], "{events:?}");
+        assert_eq!(events[5..7], ["after 1 [2]", "after 2 [2]"], "{events:?}");
+    }
+}
