@@ -45,6 +45,8 @@ pub mod coord;
 pub mod exec;
 pub mod exit;
 pub mod jobfile;
+pub mod listener;
+pub mod notify;
 pub mod ops;
 pub mod registry;
 pub mod runtime;

@@ -53,6 +53,9 @@ mod security;
 /// Corrupt registry data: a worker keeps its other jobs, reports the fault and recovers.
 mod corrupt;
 
+mod handlers;
+mod listeners;
+mod pool;
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;
 

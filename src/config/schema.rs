@@ -144,7 +144,7 @@ pub const STRATEGY_TYPES: [&str; 4] = ["AVG_ALLOCATION", "ODEVITY", "ROUND_ROBIN
 pub const EXECUTOR_POOL_TYPES: [&str; 2] = ["CPU", "SINGLE_THREAD"];
 
 /// The error handler types (`jobErrorHandlerType`), in canonical spelling.
-pub const ERROR_HANDLER_TYPES: [&str; 6] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK"];
+pub const ERROR_HANDLER_TYPES: [&str; 7] = ["LOG", "IGNORE", "THROW", "EMAIL", "WECHAT", "DINGTALK", "WEBHOOK"];
 
 const fn row(id: FieldId, yaml: &'static str, file: &'static str, kind: Kind, check: Check) -> Field {
     Field { id, yaml, file, kind, check, default: "none", note: "" }
@@ -466,6 +466,12 @@ pub mod prop {
     /// Whether the worker runs command values from the registry that differ from its job file's
     /// (read from the job file only; see [`crate::coord::pin`]).
     pub const ALLOW_REGISTRY_COMMANDS: &str = "ejctl.allow.registry.commands";
+    /// How many items of the job run at once on one instance, at most.
+    pub const MAX_CONCURRENT_ITEMS: &str = "ejctl.max.concurrent.items";
+    /// The command run before a fire's items on each instance.
+    pub const LISTENER_BEFORE: &str = "ejctl.listener.before";
+    /// The command run after a fire's items on each instance.
+    pub const LISTENER_AFTER: &str = "ejctl.listener.after";
 }
 
 /// How an extension's value is checked and turned into a property string.
@@ -477,6 +483,8 @@ pub enum ExtKind {
     Text,
     /// A whole number of seconds, at least 1.
     Seconds,
+    /// A count, at least 1.
+    Count,
     /// Milliseconds as a Java `int` (ElasticJob parses it with `Integer.parseInt`), at least 1.
     Millis,
     /// A boolean, stored as `true` / `false`.
@@ -549,6 +557,9 @@ pub const EXTENSIONS: &[Extension] = &[
         ExtKind::Flag,
         "`false`: workers run only the pinned values of their own job file (read from the job file, never the registry)",
     ),
+    ext("max_concurrent_items", prop::MAX_CONCURRENT_ITEMS, COMMAND_TYPES, ExtKind::Count, "pool type's bound"),
+    pinned(ext("before", prop::LISTENER_BEFORE, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext("after", prop::LISTENER_AFTER, COMMAND_TYPES, ExtKind::Required, "none")),
 ];
 
 /// The keys of `[registry]`.

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::model::JobConfig;
-use super::schema::{Check, FIELDS, Kind, Value};
+use super::schema::{Check, FIELDS, FieldId, Kind, Value};
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::Strategy;
 use crate::registry::path::validate_job_name;
@@ -70,6 +70,10 @@ pub struct Checked {
     pub total: u32,
     /// Warnings.
     pub warnings: Vec<ConfigWarning>,
+    /// `jobErrorHandlerType` with its properties.
+    pub error_handler: crate::notify::ErrorHandler,
+    /// ejctl's `max_concurrent_items`.
+    pub max_concurrent_items: Option<u32>,
 }
 
 /// Checks a job configuration; on success returns the warnings as text
@@ -103,7 +107,8 @@ pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> 
 /// * `reconcileIntervalMinutes` ≥ 0 (0 disables reconcile);
 /// * `jobShardingStrategyType` names a built-in strategy;
 /// * the executor pool type (under whichever of its two key names) is `CPU` or `SINGLE_THREAD`;
-/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`.
+/// * `jobErrorHandlerType` is one of `LOG`, `IGNORE`, `THROW`, `EMAIL`, `WECHAT`, `DINGTALK`,
+///   `WEBHOOK`, and the `props` it reads are present and well formed ([`crate::notify::handler`]).
 ///
 /// Type names are matched ignoring ASCII case, as ElasticJob's SPI lookup does; an empty type
 /// name means the default, as for a missing one.
@@ -118,6 +123,8 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         item_parameters: BTreeMap::new(),
         total: 0,
         warnings: Vec::new(),
+        error_handler: crate::notify::ErrorHandler::default(),
+        max_concurrent_items: None,
     };
     for field in FIELDS {
         let key = field.yaml;
@@ -172,6 +179,15 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         }
     }
     checked.total = u32::try_from(cfg.sharding_total_count).unwrap_or(0);
+    let handler_key = FIELDS.iter().find(|f| f.id == FieldId::ErrorHandler).map_or("props", |f| f.yaml);
+    checked.error_handler =
+        crate::notify::ErrorHandler::from_config(cfg).map_err(|m| ConfigError::new(handler_key, m))?;
+    if let Some(v) = cfg.props.get(super::schema::prop::MAX_CONCURRENT_ITEMS) {
+        let n = v.trim().parse::<u32>().ok().filter(|n| *n > 0);
+        let prop = super::schema::prop::MAX_CONCURRENT_ITEMS;
+        checked.max_concurrent_items =
+            Some(n.ok_or_else(|| ConfigError::new("props", format!("'{prop}' must be an integer > 0, got '{v}'")))?);
+    }
     Ok(checked)
 }
 
@@ -296,8 +312,31 @@ mod tests {
     }
 
     #[test]
+    fn max_concurrent_items() {
+        let mut c = cfg();
+        let prop = super::super::schema::prop::MAX_CONCURRENT_ITEMS;
+        c.props.insert(prop.into(), "2".into());
+        assert_eq!(check(&c).unwrap().max_concurrent_items, Some(2));
+        c.props.insert(prop.into(), "0".into());
+        assert_eq!(err(&c), format!("props: '{prop}' must be an integer > 0, got '0'"));
+    }
+
+    #[test]
     fn error_handler_type() {
         let mut c = cfg();
+        for (k, v) in [
+            ("dingtalk.webhook", "https://oapi.dingtalk.com/robot/send?access_token=t"),
+            ("wechat.webhook", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k"),
+            ("webhook.url", "https://hooks.example.com/x"),
+            ("email.host", "smtp.example.com"),
+            ("email.port", "465"),
+            ("email.username", "u"),
+            ("email.password", "p"),
+            ("email.from", "ejctl@example.com"),
+            ("email.to", "ops@example.com"),
+        ] {
+            c.props.insert(k.into(), v.into());
+        }
         for ok in ERROR_HANDLER_TYPES {
             c.job_error_handler_type = Some(ok.to_lowercase());
             assert!(validate_config(&c).is_ok(), "{ok}");
@@ -305,8 +344,11 @@ mod tests {
         c.job_error_handler_type = Some("SLACK".into());
         assert_eq!(
             err(&c),
-            "jobErrorHandlerType: unknown type 'SLACK'; valid types: LOG, IGNORE, THROW, EMAIL, WECHAT, DINGTALK"
+            "jobErrorHandlerType: unknown type 'SLACK'; valid types: LOG, IGNORE, THROW, EMAIL, WECHAT, DINGTALK, WEBHOOK"
         );
+        c.job_error_handler_type = Some("EMAIL".into());
+        c.props.remove("email.to");
+        assert_eq!(err(&c), "jobErrorHandlerType: props 'email.to' is required by the error handler");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod fire;
 pub mod leader;
 pub mod params;
 pub mod pin;
+pub mod pool;
 pub mod react;
 pub mod status;
 pub mod strategy;

@@ -127,9 +127,12 @@ mod tests {
 
     #[test]
     fn pinned_properties_per_type() {
-        assert_eq!(pinned_props(&JobType::Script), vec![prop::SCRIPT_COMMAND_LINE]);
-        assert_eq!(pinned_props(&JobType::Http), vec![prop::HTTP_URI, prop::HTTP_METHOD, prop::HTTP_DATA]);
-        assert_eq!(pinned_props(&JobType::Dataflow), vec![prop::DATAFLOW_FETCH, prop::DATAFLOW_PROCESS]);
+        let listeners = [prop::LISTENER_BEFORE, prop::LISTENER_AFTER];
+        assert_eq!(pinned_props(&JobType::Script), [&[prop::SCRIPT_COMMAND_LINE][..], &listeners].concat());
+        let http = [prop::HTTP_URI, prop::HTTP_METHOD, prop::HTTP_DATA];
+        assert_eq!(pinned_props(&JobType::Http), [&http[..], &listeners].concat());
+        let dataflow = [prop::DATAFLOW_FETCH, prop::DATAFLOW_PROCESS];
+        assert_eq!(pinned_props(&JobType::Dataflow), [&dataflow[..], &listeners].concat());
         assert!(pinned_props(&JobType::InProcess("x".into())).is_empty());
     }
 

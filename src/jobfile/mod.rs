@@ -554,7 +554,7 @@ fn extension_value(f: &Fields<'_>, ext: &Extension, value: &Value) -> Result<Str
             }
             Ok(s)
         }
-        ExtKind::Seconds => Ok(f.int_at_least(key, 1)?.unwrap_or_default().to_string()),
+        ExtKind::Seconds | ExtKind::Count => Ok(f.int_at_least(key, 1)?.unwrap_or_default().to_string()),
         ExtKind::Millis => {
             let v = f.int_at_least(key, 1)?.unwrap_or_default();
             if v > i64::from(i32::MAX) {

@@ -341,7 +341,11 @@ fn other_type_names() {
     assert_eq!(
         err(&format!("{HELLO}job_error_handler_type = \"SLACK\"\n")),
         "jobs.toml: job 'hello': job_error_handler_type: unknown type 'SLACK'; valid types: LOG, IGNORE, \
-         THROW, EMAIL, WECHAT, DINGTALK"
+         THROW, EMAIL, WECHAT, DINGTALK, WEBHOOK"
+    );
+    assert_eq!(
+        err(&format!("{HELLO}job_error_handler_type = \"WECHAT\"\n")),
+        "jobs.toml: job 'hello': job_error_handler_type: props 'wechat.webhook' is required by the error handler"
     );
     assert_eq!(
         err(&format!(

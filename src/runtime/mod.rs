@@ -83,17 +83,31 @@ pub struct JobDefinition {
     pub config: JobConfig,
     /// The implementation of an in-process job.
     pub in_process: Option<Arc<dyn ErasedJob>>,
+    /// Its listeners ([`crate::listener`]).
+    pub listeners: Vec<Arc<dyn crate::listener::JobListener>>,
 }
 
 impl JobDefinition {
     /// A job run by ejctl's own executors (script, HTTP, dataflow commands).
     pub fn new(job_type: JobType, config: JobConfig) -> JobDefinition {
-        JobDefinition { job_type, config, in_process: None }
+        JobDefinition { job_type, config, in_process: None, listeners: Vec::new() }
     }
 
     /// A job implemented in Rust; `type_name` is written as the job root's data.
     pub fn in_process(config: JobConfig, type_name: &str, job: Arc<dyn ErasedJob>) -> JobDefinition {
-        JobDefinition { job_type: JobType::InProcess(type_name.to_string()), config, in_process: Some(job) }
+        JobDefinition {
+            job_type: JobType::InProcess(type_name.to_string()),
+            config,
+            in_process: Some(job),
+            listeners: Vec::new(),
+        }
+    }
+
+    /// Adds a listener, run once per fire on each instance before and after its items.
+    #[must_use]
+    pub fn with_listener(mut self, listener: Arc<dyn crate::listener::JobListener>) -> JobDefinition {
+        self.listeners.push(listener);
+        self
     }
 }
 
@@ -259,7 +273,12 @@ impl Worker {
         services.spawn(Arc::clone(&metrics).follow_session(registry.session(), stop_rx.clone()));
         let mut runners = Vec::new();
         for job in config.jobs {
-            let setup = job::JobSetup { job_type: job.job_type, in_process: job.in_process, config: job.config };
+            let setup = job::JobSetup {
+                job_type: job.job_type,
+                in_process: job.in_process,
+                config: job.config,
+                listeners: job.listeners,
+            };
             let runner = job::JobTask::start(
                 registry.clone(),
                 instance_id.clone(),

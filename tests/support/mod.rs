@@ -7,8 +7,10 @@ pub mod chaos;
 pub mod cluster;
 pub mod pg;
 pub mod proxy;
+pub mod receiver;
 pub mod sim;
 pub mod tls;
+pub mod worker;
 pub mod zk;
 
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::config::JobConfig;
+use crate::config::schema::prop;
 use crate::config::validate::{self, Checked};
 use crate::coord::leader::Sharding;
 use crate::coord::pin::{self, Pin};
@@ -17,6 +18,8 @@ use crate::coord::react::Switches;
 use crate::exec::Executor;
 use crate::exec::context::ShardingContext;
 use crate::exec::inproc::ErasedJob;
+use crate::exec::script;
+use crate::listener::CommandListener;
 use crate::registry::codec::JobType;
 
 /// A configuration in effect.
@@ -31,6 +34,8 @@ pub(crate) struct Effective {
     /// The registry's command values the executor does not run (pinned to the job file), for the
     /// log; `None` when the registry agrees with the job file.
     pub(crate) refused: Option<String>,
+    /// The job file's `before` / `after` commands (pinned like the job's command).
+    pub(crate) command_listener: Option<Arc<CommandListener>>,
 }
 
 impl Effective {
@@ -54,7 +59,9 @@ impl Effective {
             }
             _ => (Executor::from_config(job_type, &config, in_process), None),
         };
-        Ok(Effective { config, checked, executor: executor.map(Arc::new), refused })
+        let props = pin.map_or_else(|| config.props.clone(), |p| p.apply(&config.props).props);
+        let command_listener = command_listener(&props)?;
+        Ok(Effective { config, checked, executor: executor.map(Arc::new), refused, command_listener })
     }
 
     /// `shardingTotalCount`.
@@ -83,6 +90,16 @@ impl Effective {
         }
     }
 
+    /// How many items of the job run at once here (`None`: no bound).
+    pub(crate) fn pool_limit(&self) -> Option<usize> {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        crate::coord::pool::limit(
+            self.config.job_executor_pool_type.as_deref(),
+            self.checked.max_concurrent_items,
+            cores,
+        )
+    }
+
     /// What a run of `item` receives.
     pub(crate) fn context(&self, job: &str, item: u32, task_id: &str) -> ShardingContext {
         ShardingContext {
@@ -94,4 +111,22 @@ impl Effective {
             sharding_parameter: i32::try_from(item).ok().and_then(|i| self.checked.item_parameters.get(&i).cloned()),
         }
     }
+}
+
+/// The `before` / `after` commands of `props`, parsed.
+fn command_listener(
+    props: &std::collections::BTreeMap<String, String>,
+) -> Result<Option<Arc<CommandListener>>, String> {
+    let parse = |key: &str| -> Result<Option<Vec<String>>, String> {
+        match props.get(key).filter(|v| !v.trim().is_empty()) {
+            Some(line) => script::parse_prop_command_line(key, line).map(Some),
+            None => Ok(None),
+        }
+    };
+    let (before, after) = (parse(prop::LISTENER_BEFORE)?, parse(prop::LISTENER_AFTER)?);
+    if before.is_none() && after.is_none() {
+        return Ok(None);
+    }
+    let timeout = script::timeout_from_props(props).ok().flatten();
+    Ok(Some(Arc::new(CommandListener { before, after, timeout })))
 }

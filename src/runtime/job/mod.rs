@@ -21,6 +21,7 @@ mod election;
 mod execution;
 mod failover;
 mod leader;
+mod listeners;
 mod registration;
 
 #[cfg(test)]
@@ -81,6 +82,7 @@ pub(crate) struct JobSetup {
     pub(crate) job_type: JobType,
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     pub(crate) config: JobConfig,
+    pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
 }
 
 /// What every room of a job reads and nobody changes.
@@ -99,6 +101,10 @@ pub(crate) struct JobCtx {
     pub(crate) refusals: AtomicU64,
     /// What the job publishes for `/metrics` and `/readyz`.
     pub(crate) probe: Arc<JobProbe>,
+    /// The error handler's sender ([`crate::notify`]).
+    pub(crate) alerts: crate::notify::Alerts,
+    /// The library's listeners of the job.
+    pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
 }
 
 impl JobCtx {
@@ -172,6 +178,8 @@ impl JobTask {
         let ctx = JobCtx {
             registry,
             me,
+            alerts: crate::notify::Alerts::start(paths.job()),
+            listeners: setup.listeners,
             paths,
             settings,
             job_type: setup.job_type,

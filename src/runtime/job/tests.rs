@@ -37,6 +37,8 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         pin: None,
         refusals: std::sync::atomic::AtomicU64::new(0),
         probe: Default::default(),
+        alerts: crate::notify::Alerts::start("j"),
+        listeners: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@
 //! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
 //! fires and runs.
 
+mod pool;
 mod runs;
 mod traced;
 
@@ -84,6 +85,10 @@ pub(super) struct Execution {
     retry_at: Option<tokio::time::Instant>,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
+    /// The job's executor pool here.
+    pool: pool::Pool,
+    /// The listener phases of fires in progress.
+    phases: super::listeners::Phases,
 }
 
 impl Execution {
@@ -98,6 +103,8 @@ impl Execution {
             unsettled: BTreeMap::new(),
             retry_at: None,
             groups: FireGroups::default(),
+            pool: pool::Pool::default(),
+            phases: super::listeners::Phases::default(),
         }
     }
 
@@ -304,9 +311,10 @@ impl Execution {
         ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         let group = self.groups.open(ctx, &task, &started);
+        self.phases.open(ctx, config, group, &task, &started, source.label());
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), group);
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), (group, config.pool_limit()));
         }
     }
 
@@ -327,7 +335,8 @@ impl Execution {
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, group);
+        self.phases.open(ctx, config, group, &task, &[item], "failover");
+        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, (group, config.pool_limit()));
         true
     }
 

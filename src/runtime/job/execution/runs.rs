@@ -60,7 +60,7 @@ impl Execution {
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
-        group: u64,
+        (group, limit): (u64, Option<usize>),
     ) {
         let fire_time = source.at();
         let label = source.label();
@@ -79,7 +79,13 @@ impl Execution {
             fire_time: Some(fire_time),
             source: label,
         };
-        tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        let before = self.phases.before(group);
+        let mut ticket = self.pool.ticket(limit);
+        if ticket.queued() {
+            tracing::info!(job = %ctx.name(), item, source = label, "item started: waiting for a slot of the executor pool");
+        } else {
+            tracing::info!(job = %ctx.name(), item, source = label, "item started");
+        }
         let lateness = (started_at - fire_time).to_std().map_or(0.0, |d| d.as_secs_f64());
         ctx.settings.metrics.item_started(ctx.name(), label, Some(lateness));
         let mut fence = ctx.fence.clone();
@@ -88,7 +94,25 @@ impl Execution {
         self.runs.spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
-            let run = AssertUnwindSafe(executor.run(&sharding, control)).catch_unwind();
+            let queue_kill = control.kill.clone();
+            let run = AssertUnwindSafe(async {
+                let waits = ticket.queued() || before.is_some();
+                let wait = async {
+                    if let Some(before) = before {
+                        before.await;
+                    }
+                    ticket.acquire().await;
+                };
+                tokio::select! {
+                    biased;
+                    () = queue_kill.cancelled(), if waits => {
+                        return ItemOutcome { killed: true, ..ItemOutcome::failed("killed before it started") };
+                    }
+                    () = wait => {}
+                }
+                executor.run(&sharding, control).await
+            })
+            .catch_unwind();
             tokio::pin!(run);
             let mut fenced = fencing && fence.borrow().fenced;
             if fenced {
@@ -157,6 +181,9 @@ impl Execution {
                 stale.push(*item);
             }
             log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
+            if !end.outcome.success && !end.fenced {
+                ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
+            }
             record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
             results.push(result_write(ctx, cache, *item, run, &end.outcome));
         }
@@ -233,6 +260,7 @@ impl Execution {
             traced::run_ended(ctx, start, outcome);
         }
         self.groups.close_item(ctx, active.group, item, outcome);
+        self.phases.close_item(active.group, item, outcome.success);
         (elapsed_ms(active.started), Some(active.epoch))
     }
 
@@ -364,6 +392,20 @@ async fn record_trigger_result(ctx: &JobCtx, item: u32, run: &RunInfo, elapsed_m
 
 fn elapsed_ms(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A failed run, as the error handler reports it.
+fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> crate::notify::Failure {
+    crate::notify::Failure {
+        job: ctx.name().to_string(),
+        item,
+        instance: ctx.me.as_str().to_string(),
+        source: run.source.label().to_string(),
+        at: ctx.now().to_rfc3339(),
+        exit_code: outcome.exit_code,
+        reason: outcome.reason().unwrap_or_else(|| "failed".to_string()),
+        stderr_tail: outcome.stderr_tail.clone(),
+    }
 }
 
 fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
