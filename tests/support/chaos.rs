@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use super::proxy::Proxy;
 use super::zk::ZkEnsemble;
-use super::{Rng, read_records, signal, wait_exit, write_script};
+use super::{Rng, miss, read_records, signal, wait_exit, write_script};
 
 /// The chaos job's sharding total count.
 const ITEMS: u32 = 8;
@@ -454,18 +454,9 @@ pub fn check(outcome: &Outcome) -> Summary {
                 Some(r) if r.start <= bound => {
                     covering.insert((*item, r.start), ());
                 }
-                Some(r) => {
+                _ => {
                     summary.misses += 1;
-                    summary.violations.push(format!(
-                        "item {item}: fire {fire} first covered by a run at {} ({} ms late, bound {} ms)",
-                        r.start,
-                        r.start - fire,
-                        bound - fire
-                    ));
-                }
-                None => {
-                    summary.misses += 1;
-                    summary.violations.push(format!("item {item}: fire {fire} never covered"));
+                    summary.violations.push(miss(*item, fire, covered_by.map(|r| r.start), bound));
                 }
             }
         }

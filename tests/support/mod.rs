@@ -97,6 +97,19 @@ pub fn assert_unreachable(mut cmd: assert_cmd::Command, args: &[&str]) {
     assert!(!err.contains("backtrace") && !err.contains("panicked"), "{err}");
 }
 
+/// The delivery-guarantee checkers' (chaos test, simulator) report of a missed fire: `covered`
+/// is the start of the fire's first covering run, if any; `bound` the latest it was owed by.
+pub fn miss(item: u32, fire: i64, covered: Option<i64>, bound: i64) -> String {
+    match covered {
+        Some(start) => format!(
+            "item {item}: fire {fire} first covered by a run at {start} ({} ms late, bound {} ms)",
+            start - fire,
+            bound - fire
+        ),
+        None => format!("item {item}: fire {fire} never covered"),
+    }
+}
+
 /// Polls `check` every 50 ms until it holds, failing the test with `what` after `secs` seconds
 /// (test code; the product never polls).
 pub async fn eventually(secs: u64, what: &str, mut check: impl AsyncFnMut() -> bool) {

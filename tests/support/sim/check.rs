@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::super::miss;
 use super::{Event, EventKind, JOB, Run, SESSION_TIMEOUT_MS, SimOutcome};
 
 /// The cron period.
@@ -163,18 +164,9 @@ pub fn check(o: &SimOutcome) -> Verdict {
                 Some(r) if r.start <= bound => {}
                 // Owed after the end: a run (a hung process) holds the item past it.
                 None if bound >= o.ended => {}
-                Some(r) => {
+                _ => {
                     v.misses += 1;
-                    v.violations.push(format!(
-                        "item {item}: fire {fire} first covered by a run at {} ({} ms late, bound {} ms)",
-                        r.start,
-                        r.start - fire,
-                        bound - fire
-                    ));
-                }
-                None => {
-                    v.misses += 1;
-                    v.violations.push(format!("item {item}: fire {fire} never covered"));
+                    v.violations.push(miss(*item, fire, covered_by.map(|r| r.start), bound));
                 }
             }
         }
