@@ -26,6 +26,11 @@
 //! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
 //! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
 //!   process supervision.
+//! * [`listener`]: job listeners run before and after each fire's items: the
+//!   [`listener::JobListener`] trait for library jobs and the job file's `before` / `after`
+//!   commands.
+//! * [`notify`]: error handlers (`jobErrorHandlerType`: LOG, IGNORE, THROW, DINGTALK, WECHAT,
+//!   EMAIL, WEBHOOK) and the bounded, rate-limited background sender of their notifications.
 //! * [`schedule`]: Quartz cron expressions and job time zones.
 //! * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
 //!   SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl history`'s

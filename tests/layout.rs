@@ -168,3 +168,16 @@ fn no_source_file_is_too_long() {
         .collect();
     assert!(long.is_empty(), "source files over {MAX_LINES} lines before their tests: {long:#?}");
 }
+
+#[test]
+fn the_crate_doc_maps_every_top_level_module() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let map: String = lib.lines().filter(|l| l.starts_with("//!")).collect::<Vec<_>>().join("\n");
+    let missing: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .map(|m| m.trim_end_matches(';'))
+        .filter(|m| !map.contains(&format!("* [`{m}`]")) && !map.contains(&format!("* `{m}`")))
+        .collect();
+    assert!(missing.is_empty(), "modules without a line in the crate doc's layout map (src/lib.rs): {missing:?}");
+}

@@ -179,14 +179,17 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         }
     }
     checked.total = u32::try_from(cfg.sharding_total_count).unwrap_or(0);
-    let handler_key = FIELDS.iter().find(|f| f.id == FieldId::ErrorHandler).map_or("props", |f| f.yaml);
-    checked.error_handler =
-        crate::notify::ErrorHandler::from_config(cfg).map_err(|m| ConfigError::new(handler_key, m))?;
+    checked.error_handler = crate::notify::ErrorHandler::from_config(cfg)
+        .map_err(|m| ConfigError::new(super::schema::yaml_key(FieldId::ErrorHandler), m))?;
     if let Some(v) = cfg.props.get(super::schema::prop::MAX_CONCURRENT_ITEMS) {
         let n = v.trim().parse::<u32>().ok().filter(|n| *n > 0);
         let prop = super::schema::prop::MAX_CONCURRENT_ITEMS;
-        checked.max_concurrent_items =
-            Some(n.ok_or_else(|| ConfigError::new("props", format!("'{prop}' must be an integer > 0, got '{v}'")))?);
+        checked.max_concurrent_items = Some(n.ok_or_else(|| {
+            ConfigError::new(
+                super::schema::yaml_key(FieldId::Props),
+                format!("'{prop}' must be an integer > 0, got '{v}'"),
+            )
+        })?);
     }
     Ok(checked)
 }

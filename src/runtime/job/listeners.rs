@@ -1,6 +1,7 @@
 //! The listener phases of this instance's fires ([`crate::listener`]): `before` when a fire's
 //! items start (they wait for it), `after` once the last of them ended, each in a task of its
-//! own so the job's loop never waits for a listener.
+//! own so the job's loop never waits for a listener. The tasks belong to [`Phases`]: dropped with
+//! it, and waited for (up to the graceful deadline) when the job stops.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -8,6 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use super::JobCtx;
 use super::effective::Effective;
@@ -30,6 +33,8 @@ pub(crate) struct Phases {
     fires: BTreeMap<u64, Fire>,
     /// How many listener calls failed (a log line reports each).
     failures: Arc<AtomicU64>,
+    /// The phases' tasks (aborted when this is dropped).
+    tasks: JoinSet<()>,
 }
 
 impl Phases {
@@ -71,7 +76,7 @@ impl Phases {
         }
         .boxed()
         .shared();
-        tokio::spawn(before.clone());
+        self.spawn(before.clone());
         let fire = Fire { context, listeners, pending: items.iter().copied().collect(), failed: Vec::new(), before };
         self.fires.insert(group, fire);
     }
@@ -93,7 +98,7 @@ impl Phases {
         }
         let Some(fire) = self.fires.remove(&group) else { return };
         let failures = self.failures.clone();
-        tokio::spawn(async move {
+        self.spawn(async move {
             fire.before.await;
             for listener in fire.listeners.iter() {
                 if let Err(e) = listener.after(&fire.context, &fire.failed).await {
@@ -102,6 +107,23 @@ impl Phases {
                 }
             }
         });
+    }
+}
+
+impl Phases {
+    fn spawn(&mut self, phase: impl std::future::Future<Output = ()> + Send + 'static) {
+        while self.tasks.try_join_next().is_some() {}
+        self.tasks.spawn(phase);
+    }
+
+    /// The job stops: waits for the phases in flight until `deadline` (not at all for none), then
+    /// aborts what is left.
+    pub(crate) async fn finish(&mut self, deadline: Option<Instant>) {
+        if let Some(deadline) = deadline {
+            let _ = tokio::time::timeout_at(deadline, async { while self.tasks.join_next().await.is_some() {} }).await;
+        }
+        self.tasks.abort_all();
+        while self.tasks.join_next().await.is_some() {}
     }
 }
 

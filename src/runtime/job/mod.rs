@@ -513,6 +513,8 @@ impl JobTask {
                 self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;
             }
         }
+        let forced = matches!(*self.stop.borrow(), StopMode::Forced);
+        self.execution.finish_listeners(if forced { None } else { deadline }).await;
         self.failover.stop(&self.ctx).await;
         if self.registration.connected() {
             if self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())

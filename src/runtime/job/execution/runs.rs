@@ -279,6 +279,12 @@ impl Execution {
         self.runs.len()
     }
 
+    /// Stopping, runs ended: lets the listener phases in flight finish until `deadline` (none:
+    /// aborts them at once).
+    pub(crate) async fn finish_listeners(&mut self, deadline: Option<tokio::time::Instant>) {
+        self.phases.finish(deadline).await;
+    }
+
     /// Kills every run in progress (SIGTERM, then SIGKILL after the kill grace).
     pub(crate) fn kill_all(&self) {
         for run in self.active.values() {
