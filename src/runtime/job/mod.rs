@@ -368,7 +368,7 @@ impl JobTask {
         if triggered {
             let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
             match self.ctx.registry.delete_if_exists(&trigger).await {
-                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token)).await,
+                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token, None)).await,
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
         }
