@@ -70,6 +70,13 @@ async fn before_and_after_commands_run_once_per_fire_around_its_items() {
     let broken = lines(&record, "broken");
     assert_eq!(broken[0].0, "before", "{broken:?}");
     eventually(20, "the listener failure to be logged", async || worker.log().contains("job listener failed")).await;
+    // ... and handed to the job's error handler (`LOG`), as ElasticJob does.
+    eventually(20, "the listener failure to reach the error handler", async || {
+        worker.log().lines().any(|l| {
+            l.contains("Job 'broken' exception occur in job processing") && l.contains("the before command failed")
+        })
+    })
+    .await;
 }
 
 mod once {
