@@ -16,6 +16,7 @@ use ejctl::runtime::{Clock, JobDefinition, RegistryTarget, Worker, WorkerConfig}
 
 use crate::history::{ejctl_for, json};
 use crate::support::cluster::Cluster;
+use crate::support::receiver::{Answer, HttpReceiver};
 use crate::support::{ZkServer, ejctl_on, eventually, zk_options, zk_registry};
 
 const IP: &str = "10.0.0.1";
@@ -201,10 +202,13 @@ impl Clock for Skewed {
 async fn clock_skew_and_runs_from_real_workers() {
     let server = ZkServer::start();
     let ns = crate::support::unique_ns("why-skew");
+    let receiver = HttpReceiver::start(Answer::Json(200, "{}".into())).await;
     let mut cfg = JobConfig::new("skewed", 1);
     cfg.cron = Some("0/1 * * * * ?".into());
     cfg.max_time_diff_seconds = 10;
     cfg.props.insert("script.command.line".into(), "/bin/true".into());
+    cfg.job_error_handler_type = Some("WEBHOOK".into());
+    cfg.props.insert("webhook.url".into(), format!("{}/skew", receiver.url));
     let job = JobDefinition::new(ejctl::registry::codec::JobType::Script, cfg);
     let mut wc = WorkerConfig::new(RegistryTarget::ZooKeeper(zk_options(&server.connect_string(), &ns)), vec![job]);
     wc.ip = Some("127.0.0.1".into());
@@ -216,6 +220,10 @@ async fn clock_skew_and_runs_from_real_workers() {
     let (code, doc) = why(&server, &ns, &["skewed"]);
     assert_eq!((code, codes(&doc)[0].as_str()), (1, "clock_skew"), "{doc:#}");
     assert!(doc["findings"][0]["message"].as_str().unwrap().contains("maxTimeDiffSeconds = 10"), "{doc:#}");
+    // The error handler hears of the refused fire, as ElasticJob's does of its environment check.
+    eventually(30, "the refused fire's notification", async || !receiver.requests().is_empty()).await;
+    let body = &receiver.requests()[0].body;
+    assert!(body.contains("clock skew") && body.contains(r#""item":null"#), "{body}");
     worker.kill().await;
 
     // A real run still going with misfire off; then a healthy job.

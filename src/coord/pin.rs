@@ -127,7 +127,8 @@ mod tests {
 
     #[test]
     fn pinned_properties_per_type() {
-        let listeners = [prop::LISTENER_BEFORE, prop::LISTENER_AFTER];
+        let listeners =
+            [prop::LISTENER_BEFORE, prop::LISTENER_AFTER, prop::LISTENER_BEFORE_ONCE, prop::LISTENER_AFTER_ONCE];
         assert_eq!(pinned_props(&JobType::Script), [&[prop::SCRIPT_COMMAND_LINE][..], &listeners].concat());
         let http = [prop::HTTP_URI, prop::HTTP_METHOD, prop::HTTP_DATA];
         assert_eq!(pinned_props(&JobType::Http), [&http[..], &listeners].concat());

@@ -562,6 +562,7 @@ fn extension_value(f: &Fields<'_>, ext: &Extension, value: &Value) -> Result<Str
             }
             Ok(v.to_string())
         }
+        ExtKind::TimeoutMillis => Ok(f.integer(key)?.unwrap_or_default().to_string()),
         ExtKind::Flag => match value {
             Value::Boolean(b) => Ok(b.to_string()),
             other => Err(f.err(key, format!("expected a boolean, found {}", describe(other)))),

@@ -42,7 +42,8 @@ pub struct Counts {
     pub dropped: AtomicU64,
 }
 
-/// A job's handle on its sender.
+/// A job's handle on its sender (clones share it).
+#[derive(Clone)]
 pub struct Alerts {
     job: String,
     tx: mpsc::Sender<(Notifier, Failure)>,
@@ -62,6 +63,11 @@ impl Alerts {
     /// The counters.
     pub fn counts(&self) -> &Counts {
         &self.counts
+    }
+
+    /// The counters, shared (the metrics endpoint reads them when scraped).
+    pub fn shared_counts(&self) -> Arc<Counts> {
+        Arc::clone(&self.counts)
     }
 
     /// Handles a failed item as `handler` says: logs it, ignores it, or queues a notification

@@ -85,12 +85,14 @@ pub struct JobDefinition {
     pub in_process: Option<Arc<dyn ErasedJob>>,
     /// Its listeners ([`crate::listener`]).
     pub listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    /// Its once-per-fire listeners ([`crate::listener::DistributeOnceListener`]).
+    pub once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 impl JobDefinition {
     /// A job run by ejctl's own executors (script, HTTP, dataflow commands).
     pub fn new(job_type: JobType, config: JobConfig) -> JobDefinition {
-        JobDefinition { job_type, config, in_process: None, listeners: Vec::new() }
+        JobDefinition { job_type, config, in_process: None, listeners: Vec::new(), once_listeners: Vec::new() }
     }
 
     /// A job implemented in Rust; `type_name` is written as the job root's data.
@@ -100,6 +102,7 @@ impl JobDefinition {
             config,
             in_process: Some(job),
             listeners: Vec::new(),
+            once_listeners: Vec::new(),
         }
     }
 
@@ -107,6 +110,15 @@ impl JobDefinition {
     #[must_use]
     pub fn with_listener(mut self, listener: Arc<dyn crate::listener::JobListener>) -> JobDefinition {
         self.listeners.push(listener);
+        self
+    }
+
+    /// Adds a once-per-fire listener, run once per fire across all the job's instances
+    /// (ElasticJob's `AbstractDistributeOnceElasticJobListener`); its timeouts are the job's
+    /// `ejctl.listener.started.timeout.milliseconds` / `…completed…` properties.
+    #[must_use]
+    pub fn with_once_listener(mut self, listener: Arc<dyn crate::listener::DistributeOnceListener>) -> JobDefinition {
+        self.once_listeners.push(listener);
         self
     }
 }
@@ -278,6 +290,7 @@ impl Worker {
                 in_process: job.in_process,
                 config: job.config,
                 listeners: job.listeners,
+                once_listeners: job.once_listeners,
             };
             let runner = job::JobTask::start(
                 registry.clone(),

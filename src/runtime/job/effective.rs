@@ -34,7 +34,8 @@ pub(crate) struct Effective {
     /// The registry's command values the executor does not run (pinned to the job file), for the
     /// log; `None` when the registry agrees with the job file.
     pub(crate) refused: Option<String>,
-    /// The job file's `before` / `after` commands (pinned like the job's command).
+    /// The job file's `before` / `after` / `before_once` / `after_once` commands (pinned like the
+    /// job's command).
     pub(crate) command_listener: Option<Arc<CommandListener>>,
 }
 
@@ -113,7 +114,7 @@ impl Effective {
     }
 }
 
-/// The `before` / `after` commands of `props`, parsed.
+/// The listener commands of `props`, parsed.
 fn command_listener(
     props: &std::collections::BTreeMap<String, String>,
 ) -> Result<Option<Arc<CommandListener>>, String> {
@@ -123,10 +124,15 @@ fn command_listener(
             None => Ok(None),
         }
     };
-    let (before, after) = (parse(prop::LISTENER_BEFORE)?, parse(prop::LISTENER_AFTER)?);
-    if before.is_none() && after.is_none() {
+    let listener = CommandListener {
+        before: parse(prop::LISTENER_BEFORE)?,
+        after: parse(prop::LISTENER_AFTER)?,
+        before_once: parse(prop::LISTENER_BEFORE_ONCE)?,
+        after_once: parse(prop::LISTENER_AFTER_ONCE)?,
+        timeout: script::timeout_from_props(props).ok().flatten(),
+    };
+    if [&listener.before, &listener.after, &listener.before_once, &listener.after_once].iter().all(|c| c.is_none()) {
         return Ok(None);
     }
-    let timeout = script::timeout_from_props(props).ok().flatten();
-    Ok(Some(Arc::new(CommandListener { before, after, timeout })))
+    Ok(Some(Arc::new(listener)))
 }

@@ -14,7 +14,8 @@
 //! fire, a finished claim round, cache events, a registration retry and the reconcile tick.
 //! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
 //! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
-//! fire are the batched `running` node writes when `monitorExecution` is on.
+//! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
+//! once-per-fire listeners, their marks and claims: [`once`]).
 
 mod effective;
 mod election;
@@ -22,7 +23,9 @@ mod execution;
 mod failover;
 mod leader;
 mod listeners;
+mod once;
 mod registration;
+mod report;
 
 #[cfg(test)]
 #[path = "tests.rs"]
@@ -65,7 +68,7 @@ const RECONCILE_TICK: Duration = Duration::from_secs(60);
 /// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
 /// `running` node and stamps its item, so reading their data on each event would cost every
 /// instance reads on every fire. Trigger nodes are not lazy: their data is the
-/// `job trigger --wait` token.
+/// `job trigger --wait` token; nor are `guarantee` phase nodes: theirs is the fire they hold.
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
         Some((_, Node::ItemLeaf(_, leaf))) => {
@@ -83,6 +86,7 @@ pub(crate) struct JobSetup {
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     pub(crate) config: JobConfig,
     pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    pub(crate) once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 /// What every room of a job reads and nobody changes.
@@ -105,6 +109,8 @@ pub(crate) struct JobCtx {
     pub(crate) alerts: crate::notify::Alerts,
     /// The library's listeners of the job.
     pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    /// The library's once-per-fire listeners of the job.
+    pub(crate) once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 impl JobCtx {
@@ -174,12 +180,14 @@ impl JobTask {
         let paths = JobPaths::new(&setup.config.job_name);
         let (stored, fault) = publish_config(&registry, &setup).await?;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
-        let probe = settings.metrics.job(paths.job());
+        let alerts = crate::notify::Alerts::start(paths.job());
+        let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
         let ctx = JobCtx {
             registry,
             me,
-            alerts: crate::notify::Alerts::start(paths.job()),
+            alerts,
             listeners: setup.listeners,
+            once_listeners: setup.once_listeners,
             paths,
             settings,
             job_type: setup.job_type,
@@ -211,6 +219,7 @@ impl JobTask {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
         let cache = TreeCache::start(ctx.registry.clone(), ctx.paths.root(), lazy_path).await?;
+        let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {
             session: ctx.registry.session(),
@@ -223,7 +232,7 @@ impl JobTask {
             registration: Registration::new(),
             election: Election::new(),
             leader: Leader::new(),
-            execution: Execution::new(),
+            execution: Execution::new(reader),
             failover: Failover::new(),
         };
         task.registration.register(&task.ctx, task.config.config.disabled).await?;
@@ -367,12 +376,28 @@ impl JobTask {
         }
         if triggered {
             let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
+            let round = self.trigger_round().await;
             match self.ctx.registry.delete_if_exists(&trigger).await {
-                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token)).await,
+                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token, round)).await,
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
         }
         self.after_change().await;
+    }
+
+    /// A trigger's identity across instances ([`crate::coord::fire::FireId`]), read only when the
+    /// job has once-per-fire listeners: the `trigger` node's creation, shared by every instance
+    /// the admin triggered (ejctl writes them in one transaction; ElasticJob's admin deletes and
+    /// recreates the parent).
+    async fn trigger_round(&self) -> Option<crate::coord::fire::FireId> {
+        let command = self.config.command_listener.as_ref();
+        if self.ctx.once_listeners.is_empty()
+            && !command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
+        {
+            return None;
+        }
+        let stat = self.ctx.registry.exists(&self.ctx.paths.triggers()).await.ok().flatten()?;
+        Some(crate::coord::fire::FireId::trigger(stat.ctime, stat.czxid))
     }
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.

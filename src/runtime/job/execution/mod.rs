@@ -92,7 +92,7 @@ pub(super) struct Execution {
 }
 
 impl Execution {
-    pub(super) fn new() -> Execution {
+    pub(super) fn new(cache: crate::registry::cache::CacheReader) -> Execution {
         let (stream_stop, _) = watch::channel(false);
         Execution {
             state: FireState::default(),
@@ -104,7 +104,7 @@ impl Execution {
             retry_at: None,
             groups: FireGroups::default(),
             pool: pool::Pool::default(),
-            phases: super::listeners::Phases::default(),
+            phases: super::listeners::Phases::new(cache),
         }
     }
 
@@ -201,6 +201,7 @@ impl Execution {
         }
         if let Err(reason) = clock_within_limits(ctx, config).await {
             ctx.settings.metrics.fire_refused(ctx.name(), Refusal::ClockSkew);
+            super::report::clock_refused(ctx, config, source.label(), &reason);
             let view = ctx.view(cache);
             refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
@@ -311,7 +312,7 @@ impl Execution {
         ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         let group = self.groups.open(ctx, &task, &started);
-        self.phases.open(ctx, config, group, &task, &started, source.label());
+        self.phases.open(ctx, config, (group, &task), &started, &source);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
             self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), (group, config.pool_limit()));
@@ -335,8 +336,9 @@ impl Execution {
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
-        self.phases.open(ctx, config, group, &task, &[item], "failover");
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, (group, config.pool_limit()));
+        let source = Source::Failover(ctx.now());
+        self.phases.open(ctx, config, (group, &task), &[item], &source);
+        self.spawn_run(ctx, item, sharding, source, executor, (group, config.pool_limit()));
         true
     }
 

@@ -264,9 +264,10 @@ impl Execution {
         (elapsed_ms(active.started), Some(active.epoch))
     }
 
-    /// Stopping: tells streaming runs to stop after their batch.
+    /// Stopping: tells streaming runs to stop after their batch, and once-per-fire waits to end.
     pub(crate) fn stop_streams(&self) {
         let _ = self.stream_stop.send(true);
+        self.phases.stop_waiting();
     }
 
     /// True while runs are in progress.
@@ -404,7 +405,7 @@ fn elapsed_ms(started: Instant) -> u64 {
 fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> crate::notify::Failure {
     crate::notify::Failure {
         job: ctx.name().to_string(),
-        item,
+        item: Some(item),
         instance: ctx.me.as_str().to_string(),
         source: run.source.label().to_string(),
         at: ctx.now().to_rfc3339(),
