@@ -70,6 +70,7 @@ fn result(outcome: RunOutcome, message: &str, ended: DateTime<Utc>) -> Vec<u8> {
         signal: None,
         message: Some(message.to_string()),
         stderr_tail: None,
+        refused: Vec::new(),
     }
     .encode()
 }
@@ -229,4 +230,92 @@ async fn clock_skew_and_runs_from_real_workers() {
     c.set_sleep(None);
     let out = ejctl_for(&c).args(["config", "set", "rec", "misfire=true", "--yes"]).output().unwrap();
     assert!(out.status.success());
+}
+
+/// The item's last result, decoded.
+async fn last_result(r: &Registry, job: &str, item: u32) -> Option<(ItemResult, i32)> {
+    let node = r.get(&JobPaths::new(job).item_leaf(item, ItemLeaf::Result)).await.unwrap()?;
+    Some((ItemResult::decode(&node.data).unwrap(), node.stat.version))
+}
+
+/// A registry command refused by a real worker: `config set` changes the command of two jobs
+/// behind the worker's job file. The worker runs its job file's command and records the refusal
+/// on the item: with the run's end when it monitors execution, and — with monitoring off, where
+/// runs record nothing — once when the refusal starts, not at every fire. `why` names the
+/// condition, the node and when, and the command that sets the registry back; once it is set
+/// back, the next run records no refusal and `why` finds nothing in the way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registry_command_refused_by_a_real_worker() {
+    use crate::security::{WorkerProcess, job_file, marker_job};
+    let server = ZkServer::start();
+    let ns = crate::support::unique_ns("why-pin");
+    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (watched, out) = marker_job(dir.path(), "pinned", "pinned");
+    let (quiet, quiet_out) = marker_job(dir.path(), "quiet", "quiet");
+    let jobs = format!("{watched}{quiet}monitor_execution = false\n");
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &jobs);
+    let worker = WorkerProcess::start(&file, &[]);
+    let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default().lines().count();
+    eventually(60, "first runs of both jobs", async || lines(&out) > 0 && lines(&quiet_out) > 0).await;
+    assert!(last_result(&r, "pinned", 0).await.is_some_and(|(res, _)| res.refused.is_empty()));
+    assert!(last_result(&r, "quiet", 0).await.is_none(), "without monitoring runs record no result");
+
+    let evil = dir.path().join("evil.sh");
+    crate::support::write_script(&evil, "#!/bin/sh\nexit 0\n");
+    for job in ["pinned", "quiet"] {
+        let out = ejctl_on(&server, &ns)
+            .args(["config", "set", job, &format!("props.script.command.line={}", evil.display())])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for job in ["pinned", "quiet"] {
+        eventually(60, "a run that refused the registry's command", async || {
+            last_result(&r, job, 0).await.is_some_and(|(res, _)| !res.refused.is_empty())
+        })
+        .await;
+    }
+    let (recorded, version) = last_result(&r, "quiet", 0).await.unwrap();
+    assert_eq!(recorded.refused[0].registry.as_deref(), Some(evil.display().to_string().as_str()));
+    // Later refused runs of the job without monitoring write nothing more.
+    let seen = lines(&quiet_out);
+    eventually(60, "three more runs", async || lines(&quiet_out) >= seen + 3).await;
+    assert_eq!(last_result(&r, "quiet", 0).await.unwrap().1, version, "one write per refusal, not per fire");
+
+    for job in ["pinned", "quiet"] {
+        let command = format!("{} {job}", dir.path().join(format!("{job}.sh")).display());
+        let (code, doc) = why(&server, &ns, &[job]);
+        assert_eq!((code, codes(&doc)), (0, vec!["command_refused".to_string(), "will_run".into()]), "{doc:#}");
+        let finding = &doc["findings"][0];
+        assert_eq!((finding["item"].as_u64(), finding["blocking"].as_bool()), (Some(0), Some(false)));
+        let message = finding["message"].as_str().unwrap();
+        assert!(message.contains(&format!("the registry has '{}'", evil.display())), "{message}");
+        assert_eq!(finding["evidence"][0]["node"], format!("/{job}/sharding/0/result"));
+        assert!(finding["evidence"][0]["at"].is_string(), "{finding}");
+        let fix = finding["fix"].as_str().unwrap();
+        assert_eq!(
+            fix,
+            format!(
+                "ejctl config set {job} props.script.command.line='{command}'   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
+            )
+        );
+        // The fix, as given: the registry holds the job file's command again.
+        let set = fix.split("   (or").next().unwrap().strip_prefix("ejctl config set ").unwrap();
+        let value = set.split_once('=').unwrap().1.trim_matches('\'');
+        let out = ejctl_on(&server, &ns)
+            .args(["config", "set", job, &format!("props.script.command.line={value}")])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for job in ["pinned", "quiet"] {
+        eventually(60, "a run that refused nothing", async || {
+            last_result(&r, job, 0).await.is_some_and(|(res, _)| res.refused.is_empty())
+        })
+        .await;
+        let (code, doc) = why(&server, &ns, &[job]);
+        assert_eq!((code, codes(&doc)), (0, vec!["will_run".to_string()]), "{doc:#}");
+    }
+    assert!(worker.log().contains("refused the registry's command"), "{}", worker.log());
 }
