@@ -53,9 +53,9 @@ impl TraceArgs {
                 None => Err(CliError::usage(format!("{}: no [trace] table", file.display()))),
             };
         }
-        if let Some(url) = context_trace() {
+        if let Some((url, file)) = context_trace() {
             return TraceTarget::parse(&url)
-                .map(Some)
+                .map(|t| Some(t.relative_to_file(&file)))
                 .map_err(|m| CliError::usage(format!("the context's trace: {m}")));
         }
         let default = default_sqlite_path();
@@ -63,12 +63,13 @@ impl TraceArgs {
     }
 }
 
-/// The `trace` key of the context this invocation uses, if any.
-fn context_trace() -> Option<String> {
+/// The `trace` key of the context this invocation uses, if any, and the contexts file.
+fn context_trace() -> Option<(String, PathBuf)> {
     let resolution = super::context::resolution()?;
     let (name, _) = resolution.context?;
-    let contents = super::context::load(&resolution.file?).ok()??;
-    contents.contexts.get(&name)?.trace.clone()
+    let file = resolution.file?;
+    let contents = super::context::load(&file).ok()??;
+    Some((contents.contexts.get(&name)?.trace.clone()?, file))
 }
 
 /// Arguments of `ejctl history`.
