@@ -183,7 +183,121 @@ async fn results_in_the_registry_and_the_trace_in_sqlite() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    history_finds_the_store_and_filters_by_time(&c, &db).await;
     c.stop(0).await;
+}
+
+/// `ejctl history` end to end: the store found through `EJCTL_TRACE`, a context's `trace` key and
+/// `--job-file`; `--since` as a time (RFC 3339, local `YYYY-MM-DD HH:MM:SS`) and as a duration
+/// keeps exactly the runs that started since.
+async fn history_finds_the_store_and_filters_by_time(c: &Cluster, db: &std::path::Path) {
+    let trace = db.display().to_string();
+    let store = format!("sqlite:{trace}");
+    // No default store nor contexts file to fall back on: each way of naming the store must be
+    // the one used.
+    let state = tempfile::tempdir().unwrap();
+    let history = || {
+        let mut cmd = crate::support::ejctl();
+        cmd.env("XDG_STATE_HOME", state.path()).env("XDG_CONFIG_HOME", state.path()).arg("history").arg("ledger");
+        cmd
+    };
+    let (code, doc) = json(&mut history());
+    assert_eq!(code, 3, "no store named and none by default: {doc}");
+    let found = |(code, doc): (i32, Value)| {
+        assert_eq!((code, doc["store"].as_str()), (0, Some(store.as_str())), "{doc}");
+        assert!(!doc["runs"].as_array().unwrap().is_empty(), "{doc}");
+    };
+    found(json(history().env("EJCTL_TRACE", &trace)));
+    let zk = c.zk().unwrap();
+    let contexts = c.dir.path().join("contexts.toml");
+    std::fs::write(
+        &contexts,
+        format!(
+            "current_context = \"t\"\n\n[contexts.t]\nzk = \"{}\"\nnamespace = \"{}\"\ntrace = \"{trace}\"\n",
+            zk.servers, zk.namespace
+        ),
+    )
+    .unwrap();
+    found(json(history().env("EJCTL_CONFIG", &contexts)));
+    found(json(history().env("EJCTL_CONFIG", &contexts).args(["--context", "t"])));
+    // EJCTL_TRACE comes before the context.
+    let (code, _) = json(history().env("EJCTL_CONFIG", &contexts).env("EJCTL_TRACE", c.dir.path().join("none.db")));
+    assert_eq!(code, 3);
+    found(json(history().arg("--job-file").arg(c.dir.path().join("worker-0.toml"))));
+    // A relative SQLite path is relative to the file naming it, not to the working directory.
+    let conf = db.parent().unwrap().join("conf");
+    std::fs::create_dir_all(&conf).unwrap();
+    let worker_file = std::fs::read_to_string(c.dir.path().join("worker-0.toml")).unwrap();
+    let relative = worker_file.replace(&format!("url = \"{trace}\""), "url = \"../trace.db\"");
+    assert_ne!(relative, worker_file);
+    std::fs::write(conf.join("w.toml"), relative).unwrap();
+    std::fs::write(
+        &contexts,
+        format!(
+            "current_context = \"t\"\n[contexts.t]\nzk = \"{}\"\nnamespace = \"{}\"\ntrace = \"../trace.db\"\n",
+            zk.servers, zk.namespace
+        ),
+    )
+    .unwrap();
+    std::fs::rename(&contexts, conf.join("contexts.toml")).unwrap();
+    let store = format!("sqlite:{}", conf.join("../trace.db").display());
+    for cmd in [
+        history().arg("--job-file").arg(conf.join("w.toml")),
+        history().env("EJCTL_CONFIG", conf.join("contexts.toml")),
+    ] {
+        let (code, doc) = json(cmd.current_dir(c.dir.path()));
+        assert_eq!((code, doc["store"].as_str()), (0, Some(store.as_str())), "{doc}");
+        assert!(!doc["runs"].as_array().unwrap().is_empty(), "{doc}");
+    }
+
+    // --since.
+    let runs = |args: &[&str]| -> Vec<(String, i64)> {
+        let (code, doc) = json(history().args(["--trace", &trace, "-n", "10000"]).args(args));
+        assert_eq!(code, 0, "{args:?}: {doc}");
+        doc["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["id"].as_str().unwrap().to_string(), r["startMs"].as_i64().unwrap()))
+            .collect()
+    };
+    // Runs over a few seconds, to leave some out.
+    let span = || {
+        let starts: Vec<i64> = runs(&[]).iter().map(|(_, s)| *s).collect();
+        starts.iter().max().unwrap_or(&0) - starts.iter().min().unwrap_or(&0)
+    };
+    eventually(60, "runs over three seconds", async || span() >= 3000).await;
+    let all = runs(&[]);
+    let mut starts: Vec<i64> = all.iter().map(|(_, s)| *s).collect();
+    starts.sort_unstable();
+    let check = |since: i64, got: &[(String, i64)], what: &str| {
+        assert!(got.iter().all(|(_, s)| *s >= since), "{what}: a run started before {since}: {got:?}");
+        for (id, start) in &all {
+            let kept = got.iter().any(|(g, _)| g == id);
+            assert!(kept || *start < since, "{what}: the run {id} started at {start} is missing");
+        }
+        assert!(all.iter().any(|(_, s)| *s < since), "{what}: nothing to filter out");
+    };
+    let mid = starts[starts.len() / 2];
+    assert!(starts[0] < mid, "{starts:?}");
+    let at = chrono::DateTime::from_timestamp_millis(mid).unwrap();
+    check(mid, &runs(&["--since", &at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)]), "RFC 3339");
+    // Local time, to the second: from the first run in a later second than the oldest.
+    let later = *starts.iter().find(|s| **s / 1000 > starts[0] / 1000).unwrap();
+    let at = chrono::DateTime::from_timestamp_millis(later / 1000 * 1000).unwrap();
+    let local = at.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M:%S").to_string();
+    check(later / 1000 * 1000, &runs(&["--since", &local]), "local time");
+    // A duration back from now: a second less than the oldest run's age, which it leaves out.
+    let before = chrono::Utc::now().timestamp_millis();
+    let secs = (before - starts[0]) / 1000 - 1;
+    assert!(secs >= 1, "the runs span too little time: {starts:?}");
+    let got = runs(&["--since", &format!("{secs}s")]);
+    let after = chrono::Utc::now().timestamp_millis();
+    assert!(got.iter().all(|(_, s)| *s >= before - secs * 1000), "a run older than {secs}s: {got:?}");
+    assert!(starts[0] < before - secs * 1000);
+    for (id, start) in &all {
+        assert!(*start < after - secs * 1000 || got.iter().any(|(g, _)| g == id), "{secs}s: the run {id} is missing");
+    }
 }
 
 /// The rows of a query; none while the database or the tables are not there yet.
