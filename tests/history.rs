@@ -714,6 +714,10 @@ async fn store_scenario(target: ejctl::trace::TraceTarget, create_old: impl Asyn
     assert_eq!(failed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["b"]);
     let item2 = store.history(&HistoryQuery { item: Some(2), limit: 2, ..q.clone() }).await.unwrap();
     assert_eq!(item2.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["c4", "c3"]);
+    // The first runs since an instant (what `why --fire` looks for).
+    let first = HistoryQuery { item: Some(2), limit: 2, oldest_first: true, since_ms: Some(now - 999), ..q.clone() };
+    let first = store.history(&first).await.unwrap();
+    assert_eq!(first.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["c1", "c2"]);
     // Age: the run of two days ago goes; rows: the newest 3 stay.
     let deleted =
         store.enforce_retention(chrono::Utc::now(), Some(std::time::Duration::from_secs(86_400)), None).await.unwrap();

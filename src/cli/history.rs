@@ -266,6 +266,7 @@ pub async fn exec(args: HistoryArgs, out: &mut Output) -> Result<Exit> {
         source: args.source.map(|s| s.label().to_string()),
         limit: if args.output_tail { 1 } else { args.limit.max(1) },
         with_output: args.output_tail,
+        oldest_first: false,
     };
     let runs = ops::history(&store, &query).await;
     store.close().await;

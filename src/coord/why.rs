@@ -136,7 +136,7 @@ pub struct Snapshot<'a> {
     pub item: Option<u32>,
     /// A past fire to account for.
     pub fire: Option<DateTime<Utc>>,
-    /// Runs from the trace store, newest first (`None`: no store).
+    /// Runs from the trace store, in any order (`None`: no store).
     pub trace: Option<&'a [TracedRun]>,
 }
 
