@@ -256,7 +256,7 @@ mod tests {
         assert!(back.message.unwrap().len() <= MESSAGE_CAP);
         let tail = back.stderr_tail.unwrap();
         assert!(tail.len() <= STDERR_TAIL_CAP && tail.ends_with("last line"));
-        r.refused = vec![RefusedValue { prop: "http.data".into(), registry: Some("d".repeat(1000)), job_file: None }];
+        r.refused = vec![RefusedValue { prop: "http.data".into(), registry: Some("d".repeat(2000)), job_file: None }];
         let back = ItemResult::decode(&r.encode()).unwrap();
         assert_eq!(back.refused[0].registry.as_deref().map(str::len), Some(REFUSED_VALUE_CAP));
         assert_eq!(back.refused[0].job_file, None);
