@@ -380,10 +380,16 @@ async fn every_source(c: &mut Cluster, db: &Db) -> usize {
     c.set_sleep(Some(1.6));
     eventually(60, "misfire rows", async || sources().await.contains(&"MISFIRE".to_string())).await;
 
-    // Failover: kill a worker in the middle of its runs.
+    // Failover: kill a worker in the middle of one of its runs.
     c.set_sleep(Some(4.0));
-    let started_before = c.starts().len();
-    c.wait_until(30, "a run in progress", async |c| c.starts().len() > started_before).await;
+    let (ida, slow_from) = (c.id(a), chrono::Utc::now().timestamp_millis());
+    c.wait_until(30, "a slow run in progress on the worker to kill", async |c| {
+        let ended: Vec<(i64, u32, i64)> = c.runs().iter().map(|r| (r.fire, r.item, r.start)).collect();
+        c.starts().iter().any(|(fire, item, instance, start, _)| {
+            *instance == ida && *start > slow_from && !ended.contains(&(*fire, *item, *start))
+        })
+    })
+    .await;
     c.kill(a);
     eventually(60, "failover rows", async || sources().await.contains(&"FAILOVER".to_string())).await;
     c.set_sleep(None);
