@@ -24,7 +24,7 @@ use crate::registry::path::ItemLeaf;
 use crate::runtime::job::effective::Effective;
 
 /// The registry values a run refused, shared by the runs of one fire.
-pub(crate) type Refusals = Arc<Vec<RefusedValue>>;
+pub(super) type Refusals = Arc<Vec<RefusedValue>>;
 
 /// Per item, what this instance last recorded as refused (`monitorExecution` off).
 #[derive(Default)]
