@@ -48,7 +48,11 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
 
 /// The keys of `[trace]` (the event trace; see [`crate::trace`]).
 pub const TRACE_KEYS: &[TableKey] = &[
-    key("url", "a SQLite file path, or `postgres://user:password@host:port/db`", "`~/.local/state/ejctl/trace.db`"),
+    key(
+        "url",
+        "a SQLite file path, relative to the job file, or `postgres://user:password@host:port/db`",
+        "`~/.local/state/ejctl/trace.db`",
+    ),
     key("retention_days", "rows older than this are deleted; `0` keeps them", "`30`"),
     key("retention_rows", "at most this many runs are kept; `0`: no limit", "`1000000`"),
     key("retention_interval_seconds", "how often retention runs", "`600`"),

@@ -14,6 +14,7 @@
 //! digest = "ops:secret"               # optional: digest credentials
 //! connect_timeout = "3s"              # optional: like --connect-timeout
 //! trace = "postgres://ejctl@db/jobs"  # optional: the trace store of `history` and `why`
+//!                                     # (or a SQLite file, relative to this file)
 //! tls_ca = "/etc/ejctl/zk-ca.pem"     # optional: TLS to ZooKeeper, like --tls-ca
 //! tls_cert = "ops.pem"                # optional: x509 client certificate, like --tls-cert
 //! tls_key = "ops.key"                 # optional: its key, like --tls-key
@@ -36,8 +37,8 @@
 //! `--digest`, `--connect-timeout`), the context. One exception protects credentials: a
 //! context's digest is not sent to a connect string other than the context's own (`--zk`
 //! naming another cluster drops it). The TLS files are taken the same way, and as a group: from
-//! the first source that names any of them. Relative TLS paths in the contexts file are relative
-//! to the file's directory.
+//! the first source that names any of them. Relative TLS paths (and a relative SQLite `trace`)
+//! in the contexts file are relative to the file's directory.
 //!
 //! `config apply` / `config diff` put the job files' `[registry]` between the two: command
 //! line, then a context named with `--context`, then the files' `[registry]`, then the current
@@ -82,7 +83,8 @@ pub struct ContextEntry {
     /// How long to wait for the registry (`500ms`, `3s`, `1m`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_timeout: Option<String>,
-    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file or a postgres URL).
+    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file, relative to the
+    /// contexts file, or a postgres URL).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
     /// The CA (PEM) of a ZooKeeper reached over TLS.

@@ -137,7 +137,8 @@ impl JobCtx {
 
     /// Logs and counts a fire that runs the pinned command instead of the registry's.
     pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
-        if let Some(refused) = &config.refused {
+        if !config.refused.is_empty() {
+            let refused = crate::coord::pin::describe(&config.refused);
             let count = self.refusals.fetch_add(1, Ordering::Relaxed) + 1;
             self.settings.metrics.fire_refused(self.name(), Refusal::RegistryCommand);
             tracing::warn!(
