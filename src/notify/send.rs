@@ -10,8 +10,8 @@
 //!   HTTP 429 and 5xx, and transient SMTP errors; a robot's non-zero `errcode` or a permanent
 //!   SMTP error is not retried. Each attempt is bounded by the handler's timeouts.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -42,22 +42,38 @@ pub struct Counts {
     pub dropped: AtomicU64,
 }
 
+/// A queued notification (boxed: the queue's first block holds 32 slots, and most jobs never
+/// notify).
+type Queued = Box<(Notifier, Failure)>;
+
 /// A job's handle on its sender (clones share it).
 #[derive(Clone)]
 pub struct Alerts {
     job: String,
-    tx: mpsc::Sender<(Notifier, Failure)>,
+    /// The queue, made with its sender task on the first notification: a job whose handler only
+    /// logs (most of them) costs no task and no queue.
+    tx: Arc<OnceLock<mpsc::Sender<Queued>>>,
     counts: Arc<Counts>,
 }
 
 impl Alerts {
-    /// Starts the sender of `job` (on the current tokio runtime); it ends once the handle is
-    /// dropped and the queue is drained.
+    /// The handle of `job`'s sender. The sender starts (on the current tokio runtime) with the
+    /// first notification and ends once every handle is dropped and the queue is drained.
     pub fn start(job: &str) -> Alerts {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        let counts = Arc::new(Counts::default());
-        tokio::spawn(run(job.to_string(), rx, counts.clone()));
-        Alerts { job: job.to_string(), tx, counts }
+        Alerts { job: job.to_string(), tx: Arc::default(), counts: Arc::default() }
+    }
+
+    /// The queue, started if need be; `None` outside a tokio runtime.
+    fn queue(&self) -> Option<&mpsc::Sender<Queued>> {
+        if let Some(tx) = self.tx.get() {
+            return Some(tx);
+        }
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        Some(self.tx.get_or_init(|| {
+            let (tx, rx) = mpsc::channel(QUEUE);
+            runtime.spawn(run(self.job.clone(), rx, Arc::clone(&self.counts)));
+            tx
+        }))
     }
 
     /// The counters.
@@ -83,7 +99,7 @@ impl Alerts {
                 failure.job
             ),
             ErrorHandler::Notify(n) => {
-                if self.tx.try_send((n.clone(), failure)).is_err() {
+                if self.queue().is_none_or(|tx| tx.try_send(Box::new((n.clone(), failure))).is_err()) {
                     let dropped = self.counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
                     tracing::warn!(job = %self.job, dropped, "failure notification dropped: the queue is full");
                 }
@@ -116,9 +132,10 @@ impl Bucket {
     }
 }
 
-async fn run(job: String, mut rx: mpsc::Receiver<(Notifier, Failure)>, counts: Arc<Counts>) {
+async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
     let mut bucket = Bucket { tokens: BURST, last: Instant::now() };
-    while let Some((notifier, failure)) = rx.recv().await {
+    while let Some(queued) = rx.recv().await {
+        let (notifier, failure) = *queued;
         if !bucket.take(Instant::now()) {
             let dropped = counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             tracing::warn!(job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
