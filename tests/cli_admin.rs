@@ -485,7 +485,15 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert_eq!(r.exists(&failover.server("192.168.10.3")).await.unwrap(), None);
     // Now no job knows it.
     let (code, _, err) = run(ejctl_on(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes"]));
-    assert_eq!((code, err), (3, format!("ejctl: error: server '192.168.10.3' not found in namespace '{ns}'\n")));
+    assert_eq!(
+        (code, err),
+        (
+            3,
+            format!(
+                "ejctl: error: server '192.168.10.3' not found in namespace '{ns}' (did you mean '192.168.10.1'?)\n"
+            )
+        )
+    );
 
     // remove --purge: the whole job tree.
     let doc = json_of(ejctl_on(&server, &ns).args(["job", "remove", FAILOVER, "--purge", "--yes", "-o", "json"]));
@@ -519,17 +527,9 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
             3,
             "item '3' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
         ),
-        (
-            vec!["sharding", "enable", SIMPLE, "abc"],
-            3,
-            "item 'abc' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
-        ),
+        (vec!["sharding", "enable", SIMPLE, "abc"], 2, "'abc' is not an item number: valid items are 0 to 2".into()),
         // Validation before the first write: item 0 is not disabled either.
-        (
-            vec!["sharding", "disable", SIMPLE, "0", "1.5"],
-            3,
-            "item '1.5' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
-        ),
+        (vec!["sharding", "disable", SIMPLE, "0", "1.5"], 2, "'1.5' is not an item number: valid items are 0 to 2".into()),
         (
             vec!["job", "disable", SIMPLE, "--server", "10.9.9.9"],
             3,
@@ -551,8 +551,8 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
             2,
             "invalid server ip 'host.example': expected an IPv4 address such as 10.0.0.5".into(),
         ),
-        (vec!["job", "trigger", "lonelyJob"], 1, "job 'lonelyJob' has no live instances to trigger".into()),
-        (vec!["job", "trigger", "lonelyJob", "--wait"], 1, "job 'lonelyJob' has no live instances to trigger".into()),
+        (vec!["job", "trigger", "lonelyJob"], 4, format!("job 'lonelyJob' {NO_INSTANCES}")),
+        (vec!["job", "trigger", "lonelyJob", "--wait"], 4, format!("job 'lonelyJob' {NO_INSTANCES}")),
         (
             vec!["job", "remove", SIMPLE],
             4,
@@ -576,6 +576,9 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
         assert_unreachable(ejctl(), args);
     }
 }
+
+/// Why `job trigger` is refused (exit 4) on a job without instances.
+const NO_INSTANCES: &str = "has no live instances to trigger: start a worker with its job file (ejctl run FILE)";
 
 /// A script that exits 0 for item 0 and 3 (with a message on stderr) for item 1.
 const MIXED_SCRIPT: &str =
@@ -689,7 +692,7 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
     // The workers are gone: nothing to trigger.
     let (code, _, err) =
         tokio::task::block_in_place(|| run(ejctl_on(&server, &ns).args(["job", "trigger", "good", "--wait"])));
-    assert_eq!((code, err.as_str()), (1, "ejctl: error: job 'good' has no live instances to trigger\n"));
+    assert_eq!((code, err), (4, format!("ejctl: error: job 'good' {NO_INSTANCES}\n")));
 }
 
 /// `job list` over 1,000 jobs (timed by `cargo bench --bench admin`).

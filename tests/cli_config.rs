@@ -300,7 +300,7 @@ async fn bad_input_is_refused_and_the_tree_is_unchanged() {
         .args(["config", "get", "javaJob"])
         .assert()
         .code(2)
-        .stderr("ejctl: error: no registry given: pass --zk HOST:PORT or set EJCTL_ZK\n");
+        .stderr("ejctl: error: no registry given: pass --zk HOST:PORT and --namespace NAME (or set EJCTL_ZK and EJCTL_NAMESPACE), or save them once: ejctl context set NAME --zk HOST:PORT --namespace NAME --use\n");
 
     assert_eq!((config_of(&r, "javaJob").await, config_of(&r, "scriptJob").await), before);
     assert_eq!(r.exists("/nope").await.unwrap(), None);
@@ -667,8 +667,8 @@ async fn contexts_name_registries() {
         .assert()
         .code(3)
         .stderr("ejctl: error: namespace 'elsewhere' does not exist in the registry\n");
-    // An unknown context: exit 2, naming the known ones.
-    cli().args(["--context", "stage", "config", "get", "javaJob"]).assert().code(2).stdout("").stderr(format!(
+    // An unknown context: exit 3, naming the known ones.
+    cli().args(["--context", "stage", "config", "get", "javaJob"]).assert().code(3).stdout("").stderr(format!(
         "ejctl: error: unknown context 'stage' (known contexts: dev, prod; contexts file: {})\n",
         file.display()
     ));

@@ -37,11 +37,12 @@ fn usage_error(args: &[&str], message: &str) {
     ejctl().args(args).assert().code(2).stdout("").stderr(format!("ejctl: error: {message}\n"));
 }
 
-/// Runs `ejctl ARGS`, expecting a clap usage error (exit 2) whose first line is `first_line`.
+/// Runs `ejctl ARGS`, expecting a clap usage error (exit 2) whose first line is `first_line`
+/// after the `ejctl: ` every error starts with.
 fn clap_error(args: &[&str], first_line: &str) {
     let out = ejctl().args(args).assert().code(2).stdout("").get_output().stderr.clone();
     let err = String::from_utf8(out).unwrap();
-    assert_eq!(err.lines().next(), Some(first_line), "{args:?}: {err}");
+    assert_eq!(err.lines().next(), Some(format!("ejctl: {first_line}").as_str()), "{args:?}: {err}");
     assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::global::GlobalArgs;
+use super::global::{InContext, LeadingArgs, LogArgs, Reads};
 use super::{config, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
@@ -28,9 +28,12 @@ Exit status:
 #[derive(Debug, Parser)]
 #[command(name = "ejctl", version, propagate_version = true, after_long_help = EXIT_STATUS)]
 pub struct Cli {
-    /// Options that apply to every command.
+    /// Registry, output and confirmation options written before the command (hidden).
     #[command(flatten)]
-    pub global: GlobalArgs,
+    pub leading: LeadingArgs,
+    /// Options of every command: verbosity.
+    #[command(flatten)]
+    pub log: LogArgs,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -72,17 +75,17 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
     )]
-    Dump(dump::DumpArgs),
+    Dump(Reads<dump::DumpArgs>),
     /// Runs of a job from the trace store: fire, item, instance, start, duration, result.
     #[command(
         after_help = "Examples:\n  ejctl history myJob\n  ejctl history myJob --item 3 --failed --since 2h\n  ejctl history myJob --item 3 --output-tail\n  ejctl history myJob --trace postgres://ejctl@db/jobs -o json"
     )]
-    History(history::HistoryArgs),
+    History(InContext<history::HistoryArgs>),
     /// Why a job (or item) did not run, or will not run next; with evidence and the fix.
     #[command(
         after_help = "Examples:\n  ejctl why myJob\n  ejctl why myJob --item 3\n  ejctl why myJob --fire '2026-11-25 02:00:00' --trace postgres://ejctl@db/jobs\n\nExit status 1 when something stops the next run, 0 otherwise."
     )]
-    Why(why::WhyArgs),
+    Why(Reads<why::WhyArgs>),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  ejctl completions bash > /etc/bash_completion.d/ejctl")]
     Completions(CompletionsArgs),
@@ -104,6 +107,41 @@ pub struct CompletionsArgs {
 pub struct ManArgs {
     /// The directory to write `ejctl.1`, `ejctl-dump.1`, ... into (created if missing).
     pub dir: PathBuf,
+}
+
+/// The command line: [`Cli`]'s definition (`--help`, the man pages and completions come from it).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+}
+
+/// Subcommands a typo must never be steered to: clap's "a similar subcommand exists" is dropped
+/// when it names one of these.
+const DESTRUCTIVE: &[&str] = &["shutdown", "remove", "delete", "purge"];
+
+/// A clap usage error as `ejctl` prints every error: `ejctl: error: ...` on the first line,
+/// then clap's tips and usage; never a tip towards a destructive subcommand.
+pub fn usage_error_text(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let destructive =
+        |l: &str| l.contains("similar subcommand") && DESTRUCTIVE.iter().any(|d| l.contains(&format!("'{d}'")));
+    let mut lines = text.lines().filter(|l| !destructive(l));
+    let first = lines.next().unwrap_or_default();
+    let mut out = format!("ejctl: error: {}\n", first.strip_prefix("error: ").unwrap_or(first));
+    let mut blank = false;
+    for line in lines {
+        if line.trim().is_empty() {
+            if !blank {
+                out.push('\n');
+            }
+            blank = true;
+            continue;
+        }
+        blank = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use super::global::Offline;
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::schedule::cron::{self, JobTimeZone};
@@ -17,7 +18,7 @@ pub enum CronCmd {
     #[command(
         after_help = "Examples:\n  ejctl cron next '0/5 * * * * ?'\n  ejctl cron next '0 0 2 ? * MON-FRI' --time-zone Asia/Shanghai -n 3\n  ejctl cron next '0 0 12 L * ?' --after 2024-02-01T00:00:00Z -o json"
     )]
-    Next(NextArgs),
+    Next(Offline<NextArgs>),
 }
 
 /// Arguments of `ejctl cron next`.
@@ -50,7 +51,7 @@ struct NextDoc {
 /// # Errors
 /// A usage error (exit 2) for an invalid expression, time zone or instant.
 pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
-    let CronCmd::Next(args) = cmd;
+    let CronCmd::Next(Offline { args, .. }) = cmd;
     let expr = cron::parse(&args.expression).map_err(|e| CliError::usage(e.to_string()))?;
     let tz = cron::parse_time_zone(&args.time_zone).map_err(|e| CliError::usage(e.to_string()))?;
     let after = match &args.after {

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::exit::Exit;
 use crate::ops::check_job_name;
@@ -25,7 +25,7 @@ pub enum FailoverCmd {
     #[command(
         after_help = "Examples:\n  ejctl failover list myJob\n  ejctl failover list myJob -o json | jq '.pending[].item'"
     )]
-    List(ListArgs),
+    List(Reads<ListArgs>),
 }
 
 /// Arguments of `ejctl failover list`.
@@ -91,7 +91,7 @@ impl Render for FailoverList {
 /// # Errors
 /// An unknown job (exit 3), a bad job name (exit 2), an unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: FailoverCmd, out: &mut Output) -> Result<Exit> {
-    let FailoverCmd::List(args) = cmd;
+    let FailoverCmd::List(Reads { args, .. }) = cmd;
     check_job_name(&args.job)?;
     let admin = global::admin(global).await?;
     let job = admin.read_job(&args.job).await?;

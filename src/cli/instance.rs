@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::exit::Exit;
 use crate::ops::check_job_name;
@@ -24,7 +24,7 @@ pub enum InstanceCmd {
     #[command(
         after_help = "Examples:\n  ejctl instance list\n  ejctl instance list myJob -o json | jq -r '.instances[].id'"
     )]
-    List(ListArgs),
+    List(Reads<ListArgs>),
 }
 
 /// Arguments of `ejctl instance list`.
@@ -85,7 +85,7 @@ impl Render for InstanceListDoc {
 /// # Errors
 /// An unknown job (exit 3), a bad job name (exit 2), an unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: InstanceCmd, out: &mut Output) -> Result<Exit> {
-    let InstanceCmd::List(args) = cmd;
+    let InstanceCmd::List(Reads { args, .. }) = cmd;
     if let Some(name) = &args.job {
         check_job_name(name)?;
     }

@@ -18,7 +18,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
 use super::{prompt, trigger};
@@ -38,37 +38,37 @@ pub enum JobCmd {
     #[command(
         after_help = "Examples:\n  ejctl job list\n  ejctl job list -o json | jq '.jobs[] | select(.health == \"FAILING\")'\n  ejctl job list --watch\n  ejctl job list --watch -o json    # one JSON line per change"
     )]
-    List(ListArgs),
+    List(Reads<ListArgs>),
     /// Show one job: configuration, servers, instances, sharding, failover and leader.
     #[command(after_help = "Examples:\n  ejctl job show myJob\n  ejctl job show myJob -o json | jq .job.sharding")]
-    Show(JobArg),
+    Show(Reads<JobArg>),
     /// Trigger a job now on every live instance; --wait follows the items until they finish.
     #[command(
         after_help = "Examples:\n  ejctl job trigger myJob\n  ejctl job trigger myJob --wait --timeout 5m\n\nWith --wait the exit status is 0 when every item succeeded and 1 when an item failed or the\ntimeout passed. Only ejctl workers report results; a Java instance runs the trigger but never\nreports, so --wait on a Java cluster ends at the timeout."
     )]
-    Trigger(trigger::TriggerArgs),
+    Trigger(Reads<trigger::TriggerArgs>),
     /// Disable a job on every server, or on one with --server (its items move elsewhere).
     #[command(after_help = "Examples:\n  ejctl job disable myJob\n  ejctl job disable myJob --server 10.0.0.5")]
-    Disable(ServerArgs),
+    Disable(Reads<ServerArgs>),
     /// Enable a job on every server, or on one with --server.
     #[command(after_help = "Examples:\n  ejctl job enable myJob\n  ejctl job enable myJob --server 10.0.0.5")]
-    Enable(ServerArgs),
+    Enable(Reads<ServerArgs>),
     /// Pause a job: the same as disable (ElasticJob 3.x folded 2.x's pause into DISABLED).
     #[command(after_help = "Example:\n  ejctl job pause myJob --server 10.0.0.5")]
-    Pause(ServerArgs),
+    Pause(Reads<ServerArgs>),
     /// Resume a job: the same as enable.
     #[command(after_help = "Example:\n  ejctl job resume myJob")]
-    Resume(ServerArgs),
+    Resume(Reads<ServerArgs>),
     /// Shut a job's instances down (all, or those of one server); they stay down until restarted.
     #[command(
         after_help = "Examples:\n  ejctl job shutdown myJob --server 10.0.0.5\n  ejctl job shutdown myJob --yes\n\nDeletes the instance nodes; each owning process stops the job until it is restarted."
     )]
-    Shutdown(ServerArgs),
+    Shutdown(Changes<ServerArgs>),
     /// Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job.
     #[command(
         after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nWithout --purge the configuration stays (ElasticJob's JobOperateAPI.remove); --purge deletes\nthe whole /{job} tree (removeJobConfiguration)."
     )]
-    Remove(RemoveArgs),
+    Remove(Changes<RemoveArgs>),
 }
 
 /// Arguments of `ejctl job list`.
@@ -116,15 +116,15 @@ pub struct RemoveArgs {
 /// (exit 4), an unavailable registry (exit 5), failed items of `trigger --wait` (exit 1).
 pub async fn exec(global: &GlobalArgs, cmd: JobCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        JobCmd::List(args) => list(global, args.watch, out).await,
-        JobCmd::Show(args) => show(global, &args.job, out).await,
-        JobCmd::Trigger(args) => trigger::exec(global, &args, out).await,
-        JobCmd::Disable(args) => set_status(global, &args, "disable", ServerStatus::Disabled, out).await,
-        JobCmd::Enable(args) => set_status(global, &args, "enable", ServerStatus::Enabled, out).await,
-        JobCmd::Pause(args) => set_status(global, &args, "pause", ServerStatus::Disabled, out).await,
-        JobCmd::Resume(args) => set_status(global, &args, "resume", ServerStatus::Enabled, out).await,
-        JobCmd::Shutdown(args) => shutdown(global, &args, out).await,
-        JobCmd::Remove(args) => remove(global, &args, out).await,
+        JobCmd::List(a) => list(global, a.args.watch, out).await,
+        JobCmd::Show(a) => show(global, &a.args.job, out).await,
+        JobCmd::Trigger(a) => trigger::exec(global, &a.args, out).await,
+        JobCmd::Disable(a) => set_status(global, &a.args, "disable", ServerStatus::Disabled, out).await,
+        JobCmd::Enable(a) => set_status(global, &a.args, "enable", ServerStatus::Enabled, out).await,
+        JobCmd::Pause(a) => set_status(global, &a.args, "pause", ServerStatus::Disabled, out).await,
+        JobCmd::Resume(a) => set_status(global, &a.args, "resume", ServerStatus::Enabled, out).await,
+        JobCmd::Shutdown(a) => shutdown(global, &a.args, out).await,
+        JobCmd::Remove(a) => remove(global, &a.args, out).await,
     }
 }
 

@@ -20,6 +20,8 @@ pub enum Format {
     /// Tables and trees for people; the layout may change between releases.
     #[default]
     Table,
+    /// Tables with every column.
+    Wide,
     /// One JSON object per invocation; field names are stable (see the README).
     Json,
     /// The same document as JSON, in YAML.
@@ -33,6 +35,15 @@ impl Format {
     pub fn is_document(self) -> bool {
         matches!(self, Format::Json | Format::Yaml)
     }
+}
+
+/// How tables are printed: `--no-headers`, `--sort-by COLUMN`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Leave out the header line.
+    pub no_headers: bool,
+    /// Sort rows by this column (a header, case-insensitive).
+    pub sort_by: Option<String>,
 }
 
 /// One piece of what a view prints in the human formats.
@@ -94,7 +105,7 @@ impl Output {
         let blocks = match self.format {
             Format::Json | Format::Yaml => return self.document(&view.document()),
             Format::Plain => view.plain(),
-            Format::Table => view.table(),
+            Format::Table | Format::Wide => view.table(),
         };
         for block in blocks {
             match block {

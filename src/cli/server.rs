@@ -14,7 +14,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, Changes, GlobalArgs, NoArgs, Reads};
 use super::output::{Block, Output, Render};
 use super::prompt;
 use super::views::{ActionDoc, ActionView};
@@ -32,19 +32,19 @@ pub enum ServerCmd {
     #[command(
         after_help = "Examples:\n  ejctl server list\n  ejctl server list -o json | jq '.servers[] | select(.disabledJobs != [])'"
     )]
-    List,
+    List(Reads<NoArgs>),
     /// Disable every job on a server: its instances get no items.
     #[command(after_help = "Example:\n  ejctl server disable 10.0.0.5")]
-    Disable(IpArg),
+    Disable(Reads<IpArg>),
     /// Enable every job on a server.
     #[command(after_help = "Example:\n  ejctl server enable 10.0.0.5")]
-    Enable(IpArg),
+    Enable(Reads<IpArg>),
     /// Shut down every job instance on a server (the processes stop their jobs until restarted).
     #[command(after_help = "Example:\n  ejctl server shutdown 10.0.0.5 --yes")]
-    Shutdown(IpArg),
+    Shutdown(Changes<IpArg>),
     /// Shut a server's instances down and delete its servers/{ip} node from every job.
     #[command(after_help = "Example:\n  ejctl server remove 10.0.0.5 --yes")]
-    Remove(IpArg),
+    Remove(Changes<IpArg>),
 }
 
 /// A server IP.
@@ -105,11 +105,11 @@ impl Render for ServerListDoc {
 /// unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ServerCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ServerCmd::List => list(global, out).await,
-        ServerCmd::Disable(a) => set_status(global, &a.ip, "disable", ServerStatus::Disabled, out).await,
-        ServerCmd::Enable(a) => set_status(global, &a.ip, "enable", ServerStatus::Enabled, out).await,
-        ServerCmd::Shutdown(a) => shutdown_or_remove(global, &a.ip, false, out).await,
-        ServerCmd::Remove(a) => shutdown_or_remove(global, &a.ip, true, out).await,
+        ServerCmd::List(_) => list(global, out).await,
+        ServerCmd::Disable(a) => set_status(global, &a.args.ip, "disable", ServerStatus::Disabled, out).await,
+        ServerCmd::Enable(a) => set_status(global, &a.args.ip, "enable", ServerStatus::Enabled, out).await,
+        ServerCmd::Shutdown(a) => shutdown_or_remove(global, &a.args.ip, false, out).await,
+        ServerCmd::Remove(a) => shutdown_or_remove(global, &a.args.ip, true, out).await,
     }
 }
 

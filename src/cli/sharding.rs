@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, GlobalArgs, Offline, Reads};
 use super::output::{Block, Output, Render};
 use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
@@ -32,18 +32,18 @@ pub enum ShardingCmd {
     #[command(
         after_help = "Examples:\n  ejctl sharding show myJob\n  ejctl sharding show myJob -o json | jq '.items[] | select(.status == \"SHARDING_FLAG\")'\n  ejctl sharding show myJob --watch"
     )]
-    Show(ShowArgs),
+    Show(Reads<ShowArgs>),
     /// Disable sharding items: their owners skip them until they are enabled again.
     #[command(after_help = "Examples:\n  ejctl sharding disable myJob 2\n  ejctl sharding disable myJob 0 1 2")]
-    Disable(ItemArgs),
+    Disable(Reads<ItemArgs>),
     /// Enable sharding items that were disabled.
     #[command(after_help = "Example:\n  ejctl sharding enable myJob 2")]
-    Enable(ItemArgs),
+    Enable(Reads<ItemArgs>),
     /// Preview what a sharding strategy assigns, without a registry.
     #[command(
         after_help = "Examples:\n  ejctl sharding plan --instances 10.0.0.1@-@100,10.0.0.2@-@200 --total 5\n  ejctl sharding plan --strategy ROUND_ROBIN --job-name myJob --instances a,b,c --total 2 -o json"
     )]
-    Plan(PlanArgs),
+    Plan(Offline<PlanArgs>),
 }
 
 /// Arguments of `ejctl sharding show`.
@@ -128,10 +128,10 @@ impl Render for PlanDoc {
 /// unknown job or item (exit 3); an unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ShardingCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ShardingCmd::Plan(args) => plan(args, out),
-        ShardingCmd::Show(args) => show(global, &args.job, args.watch, out).await,
-        ShardingCmd::Disable(args) => switch(global, &args, true, out).await,
-        ShardingCmd::Enable(args) => switch(global, &args, false, out).await,
+        ShardingCmd::Plan(a) => plan(a.args, out),
+        ShardingCmd::Show(a) => show(global, &a.args.job, a.args.watch, out).await,
+        ShardingCmd::Disable(a) => switch(global, &a.args, true, out).await,
+        ShardingCmd::Enable(a) => switch(global, &a.args, false, out).await,
     }
 }
 

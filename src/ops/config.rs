@@ -200,7 +200,7 @@ impl Admin {
         let (root, config) = (nodes.next().flatten(), nodes.next().flatten());
         match (root, config) {
             (root, Some(config)) => Ok(StoredConfig { root, text: config.text(), config }),
-            (None, None) => Err(self.job_not_found(job)),
+            (None, None) => Err(self.missing_job(job).await),
             (Some(_), None) => Err(CliError::not_found(format!(
                 "job '{job}' has no configuration ({} does not exist) in namespace '{}'",
                 paths.config(),

@@ -240,11 +240,11 @@ impl Admin {
             .registry()
             .read_subtree(paths.root(), &|_| {})
             .await
-            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?
-            .ok_or_else(|| self.job_not_found(name))?;
+            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?;
+        let Some(nodes) = nodes else { return Err(self.missing_job(name).await) };
         let data = JobData::from_nodes(name, &nodes);
         if !data.has_config {
-            return Err(self.job_not_found(name));
+            return Err(self.missing_job(name).await);
         }
         Ok((data, nodes))
     }
@@ -260,7 +260,7 @@ impl Admin {
                 super::check_job_name(name)?;
                 let jobs = self.read_jobs(&[name.to_string()]).await?;
                 if !jobs.iter().any(|j| j.has_config) {
-                    return Err(self.job_not_found(name));
+                    return Err(self.missing_job(name).await);
                 }
                 Ok(jobs)
             }

@@ -55,6 +55,28 @@ pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
     s
 }
 
+/// The candidate closest to a mistyped `name` (case-insensitive edit distance), when it is close
+/// enough to be what was meant: at most 2 edits (3 for names of 9 characters or more), fewer than
+/// the shorter name has characters.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (crate::jobfile::edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, c)| {
+            let (a, b) = (c.chars().count(), name.chars().count());
+            *d < a.min(b) && (*d <= 2 || (*d == 3 && a.max(b) >= 9))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// ` (did you mean 'x'?)` for a mistyped name, or nothing.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default()
+}
+
 /// A configuration value for people: strings bare (quoted when empty or padded), `(unset)` for
 /// null.
 pub fn show_value(v: &serde_json::Value) -> String {
@@ -90,6 +112,15 @@ mod tests {
         assert_eq!(name_list(&["a", "b"]), "a, b");
         assert_eq!(name_list(&["1", "2", "3", "4", "5", "6", "7"]), "1, 2, 3, 4, 5 and 2 more");
         assert_eq!(join_items(&[0, 2]), "0,2");
+    }
+
+    #[test]
+    fn close_names_are_suggested() {
+        assert_eq!(closest("helo", ["hello", "report"]), Some("hello"));
+        assert_eq!(closest("HELLO", ["hello"]), Some("hello"));
+        assert_eq!(closest("x", ["hello"]), None);
+        assert_eq!(did_you_mean("prdo", ["prod", "local"]), " (did you mean 'prod'?)");
+        assert_eq!(did_you_mean("zzz", ["prod"]), "");
     }
 
     #[test]

@@ -1,0 +1,271 @@
+//! What an operator meets at the command line, one test (mostly a table) per concern: where
+//! `ejctl run` takes its registry and instance IP from, which options each command offers, the
+//! exit codes of every command, confirmations of risky configuration changes, names that are
+//! almost right, registry errors, `config edit` without an editor, help texts, logs, times and
+//! tables.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use ejctl::registry::Registry;
+use ejctl::registry::path::JobPaths;
+
+use crate::support::cluster::signal;
+use crate::support::{ZkServer, eventually, unique_ns, wait_exit, zk_options};
+
+/// Every variable that changes what `ejctl` does, removed so the developer's shell cannot leak in.
+const ENV: &[&str] = &[
+    "RUST_LOG",
+    "EJCTL_ZK",
+    "EJCTL_NAMESPACE",
+    "EJCTL_CONTEXT",
+    "EJCTL_DIGEST",
+    "EJCTL_OUTPUT",
+    "EJCTL_CONNECT_TIMEOUT",
+    "EJCTL_CONFIG",
+    "EJCTL_TRACE",
+    "EJCTL_TLS_CA",
+    "EJCTL_TLS_CERT",
+    "EJCTL_TLS_KEY",
+    "EJCTL_INSTANCE_IP",
+    "VISUAL",
+    "EDITOR",
+];
+
+/// An `ejctl run` process with its stderr in a file; killed when dropped.
+struct Run {
+    child: Child,
+    stderr: PathBuf,
+}
+
+impl Run {
+    fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let stderr = dir.join(format!("stderr-{}.txt", unique_ns("run")));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"));
+        for var in ENV {
+            cmd.env_remove(var);
+        }
+        cmd.env("EJCTL_CONFIG", dir.join("contexts.toml"));
+        let child = cmd
+            .arg("run")
+            .args(args)
+            .envs(env.iter().copied())
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        Run { child, stderr }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    fn check_alive(&mut self) {
+        if let Some(status) = self.child.try_wait().unwrap() {
+            panic!("ejctl run exited early with {status}: {}", self.log());
+        }
+    }
+
+    /// SIGTERM, then exit 0 within 10 s; returns the log.
+    fn stop(mut self) -> String {
+        signal(self.child.id(), "TERM");
+        let code = wait_exit(&mut self.child, Duration::from_secs(10));
+        let log = self.log();
+        assert_eq!(code, Some(0), "exit 0 after SIGTERM: {log}");
+        log
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Makes a contexts file readable by its owner only, as `ejctl context set` writes it.
+fn private(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
+}
+
+const IDLE_JOB: &str = "[[job]]\nname = \"idle\"\ncron = \"0 0 0 1 1 ? 2099\"\ncommand = \"true\"\n";
+
+/// Waits until `ns` on `server` has the instance `ip@-@pid` of job `idle`.
+async fn wait_registered(server: &ZkServer, ns: &str, run: &mut Run, ip: &str) {
+    let registry = Registry::connect(zk_options(&server.connect_string(), ns)).await.unwrap();
+    let instance = JobPaths::new("idle").instance(&format!("{ip}@-@{}", run.child.id()));
+    eventually(30, &format!("the instance in namespace {ns}"), async || {
+        run.check_alive();
+        registry.exists(&instance).await.unwrap().is_some()
+    })
+    .await;
+}
+
+/// Issue 11, points 1 and 2: `ejctl run` takes its registry from the command line, the
+/// environment, a context named with `--context`, then the job files, says which and why, and
+/// never the current context unasked; the instance IP comes from `--ip`, `EJCTL_INSTANCE_IP` or a
+/// host file holding only `[instance]`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_run_chooses_its_registry_and_instance_ip_and_says_why() {
+    let server = ZkServer::start();
+    let zk = server.connect_string();
+    let dead = format!("127.0.0.1:{}", crate::support::zk::free_port());
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A job file naming a registry nothing listens on: the command line must win over it.
+    std::fs::write(
+        d.join("elsewhere.toml"),
+        format!("[registry]\nservers = \"{dead}\"\nnamespace = \"wrong\"\n\n{IDLE_JOB}"),
+    )
+    .unwrap();
+    std::fs::write(d.join("plain.toml"), IDLE_JOB).unwrap();
+    std::fs::write(d.join("host.toml"), "[instance]\nip = \"10.1.2.5\"\n").unwrap();
+    let (ns_flags, ns_env, ns_context, ns_file) =
+        (unique_ns("flags"), unique_ns("env"), unique_ns("ctx"), unique_ns("file"));
+    std::fs::write(
+        d.join("own.toml"),
+        format!("[registry]\nservers = \"{zk}\"\nnamespace = \"{ns_file}\"\n\n{IDLE_JOB}"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("contexts.toml"),
+        format!("current_context = \"c\"\n[contexts.c]\nzk = \"{zk}\"\nnamespace = \"{ns_context}\"\n"),
+    )
+    .unwrap();
+    private(&d.join("contexts.toml"));
+
+    // Flags beat the file's [registry]; --ip names the instance.
+    let mut run = Run::start(d, &["--zk", &zk, "--namespace", &ns_flags, "--ip", "10.1.2.3", "elsewhere.toml"], &[]);
+    wait_registered(&server, &ns_flags, &mut run, "10.1.2.3").await;
+    let log = run.stop();
+    assert!(
+        log.contains(&format!("registry: zookeeper {zk}/{ns_flags} (from --zk, namespace from --namespace)")),
+        "{log}"
+    );
+
+    // Variables do the same.
+    let env = [("EJCTL_ZK", zk.as_str()), ("EJCTL_NAMESPACE", ns_env.as_str()), ("EJCTL_INSTANCE_IP", "10.1.2.4")];
+    let mut run = Run::start(d, &["elsewhere.toml"], &env);
+    wait_registered(&server, &ns_env, &mut run, "10.1.2.4").await;
+    let log = run.stop();
+    assert!(
+        log.contains(&format!("registry: zookeeper {zk}/{ns_env} (from EJCTL_ZK, namespace from EJCTL_NAMESPACE)")),
+        "{log}"
+    );
+
+    // A context named with --context beats the file.
+    let mut run = Run::start(d, &["--context", "c", "--ip", "10.1.2.3", "elsewhere.toml"], &[]);
+    wait_registered(&server, &ns_context, &mut run, "10.1.2.3").await;
+    let log = run.stop();
+    assert!(log.contains(&format!("registry: zookeeper {zk}/{ns_context} (from context 'c' (--context))")), "{log}");
+
+    // The files' [registry] beats the current context; a host file gives the IP.
+    let mut run = Run::start(d, &["own.toml", "host.toml"], &[]);
+    wait_registered(&server, &ns_file, &mut run, "10.1.2.5").await;
+    let log = run.stop();
+    assert!(
+        log.contains(&format!("registry: zookeeper {zk}/{ns_file} (from the job files' [registry] table)")),
+        "{log}"
+    );
+
+    // Nothing names a registry: the embedded one, saying why, and no warning to act on.
+    let mut run = Run::start(d, &["plain.toml"], &[]);
+    eventually(30, "the embedded worker to start", async || {
+        run.check_alive();
+        run.log().contains("worker started")
+    })
+    .await;
+    let log = run.stop();
+    assert!(log.contains("registry: the embedded in-process registry, which coordinates this process only (no --zk, EJCTL_ZK, --context or [registry] table in the job files; the current context 'c' is used by `ejctl run` only when named with --context)"), "{log}");
+    assert!(!log.contains("WARN"), "the embedded registry starts without warnings: {log}");
+
+    // A bad --ip is a usage error before anything starts.
+    let out = crate::support::ejctl().args(["run", "--ip", "10.0.0", "plain.toml"]).current_dir(d).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ejctl: error: --ip '10.0.0' is not an IPv4 address (such as 10.0.0.5)\n"
+    );
+}
+
+/// Issue 11, point 1: an option that means nothing for a command is not offered there — not in
+/// its help, and refused (exit 2) whether written before or after the command.
+#[test]
+fn r11_commands_offer_only_the_options_that_mean_something() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "-o", "json", "x.toml"], "-o"),
+        (&["run", "--yes", "x.toml"], "--yes"),
+        (&["cron", "next", "0 * * * * ?", "--zk", "h:1"], "--zk"),
+        (&["sharding", "plan", "--instances", "a", "--total", "1", "--namespace", "n"], "--namespace"),
+        (&["job", "list", "--yes"], "--yes"),
+        (&["completions", "bash", "-o", "json"], "-o"),
+    ];
+    for (args, option) in cases {
+        let out = crate::support::ejctl().args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(&format!("ejctl: error: unexpected argument '{option}")), "{args:?}: {err}");
+    }
+    // Before the command: the same refusal, in words.
+    for (args, message) in [
+        (&["--zk", "h:1", "cron", "next", "0 * * * * ?"][..], "--zk means nothing for `ejctl cron next`"),
+        (&["-o", "json", "run", "x.toml"], "-o/--output means nothing for `ejctl run`"),
+        (&["--yes", "job", "list"], "--yes means nothing for `ejctl job list`"),
+    ] {
+        crate::support::ejctl().args(args).assert().code(2).stdout("").stderr(format!("ejctl: error: {message}\n"));
+    }
+    // Help lists only what applies.
+    let help = |args: &[&str]| {
+        String::from_utf8(crate::support::ejctl().args(args).arg("--help").output().unwrap().stdout).unwrap()
+    };
+    let run = help(&["run"]);
+    assert!(
+        run.contains("--zk") && run.contains("--ip") && !run.contains("--output") && !run.contains("--yes"),
+        "{run}"
+    );
+    let cron = help(&["cron", "next"]);
+    assert!(!cron.contains("--zk") && !cron.contains("--context") && cron.contains("--output"), "{cron}");
+}
+
+/// Issue 11, point 2: `config diff --files A B` compares the jobs of two files without a
+/// registry; their `[instance]` (and `[registry]`) tables do not count.
+#[test]
+fn r11_config_diff_compares_two_job_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = |cron: &str| format!("[[job]]\nname = \"etl\"\ncron = \"{cron}\"\ncommand = \"true\"\n");
+    std::fs::write(d.join("a.toml"), format!("[instance]\nip = \"10.0.0.1\"\n\n{}", job("0 0 * * * ?"))).unwrap();
+    std::fs::write(d.join("b.toml"), format!("[instance]\nip = \"10.0.0.2\"\n\n{}", job("0 0 * * * ?"))).unwrap();
+    std::fs::write(d.join("c.toml"), format!("{}\n{IDLE_JOB}", job("0 30 * * * ?"))).unwrap();
+    let diff = |a: &str, b: &str, format: &str| {
+        crate::support::ejctl().args(["config", "diff", "--files", a, b, "-o", format]).current_dir(d).output().unwrap()
+    };
+    // Only [instance] differs: no drift, exit 0.
+    let out = diff("a.toml", "b.toml", "table");
+    assert_eq!((out.status.code(), out.stdout.as_slice(), out.stderr.as_slice()), (Some(0), &b""[..], &b""[..]));
+    // A changed cron and a job only in the second file: exit 1, a diff per job.
+    let out = diff("a.toml", "c.toml", "table");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("--- a.toml (job 'etl')\n+++ c.toml (job 'etl')\n"), "{text}");
+    assert!(text.contains("-cron: 0 0 * * * ?\n+cron: 0 30 * * * ?\n"), "{text}");
+    assert!(text.contains("+++ c.toml (job 'idle')\n"), "{text}");
+    let doc: serde_json::Value = serde_json::from_slice(&diff("a.toml", "c.toml", "json").stdout).unwrap();
+    assert_eq!(doc["drift"], true);
+    assert_eq!(doc["jobs"][0]["job"], "etl");
+    assert_eq!(doc["jobs"][0]["action"], "update");
+    assert_eq!(doc["jobs"][0]["changed"]["cron"], serde_json::json!({"old": "0 0 * * * ?", "new": "0 30 * * * ?"}));
+    assert_eq!(doc["jobs"][1]["action"], "create");
+    // Exactly two files.
+    crate::support::ejctl()
+        .args(["config", "diff", "--files", "a.toml"])
+        .current_dir(d)
+        .assert()
+        .code(2)
+        .stderr("ejctl: error: --files compares two job files, got 1\n");
+}
