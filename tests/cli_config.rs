@@ -373,10 +373,16 @@ async fn edit_validates_and_refuses_concurrent_changes() {
 
     // A count change without --yes is refused.
     let ed = editor(dir, "count6.sh", r#"sed -i 's/^shardingTotalCount: 5$/shardingTotalCount: 6/' "$1""#);
-    cli().args(["config", "edit", "javaJob"]).env("EDITOR", &ed).assert().code(4).stderr(
-        "ejctl: error: change shardingTotalCount of job 'javaJob' from 5 to 6 (its items are resharded)? \
-             refusing without confirmation: pass --yes\n",
+    let out = cli().args(["config", "edit", "javaJob"]).env("EDITOR", &ed).assert().code(4);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "ejctl: error: change shardingTotalCount of job 'javaJob' from 5 to 6 (its items are resharded)? \
+             refusing without confirmation: pass --yes (your edit is kept in "
+        ),
+        "{err}"
     );
+    assert!(std::fs::read_to_string(kept_copy(&err)).unwrap().contains("shardingTotalCount: 6\n"));
 
     // Invalid results: exit 2, the copy is kept, nothing is written.
     for (name, script, message, edited) in [
@@ -544,8 +550,12 @@ async fn apply_is_idempotent_and_diff_shows_drift() {
 
     // The file changes beta too: apply rewrites it and keeps the Java side's entries.
     std::fs::write(&file, JOB_FILE.replace("failover = true", "failover = false")).unwrap();
+    // (Resharding alpha back to 2 items needs a confirmation.)
+    cli().args(["config", "apply", file_arg]).assert().code(4).stderr(
+        "ejctl: error: change shardingTotalCount of job 'alpha' from 3 to 2 (its items are resharded)? refusing without confirmation: pass --yes\n",
+    );
     cli()
-        .args(["config", "apply", file_arg])
+        .args(["config", "apply", file_arg, "--yes"])
         .assert()
         .success()
         .stdout("job 'alpha': updated (shardingTotalCount)\njob 'beta': updated (failover)\n");

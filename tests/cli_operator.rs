@@ -269,3 +269,211 @@ fn r11_config_diff_compares_two_job_files() {
         .code(2)
         .stderr("ejctl: error: --files compares two job files, got 1\n");
 }
+
+/// The leaf commands of the command line, as `job list`, `config set`, ...
+fn leaf_commands() -> Vec<String> {
+    fn walk(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let name = if path.is_empty() { sub.get_name().to_string() } else { format!("{path} {}", sub.get_name()) };
+            if sub.has_subcommands() {
+                walk(sub, &name, out);
+            } else {
+                out.push(name);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&ejctl::cli::app::command(), "", &mut out);
+    out
+}
+
+/// Issue 11, point 9: the exit codes the README documents, from every command: 0 ok, 1 failed,
+/// 2 usage, 3 not found (job, server, instance, item, context), 4 refused, 5 registry
+/// unavailable. Every error is one `ejctl: error: ...` line on stderr and nothing on stdout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_exit_codes_of_every_command() {
+    use ejctl::config::JobConfig;
+    let (server, ns, r) = crate::support::zk_registry("exit").await;
+    // job0000: a live instance 10.0.0.1@-@42 (ephemeral in this session); lonely: no instance.
+    crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Ephemeral).await;
+    let lonely = JobPaths::new("lonely");
+    r.put(lonely.root(), b"SCRIPT").await.unwrap();
+    r.put(&lonely.config(), JobConfig::new("lonely", 2).to_yaml().as_bytes()).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let contexts = home.path().join("contexts.toml");
+    std::fs::write(&contexts, format!("[contexts.dev]\nzk = \"{}\"\nnamespace = \"{ns}\"\n", server.connect_string()))
+        .unwrap();
+    private(&contexts);
+    let blocked = home.path().join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let blocked_dir = blocked.join("man");
+    let blocked_dir = blocked_dir.to_str().unwrap();
+
+    let cases: &[(&[&str], i32)] = &[
+        (&["run", "missing.toml"], 2),
+        (&["job", "list"], 0),
+        (&["job", "show", "nope"], 3),
+        (&["job", "show", "bad/name"], 2),
+        (&["job", "trigger", "lonely"], 4),
+        (&["job", "trigger", "nope"], 3),
+        (&["job", "disable", "nope"], 3),
+        (&["job", "enable", "job0000", "--server", "10.0.0"], 2),
+        (&["job", "pause", "job0000", "--server", "10.9.9.9"], 3),
+        (&["job", "resume", "nope"], 3),
+        (&["job", "shutdown", "job0000"], 4),
+        (&["job", "remove", "job0000"], 4),
+        (&["config", "get", "nope"], 3),
+        (&["config", "set", "job0000", "bogus=1"], 2),
+        (&["config", "set", "nope", "cron="], 3),
+        (&["config", "set", "job0000", "shardingTotalCount=5"], 4),
+        (&["config", "edit", "job0000"], 4),
+        (&["config", "apply", "missing.toml"], 2),
+        (&["config", "diff", "missing.toml"], 2),
+        (&["server", "list"], 0),
+        (&["server", "disable", "10.9.9.9"], 3),
+        (&["server", "enable", "ten"], 2),
+        (&["server", "shutdown", "10.0.0.1"], 4),
+        (&["server", "remove", "10.9.9.9", "--yes"], 3),
+        (&["instance", "list", "nope"], 3),
+        (&["sharding", "show", "nope"], 3),
+        (&["sharding", "disable", "job0000", "9"], 3),
+        (&["sharding", "enable", "job0000", "x"], 2),
+        (&["sharding", "plan", "--instances", "a", "--total", "0"], 2),
+        (&["failover", "list", "nope"], 3),
+        (&["context", "list"], 0),
+        (&["context", "show", "nope"], 3),
+        (&["context", "set", "fresh"], 2),
+        (&["context", "use", "nope"], 3),
+        (&["context", "delete", "nope"], 3),
+        (&["--context", "nope", "job", "list"], 3),
+        (&["job", "list", "--context", "nope"], 3),
+        (&["cron", "next", "bad"], 2),
+        (&["dump", "nope"], 3),
+        (&["history", "job0000", "--trace", "nope://x"], 2),
+        (&["why", "nope"], 3),
+        (&["completions", "nosh"], 2),
+        (&["man", blocked_dir], 1),
+        (&["job", "bogus"], 2),
+        (&["job", "list", "--bogus"], 2),
+    ];
+    let mut covered = std::collections::BTreeSet::new();
+    for (args, code) in cases {
+        let mut cmd = crate::support::ejctl();
+        cmd.env("EJCTL_CONFIG", &contexts).current_dir(home.path());
+        if !args.iter().any(|a| *a == "--context" || *a == "context") {
+            cmd.env("EJCTL_ZK", server.connect_string()).env("EJCTL_NAMESPACE", &ns);
+        }
+        let out = tokio::task::block_in_place(|| cmd.args(*args).output().unwrap());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {err}");
+        if *code != 0 {
+            assert!(out.stdout.is_empty(), "{args:?}: stdout {}", String::from_utf8_lossy(&out.stdout));
+            // One error line (after any warnings); clap's errors add usage lines below it.
+            let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("ejctl: error: ")).collect();
+            assert_eq!(errors.len(), 1, "{args:?}: {err}");
+            if !err.contains("For more information") {
+                assert!(err.lines().last().unwrap().starts_with("ejctl: error: "), "{args:?}: {err}");
+            }
+        }
+        let words: Vec<&str> = args.iter().copied().filter(|a| !a.starts_with('-')).collect();
+        for n in 1..=words.len().min(2) {
+            covered.insert(words[..n].join(" "));
+        }
+    }
+    // An unreachable registry is 5.
+    crate::support::assert_unreachable(crate::support::ejctl(), &["job", "list"]);
+    let missing: Vec<String> = leaf_commands().into_iter().filter(|c| !covered.contains(c)).collect();
+    assert!(missing.is_empty(), "commands without an exit-code case: {missing:?}");
+}
+
+/// `ejctl` on `server`/`ns` without a terminal, editor or contexts file.
+fn ejctl_at(server: &ZkServer, ns: &str) -> assert_cmd::Command {
+    let mut cmd = crate::support::ejctl();
+    cmd.env_remove("EDITOR").env_remove("VISUAL").env("EJCTL_CONFIG", "/nonexistent/ejctl.toml");
+    cmd.args(["--zk", &server.connect_string(), "--namespace", ns]);
+    cmd
+}
+
+/// Issue 11, point 3: edits that switch a job off, or do more than they seem, are confirmed:
+/// refused with exit 4 without a terminal unless `--yes`, saying what would happen and what to
+/// use instead; `config set`, `config edit` and `config apply` alike. Points 7 and 8: `config
+/// set` takes the job file's names; `config edit` refuses before reading anything without an
+/// editor or a terminal for it, and keeps the edited file on every refusal after the edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_risky_config_changes_are_confirmed() {
+    let (server, ns, r) = crate::support::zk_registry("risky").await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("etl.toml");
+    let job = "[[job]]\nname = \"etl\"\ncron = \"0 0 * * * ?\"\nsharding_total_count = 2\ncommand = \"/opt/etl.sh\"\n";
+    std::fs::write(&file, job).unwrap();
+    ejctl_at(&server, &ns).args(["config", "apply"]).arg(&file).assert().success();
+    let config = async || r.get(&JobPaths::new("etl").config()).await.unwrap().unwrap();
+    let before = config().await;
+
+    let cases = [
+        ("cron=", "remove the cron of job 'etl': it becomes a one-off job that runs only when triggered"),
+        ("cron=0 0 0 31 2 ?", "set the cron of job 'etl' to '0 0 0 31 2 ?', which never fires again"),
+        ("disabled=true", "set disabled=true for job 'etl': workers read it only when they register"),
+        ("shardingTotalCount=4", "change shardingTotalCount of job 'etl' from 2 to 4 (its items are resharded)"),
+    ];
+    for (assignment, says) in cases {
+        for format in ["table", "json"] {
+            let out = ejctl_at(&server, &ns).args(["config", "set", "etl", assignment, "-o", format]).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(4), "{assignment}: {err}");
+            assert!(out.stdout.is_empty(), "{assignment}");
+            assert!(err.starts_with(&format!("ejctl: error: {says}")), "{assignment}: {err}");
+            assert!(err.ends_with("? refusing without confirmation: pass --yes\n"), "{assignment}: {err}");
+            if assignment != "shardingTotalCount=4" {
+                assert!(err.contains("use `ejctl job disable etl` instead"), "{assignment}: {err}");
+            }
+        }
+        assert_eq!(config().await.stat.version, before.stat.version, "{assignment}: nothing written");
+    }
+    // Harmless changes need no confirmation; the job file's names work for every key.
+    ejctl_at(&server, &ns).args(["config", "set", "etl", "failover=true", "timeout_seconds=60"]).assert().success();
+    let text = config().await.text();
+    assert!(text.contains("failover: true") && text.contains("ejctl.timeout.seconds: '60'"), "{text}");
+    // --yes applies a risky one.
+    ejctl_at(&server, &ns).args(["config", "set", "etl", "disabled=true", "--yes"]).assert().success();
+    assert!(config().await.text().contains("disabled: true"));
+    ejctl_at(&server, &ns).args(["config", "set", "etl", "disabled=false"]).assert().success();
+
+    // config apply: the same confirmation.
+    std::fs::write(&file, job.replace("cron = \"0 0 * * * ?\"\n", "")).unwrap();
+    let out = ejctl_at(&server, &ns).args(["config", "apply"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("becomes a one-off job"));
+
+    // config edit: no editor, or a terminal editor without a terminal: refused before anything
+    // is read (a dead registry would be exit 5).
+    let dead = format!("127.0.0.1:{}", crate::support::zk::free_port());
+    let edit = || {
+        let mut cmd = crate::support::ejctl();
+        cmd.env_remove("EDITOR").env_remove("VISUAL").args([
+            "config",
+            "edit",
+            "etl",
+            "--zk",
+            &dead,
+            "--namespace",
+            "x",
+        ]);
+        cmd
+    };
+    edit().assert().code(4).stdout("").stderr(
+        "ejctl: error: no editor: set VISUAL or EDITOR (EDITOR=vi ejctl config edit etl), or change keys with `ejctl config set etl KEY=VALUE`\n",
+    );
+    let out = edit().env("EDITOR", "vim").assert().code(4);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.starts_with("ejctl: error: the editor 'vim' needs a terminal and there is none"), "{err}");
+    // An edit that disables the job: refused without --yes, the edit kept and named.
+    let editor = dir.path().join("disable.sh");
+    crate::support::write_script(&editor, "#!/bin/sh\nsed -i 's/^disabled: false/disabled: true/' \"$1\"\n");
+    let out = ejctl_at(&server, &ns).env("EDITOR", &editor).args(["config", "edit", "etl"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    let kept = err.trim_end().rsplit_once("(your edit is kept in ").map(|(_, p)| p.trim_end_matches(')')).unwrap();
+    assert!(std::fs::read_to_string(kept).unwrap().contains("disabled: true"), "{err}");
+    assert!(!config().await.text().contains("disabled: true"));
+}

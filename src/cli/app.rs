@@ -16,7 +16,7 @@ Exit status:
   0    success, including idempotent no-ops
   1    the operation failed
   2    usage error: bad arguments or a bad job file
-  3    the job, instance, server or item does not exist
+  3    the job, instance, server, item or context does not exist
   4    refused: confirmation declined, version conflict, unmet precondition
   5    the registry is unavailable: unreachable, bad connect string, wrong credentials
   130  interrupted";

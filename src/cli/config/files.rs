@@ -20,10 +20,11 @@ use serde::Serialize;
 use crate::cli::context::{self, Layer};
 use crate::cli::global::GlobalArgs;
 use crate::cli::output::{Block, Output, Render};
+use crate::cli::prompt;
 use crate::config::JobConfig;
 use crate::exit::{CliError, Exit};
 use crate::jobfile;
-use crate::ops::config::ValueChange;
+use crate::ops::config::{self as ops_config, ValueChange};
 use crate::ops::publish::{self, Action, Plan};
 use crate::ops::text::plain_value;
 use crate::registry::codec::JobType;
@@ -237,6 +238,16 @@ pub async fn apply_or_diff(global: &GlobalArgs, files: &[PathBuf], out: &mut Out
         loaded.jobs.iter().zip(plans).map(|(def, plan)| FilePlan { file: &def.file, plan }).collect();
     if write {
         if let Some(registry) = &registry {
+            let risks: Vec<String> = plans
+                .iter()
+                .filter(|p| p.plan.action == Action::Update)
+                .flat_map(|p| {
+                    ops_config::risks(&p.plan.job, p.plan.stored.as_ref(), &p.plan.config, chrono::Utc::now())
+                })
+                .collect();
+            if !risks.is_empty() {
+                prompt::confirm(&global, &risks.join("; "))?;
+            }
             let plans: Vec<&Plan> = plans.iter().map(|p| &p.plan).collect();
             publish::apply(registry, &plans).await?;
         }

@@ -24,8 +24,11 @@
 //!
 //! `set`, `edit` and `apply` validate the result with the job-file validation
 //! ([`crate::ops::config::check_change`]; for `SCRIPT`, `HTTP` and `DATAFLOW` jobs the executor
-//! properties too), ask before changing `shardingTotalCount` (`--yes` without a terminal), and
-//! write with the version read, so a concurrent change is refused (exit 4) instead of
+//! properties too), ask before a change that does more than it seems
+//! ([`crate::ops::config::risks`]: `shardingTotalCount` reshards, a removed cron makes a one-off
+//! job, a cron that never fires again, `disabled=true` that running workers ignore; `--yes`
+//! without a terminal, exit 4 otherwise, each with what to use instead), and write with the
+//! version read, so a concurrent change is refused (exit 4) instead of
 //! overwritten. Nothing unchanged is written. The reading, checking and writing are
 //! [`crate::ops::config`]'s and [`crate::ops::publish`]'s; [`update`] and [`files`] ask, run the
 //! editor and render.
@@ -73,7 +76,7 @@ pub enum ConfigCmd {
     Get(Reads<JobArg>),
     /// Change configuration keys, validated and written with a version check.
     #[command(
-        after_help = "Examples:\n  ejctl config set myJob cron='0/10 * * * * ?' failover=true\n  ejctl config set myJob shardingTotalCount=4 --yes\n  ejctl config set myJob sharding_item_parameters=0=A,1=B props.script.command.line='/opt/run.sh'\n  ejctl config set myJob props.obsolete=      # an empty value removes a property or an optional key\n\nKeys: the YAML keys (jobName cannot change) or the job file's snake_case names.\nChanging shardingTotalCount asks for confirmation (--yes without a terminal)."
+        after_help = "Examples:\n  ejctl config set myJob cron='0/10 * * * * ?' failover=true\n  ejctl config set myJob shardingTotalCount=4 --yes\n  ejctl config set myJob sharding_item_parameters=0=A,1=B props.script.command.line='/opt/run.sh'\n  ejctl config set myJob props.obsolete=      # an empty value removes a property or an optional key\n\nKeys: the YAML keys (jobName cannot change) or the job file's names (command, timeout_seconds, ...).\nThese ask for confirmation (--yes without a terminal): changing shardingTotalCount (the items\nare resharded), an empty cron (a one-off job), a cron that never fires again, disabled=true\n(running workers ignore it until they restart: use `ejctl job disable`)."
     )]
     Set(Changes<SetArgs>),
     /// Edit a job's configuration in $VISUAL / $EDITOR, validated and written with a version check.
