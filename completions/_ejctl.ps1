@@ -549,6 +549,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one server: its jobs, their status there, its instances and their items')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
@@ -557,6 +558,29 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;server;list' {
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--tls-ca', '--tls-ca', [CompletionResultType]::ParameterName, 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The client certificate''s private key (PEM)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry (default 5s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ejctl;server;show' {
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
@@ -677,6 +701,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         }
         'ejctl;server;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one server: its jobs, their status there, its instances and their items')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
@@ -685,6 +710,9 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;server;help;list' {
+            break
+        }
+        'ejctl;server;help;show' {
             break
         }
         'ejctl;server;help;disable' {
@@ -712,6 +740,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -738,12 +767,39 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;instance;show' {
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--tls-ca', '--tls-ca', [CompletionResultType]::ParameterName, 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The client certificate''s private key (PEM)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry (default 5s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;instance;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ejctl;instance;help;list' {
+            break
+        }
+        'ejctl;instance;help;show' {
             break
         }
         'ejctl;instance;help;help' {
@@ -888,7 +944,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pending failover items and the instances failing items over now, of every job or one')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -916,7 +972,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;failover;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pending failover items and the instances failing items over now, of every job or one')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1281,6 +1337,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         }
         'ejctl;help;server' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one server: its jobs, their status there, its instances and their items')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable every job on a server: its instances get no items')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
@@ -1288,6 +1345,9 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;server;list' {
+            break
+        }
+        'ejctl;help;server;show' {
             break
         }
         'ejctl;help;server;disable' {
@@ -1304,9 +1364,13 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         }
         'ejctl;help;instance' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live instances of every job, or of one job')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items')
             break
         }
         'ejctl;help;instance;list' {
+            break
+        }
+        'ejctl;help;instance;show' {
             break
         }
         'ejctl;help;sharding' {
@@ -1329,7 +1393,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;failover' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a job''s pending failover items and the instances failing items over now')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pending failover items and the instances failing items over now, of every job or one')
             break
         }
         'ejctl;help;failover;list' {

@@ -241,6 +241,9 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__instance,list)
                 cmd="ejctl__subcmd__help__subcmd__instance__subcmd__list"
                 ;;
+            ejctl__subcmd__help__subcmd__instance,show)
+                cmd="ejctl__subcmd__help__subcmd__instance__subcmd__show"
+                ;;
             ejctl__subcmd__help__subcmd__job,disable)
                 cmd="ejctl__subcmd__help__subcmd__job__subcmd__disable"
                 ;;
@@ -280,6 +283,9 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__server,remove)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__remove"
                 ;;
+            ejctl__subcmd__help__subcmd__server,show)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__show"
+                ;;
             ejctl__subcmd__help__subcmd__server,shutdown)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__shutdown"
                 ;;
@@ -301,11 +307,17 @@ _ejctl() {
             ejctl__subcmd__instance,list)
                 cmd="ejctl__subcmd__instance__subcmd__list"
                 ;;
+            ejctl__subcmd__instance,show)
+                cmd="ejctl__subcmd__instance__subcmd__show"
+                ;;
             ejctl__subcmd__instance__subcmd__help,help)
                 cmd="ejctl__subcmd__instance__subcmd__help__subcmd__help"
                 ;;
             ejctl__subcmd__instance__subcmd__help,list)
                 cmd="ejctl__subcmd__instance__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__instance__subcmd__help,show)
+                cmd="ejctl__subcmd__instance__subcmd__help__subcmd__show"
                 ;;
             ejctl__subcmd__job,disable)
                 cmd="ejctl__subcmd__job__subcmd__disable"
@@ -382,6 +394,9 @@ _ejctl() {
             ejctl__subcmd__server,remove)
                 cmd="ejctl__subcmd__server__subcmd__remove"
                 ;;
+            ejctl__subcmd__server,show)
+                cmd="ejctl__subcmd__server__subcmd__show"
+                ;;
             ejctl__subcmd__server,shutdown)
                 cmd="ejctl__subcmd__server__subcmd__shutdown"
                 ;;
@@ -399,6 +414,9 @@ _ejctl() {
                 ;;
             ejctl__subcmd__server__subcmd__help,remove)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__remove"
+                ;;
+            ejctl__subcmd__server__subcmd__help,show)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__show"
                 ;;
             ejctl__subcmd__server__subcmd__help,shutdown)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__shutdown"
@@ -1756,7 +1774,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__instance)
-            opts="list"
+            opts="list show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1770,6 +1788,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__instance__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__instance__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1952,7 +1984,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server)
-            opts="list disable enable shutdown remove"
+            opts="list show disable enable shutdown remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2008,6 +2040,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2178,7 +2224,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance)
-            opts="-v -q -h -V --verbose --quiet --help --version list help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2192,7 +2238,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance__subcmd__help)
-            opts="list help"
+            opts="list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2233,7 +2279,79 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__instance__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__instance__subcmd__list)
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__show)
             opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3102,7 +3220,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-v -q -h -V --verbose --quiet --help --version list disable enable shutdown remove help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3232,7 +3350,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__help)
-            opts="list disable enable shutdown remove help"
+            opts="list show disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3302,6 +3420,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3389,6 +3521,64 @@ _ejctl() {
             ;;
         ejctl__subcmd__server__subcmd__remove)
             opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__show)
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -510,6 +510,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand show 'Show one server: its jobs, their status there, its instances and their items'
             cand disable 'Disable every job on a server: its instances get no items'
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
@@ -517,6 +518,28 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;list'= {
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --tls-ca 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on'
+            cand --tls-cert 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS'
+            cand --tls-key 'The client certificate''s private key (PEM)'
+            cand --connect-timeout 'How long to wait for the registry (default 5s)'
+            cand -o 'Output format (`wide`: a table with every column)'
+            cand --output 'Output format (`wide`: a table with every column)'
+            cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
+            cand --no-headers 'Tables and plain rows without the header line'
+            cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ejctl;server;show'= {
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
@@ -632,6 +655,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;server;help'= {
             cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand show 'Show one server: its jobs, their status there, its instances and their items'
             cand disable 'Disable every job on a server: its instances get no items'
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
@@ -639,6 +663,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;help;list'= {
+        }
+        &'ejctl;server;help;show'= {
         }
         &'ejctl;server;help;disable'= {
         }
@@ -660,6 +686,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand list 'List the live instances of every job, or of one job'
+            cand show 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;instance;list'= {
@@ -684,11 +711,36 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;instance;show'= {
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --tls-ca 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on'
+            cand --tls-cert 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS'
+            cand --tls-key 'The client certificate''s private key (PEM)'
+            cand --connect-timeout 'How long to wait for the registry (default 5s)'
+            cand -o 'Output format (`wide`: a table with every column)'
+            cand --output 'Output format (`wide`: a table with every column)'
+            cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
+            cand --no-headers 'Tables and plain rows without the header line'
+            cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;instance;help'= {
             cand list 'List the live instances of every job, or of one job'
+            cand show 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;instance;help;list'= {
+        }
+        &'ejctl;instance;help;show'= {
         }
         &'ejctl;instance;help;help'= {
         }
@@ -820,7 +872,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List a job''s pending failover items and the instances failing items over now'
+            cand list 'List pending failover items and the instances failing items over now, of every job or one'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;failover;list'= {
@@ -846,7 +898,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;failover;help'= {
-            cand list 'List a job''s pending failover items and the instances failing items over now'
+            cand list 'List pending failover items and the instances failing items over now, of every job or one'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;failover;help;list'= {
@@ -1167,12 +1219,15 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;help;server'= {
             cand list 'List the servers (IPs) of the namespace with their instances and jobs'
+            cand show 'Show one server: its jobs, their status there, its instances and their items'
             cand disable 'Disable every job on a server: its instances get no items'
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
             cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
         }
         &'ejctl;help;server;list'= {
+        }
+        &'ejctl;help;server;show'= {
         }
         &'ejctl;help;server;disable'= {
         }
@@ -1184,8 +1239,11 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;help;instance'= {
             cand list 'List the live instances of every job, or of one job'
+            cand show 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
         }
         &'ejctl;help;instance;list'= {
+        }
+        &'ejctl;help;instance;show'= {
         }
         &'ejctl;help;sharding'= {
             cand show 'Show a job''s items: owner, server IP, status, failover owner, disabled'
@@ -1202,7 +1260,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;sharding;plan'= {
         }
         &'ejctl;help;failover'= {
-            cand list 'List a job''s pending failover items and the instances failing items over now'
+            cand list 'List pending failover items and the instances failing items over now, of every job or one'
         }
         &'ejctl;help;failover;list'= {
         }

@@ -396,16 +396,17 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Show what `config apply` would change (or how two job files differ); exit 1 on a difference'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s h -l help -d 'Print help'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "enable" -d 'Enable every job on a server'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list disable enable shutdown remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s h -l help -d 'Print help'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "enable" -d 'Enable every job on a server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -425,6 +426,25 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+wide\t'Tables with every column'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -504,17 +524,19 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable every job on a server'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the live instances of every job, or of one job'
-complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List the live instances of every job, or of one job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -534,7 +556,27 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+wide\t'Tables with every column'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the live instances of every job, or of one job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s q -l quiet -d 'Only errors on stderr'
@@ -628,7 +670,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_see
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List pending failover items and the instances failing items over now, of every job or one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
@@ -649,7 +691,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "list" -d 'List pending failover items and the instances failing items over now, of every job or one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s q -l quiet -d 'Only errors on stderr'
@@ -858,16 +900,18 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Show what `config apply` would change (or how two job files differ); exit 1 on a difference'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "enable" -d 'Enable every job on a server'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "list" -d 'List the live instances of every job, or of one job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "show" -d 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "show" -d 'Show a job\'s items: owner, server IP, status, failover owner, disabled'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "disable" -d 'Disable sharding items: their owners skip them until they are enabled again'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "enable" -d 'Enable sharding items that were disabled'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List a job\'s pending failover items and the instances failing items over now'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List pending failover items and the instances failing items over now, of every job or one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "show" -d 'Show one context (default: the one in use)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'

@@ -334,6 +334,8 @@ async fn r11_exit_codes_of_every_command() {
         (&["server", "enable", "ten"], 2),
         (&["server", "shutdown", "10.0.0.1"], 4),
         (&["server", "remove", "10.9.9.9", "--yes"], 3),
+        (&["server", "show", "10.9.9.9"], 3),
+        (&["instance", "show", "10.0.0.1@-@43"], 3),
         (&["instance", "list", "nope"], 3),
         (&["sharding", "show", "nope"], 3),
         (&["sharding", "disable", "job0000", "9"], 3),
@@ -476,4 +478,85 @@ async fn r11_risky_config_changes_are_confirmed() {
     let kept = err.trim_end().rsplit_once("(your edit is kept in ").map(|(_, p)| p.trim_end_matches(')')).unwrap();
     assert!(std::fs::read_to_string(kept).unwrap().contains("disabled: true"), "{err}");
     assert!(!config().await.text().contains("disabled: true"));
+}
+
+/// Issue 11, point 7: one grammar. `show` for every noun (`server show IP`, `instance show ID`),
+/// `list [JOB]` for every list, "did you mean" for job, server, instance and context names, and a
+/// typo never steered to a destructive subcommand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_nouns_and_verbs_and_near_misses() {
+    let (server, ns, r) = crate::support::zk_registry("grammar").await;
+    crate::support::seed_jobs(&r, 2, ejctl::registry::Mode::Ephemeral).await;
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out =
+            tokio::task::block_in_place(|| ejctl_at(&server, &ns).args(args).args(["-o", "json"]).output().unwrap());
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let doc = json(&["server", "show", "10.0.0.1"]);
+    assert_eq!(doc["server"]["ip"], "10.0.0.1");
+    assert_eq!(
+        doc["server"]["jobs"][0],
+        serde_json::json!({"job": "job0000", "status": "ENABLED", "instances": ["10.0.0.1@-@42"], "items": [0, 1]})
+    );
+    assert_eq!(doc["server"]["jobs"].as_array().unwrap().len(), 2);
+    let doc = json(&["instance", "show", "10.0.0.1@-@42"]);
+    assert_eq!(doc["instance"]["serverIp"], "10.0.0.1");
+    assert_eq!(doc["instance"]["jobs"][1]["job"], "job0001");
+    assert_eq!(doc["instance"]["jobs"][1]["items"], serde_json::json!([0, 1]));
+    let doc = json(&["failover", "list"]);
+    assert_eq!(doc["jobs"][0], serde_json::json!({"job": "job0000", "pending": [], "assigned": []}));
+    assert_eq!(doc["jobs"].as_array().unwrap().len(), 2);
+
+    // Near misses: exit 3 with the closest name.
+    let home = tempfile::tempdir().unwrap();
+    let contexts = home.path().join("contexts.toml");
+    std::fs::write(&contexts, format!("[contexts.dev]\nzk = \"{}\"\nnamespace = \"{ns}\"\n", server.connect_string()))
+        .unwrap();
+    private(&contexts);
+    for (args, message) in [
+        (
+            &["job", "show", "job000"][..],
+            format!("job 'job000' not found in namespace '{ns}' (did you mean 'job0000'?)"),
+        ),
+        (
+            &["server", "show", "10.0.0.2"],
+            format!("server '10.0.0.2' not found in namespace '{ns}' (did you mean '10.0.0.1'?)"),
+        ),
+        (
+            &["instance", "show", "10.0.0.1@-@43"],
+            format!(
+                "instance '10.0.0.1@-@43' not found in namespace '{ns}' (did you mean '10.0.0.1@-@42'?) (`ejctl instance list` shows the live ones)"
+            ),
+        ),
+        (
+            &["context", "use", "de"],
+            format!(
+                "unknown context 'de' (did you mean 'dev'?) (known contexts: dev; contexts file: {})",
+                contexts.display()
+            ),
+        ),
+    ] {
+        let mut cmd = if args[0] == "context" { crate::support::ejctl() } else { ejctl_at(&server, &ns) };
+        let out = tokio::task::block_in_place(|| cmd.env("EJCTL_CONFIG", &contexts).args(args).output().unwrap());
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("ejctl: error: {message}\n"), "{args:?}");
+    }
+    // Typos: clap's suggestions, but never a destructive subcommand.
+    for (args, safe) in [
+        (&["server", "shwo", "10.0.0.1"][..], Some("show")),
+        (&["server", "shutdwn", "10.0.0.1"], None),
+        (&["job", "remov", "x"], None),
+    ] {
+        let out = crate::support::ejctl().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(err.starts_with(&format!("ejctl: error: unrecognized subcommand '{}'", args[1])), "{err}");
+        for destructive in ["shutdown", "remove", "delete"] {
+            assert!(!err.contains(&format!("'{destructive}'")), "{args:?} suggests {destructive}: {err}");
+        }
+        if let Some(safe) = safe {
+            assert!(err.contains(&format!("'{safe}'")), "{args:?}: {err}");
+        }
+    }
 }

@@ -115,21 +115,19 @@ pub fn command() -> clap::Command {
     Cli::command()
 }
 
-/// Subcommands a typo must never be steered to: clap's "a similar subcommand exists" is dropped
-/// when it names one of these.
+/// Subcommands a typo must never be steered to: clap's "a similar subcommand exists" leaves
+/// these out.
 const DESTRUCTIVE: &[&str] = &["shutdown", "remove", "delete", "purge"];
 
 /// A clap usage error as `ejctl` prints every error: `ejctl: error: ...` on the first line,
 /// then clap's tips and usage; never a tip towards a destructive subcommand.
 pub fn usage_error_text(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let destructive =
-        |l: &str| l.contains("similar subcommand") && DESTRUCTIVE.iter().any(|d| l.contains(&format!("'{d}'")));
-    let mut lines = text.lines().filter(|l| !destructive(l));
-    let first = lines.next().unwrap_or_default();
-    let mut out = format!("ejctl: error: {}\n", first.strip_prefix("error: ").unwrap_or(first));
+    let mut lines = text.lines().map(safe_tip);
+    let first = lines.next().flatten().unwrap_or_default();
+    let mut out = format!("ejctl: error: {}\n", first.strip_prefix("error: ").unwrap_or(&first));
     let mut blank = false;
-    for line in lines {
+    for line in lines.flatten() {
         if line.trim().is_empty() {
             if !blank {
                 out.push('\n');
@@ -138,10 +136,23 @@ pub fn usage_error_text(e: &clap::Error) -> String {
             continue;
         }
         blank = false;
-        out.push_str(line);
+        out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// A line of clap's error with the destructive subcommands taken out of a "similar subcommand"
+/// tip (`None` when none is left).
+fn safe_tip(line: &str) -> Option<String> {
+    let Some((head, _)) = line.split_once("similar subcommand") else { return Some(line.to_string()) };
+    let names: Vec<&str> = line.split('\'').skip(1).step_by(2).filter(|n| !DESTRUCTIVE.contains(n)).collect();
+    let indent = &head[..head.len() - head.trim_start().len()];
+    match names.as_slice() {
+        [] => None,
+        [one] => Some(format!("{indent}tip: a similar subcommand exists: '{one}'")),
+        many => Some(format!("{indent}tip: some similar subcommands exist: '{}'", many.join("', '"))),
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +163,23 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    /// A list takes an optional JOB (`instance list [JOB]`, `failover list [JOB]`), everything
+    /// else that names a job requires it.
+    #[test]
+    fn the_job_argument_is_optional_on_lists_and_required_elsewhere() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            for sub in cmd.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                walk(sub, &name);
+                if let Some(job) = sub.get_positionals().find(|a| a.get_id() == "job") {
+                    let optional = sub.get_name() == "list" || name == "ejctl dump";
+                    assert_eq!(job.is_required_set(), !optional, "{name}: JOB");
+                }
+            }
+        }
+        walk(&command(), "ejctl");
     }
 
     #[test]
