@@ -560,3 +560,63 @@ async fn r11_nouns_and_verbs_and_near_misses() {
         }
     }
 }
+
+/// Issue 11, point 11: registry errors name their cause at once, and `-v` says which registry
+/// (and context) a command used.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_registry_errors_name_the_cause() {
+    let (server, ns, _r) = crate::support::zk_registry("regerr").await;
+    let zk = server.connect_string();
+    let plain = || {
+        let mut cmd = crate::support::ejctl();
+        cmd.env("EJCTL_CONFIG", "/nonexistent/ejctl.toml");
+        cmd
+    };
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["job", "list", "--zk", "nosuchhost.invalid:2181", "--namespace", "x", "--connect-timeout", "60s"],
+            5,
+            "ejctl: error: cannot connect to the registry: zookeeper at nosuchhost.invalid:2181 is unreachable: host 'nosuchhost.invalid' does not resolve (",
+        ),
+        (
+            &["job", "list", "--zk", "http://127.0.0.1:2181", "--namespace", "x"],
+            5,
+            "ejctl: error: cannot connect to the registry: invalid connect string 'http://127.0.0.1:2181': a connect string has no scheme ('http://')",
+        ),
+        (
+            &["job", "list"],
+            2,
+            "ejctl: error: no registry given: pass --zk HOST:PORT and --namespace NAME (or set EJCTL_ZK and EJCTL_NAMESPACE), or save them once: ejctl context set NAME --zk HOST:PORT --namespace NAME --use",
+        ),
+    ];
+    for (args, code, start) in cases {
+        let begun = std::time::Instant::now();
+        let out = tokio::task::block_in_place(|| plain().args(*args).output().unwrap());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {err}");
+        assert!(err.starts_with(start), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(begun.elapsed() < Duration::from_secs(10), "{args:?} took {:?}", begun.elapsed());
+    }
+    // -v: which registry, and where it came from.
+    let home = tempfile::tempdir().unwrap();
+    let contexts = home.path().join("contexts.toml");
+    std::fs::write(
+        &contexts,
+        format!("current_context = \"dev\"\n[contexts.dev]\nzk = \"{zk}\"\nnamespace = \"{ns}\"\n"),
+    )
+    .unwrap();
+    private(&contexts);
+    for (args, source) in [
+        (&["job", "list", "-v"][..], format!("the current context 'dev' in {}", contexts.display())),
+        (&["job", "list", "-v", "--context", "dev"], "context 'dev' (--context)".to_string()),
+        (&["job", "list", "-v", "--zk", &zk], "--zk".to_string()),
+    ] {
+        let out = tokio::task::block_in_place(|| {
+            crate::support::ejctl().env("EJCTL_CONFIG", &contexts).args(args).output().unwrap()
+        });
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(&format!("INFO registry: zookeeper {zk}/{ns} (from {source})")), "{args:?}: {err}");
+    }
+}
