@@ -894,7 +894,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         }
         'ejctl;sharding;plan' {
             [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE')
-            [CompletionResult]::new('--job-name', '--job-name', [CompletionResultType]::ParameterName, 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)')
+            [CompletionResult]::new('--job-name', '--job-name', [CompletionResultType]::ParameterName, 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty')
             [CompletionResult]::new('--instances', '--instances', [CompletionResultType]::ParameterName, 'Instance ids, comma-separated (`ip@-@pid`)')
             [CompletionResult]::new('--total', '--total', [CompletionResultType]::ParameterName, 'shardingTotalCount (1 to 100000, as in a job configuration)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')

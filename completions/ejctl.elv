@@ -829,7 +829,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;sharding;plan'= {
             cand --strategy 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE'
-            cand --job-name 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it)'
+            cand --job-name 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty'
             cand --instances 'Instance ids, comma-separated (`ip@-@pid`)'
             cand --total 'shardingTotalCount (1 to 100000, as in a job configuration)'
             cand -o 'Output format (`wide`: a table with every column)'

@@ -182,6 +182,56 @@ mod tests {
         walk(&command(), "ejctl");
     }
 
+    /// Every leaf command's long help, by path (`ejctl job list`).
+    fn leaf_helps() -> Vec<(String, String)> {
+        fn walk(cmd: &mut clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+            let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+            for name in names {
+                let Some(sub) = cmd.find_subcommand_mut(&name) else { continue };
+                let path = format!("{path} {name}");
+                if sub.has_subcommands() {
+                    walk(sub, &path, out);
+                } else {
+                    out.push((path, sub.render_long_help().to_string()));
+                }
+            }
+        }
+        let mut cmd = command();
+        cmd.build();
+        let mut out = Vec::new();
+        walk(&mut cmd, "ejctl", &mut out);
+        out
+    }
+
+    /// Issue 11, point 10: shared options under their own headings, after the command's own; no
+    /// empty defaults; the consequences of shutdown and remove spelled out.
+    #[test]
+    fn r11_help_that_helps() {
+        let helps = leaf_helps();
+        for (path, help) in &helps {
+            assert!(!help.contains("[default: ]"), "{path}: an empty default is shown");
+            let own = help.find("Options:").unwrap_or(0);
+            for (heading, flag) in
+                [("Registry options:", "--zk <"), ("Output options:", "--output <"), ("Global options:", "--verbose")]
+            {
+                if let Some(at) = help.find(&format!("      {flag}")).or_else(|| help.find(&format!("  -v, {flag}"))) {
+                    let under = help.find(heading).unwrap_or_else(|| panic!("{path}: no '{heading}' heading"));
+                    assert!(own < under && under < at, "{path}: {flag} is not under '{heading}'");
+                }
+            }
+        }
+        let help = |p: &str| helps.iter().find(|(path, _)| path == p).map(|(_, h)| h.clone()).unwrap();
+        assert!(help("ejctl job shutdown").contains("running items are\nkilled"), "{}", help("ejctl job shutdown"));
+        let remove = help("ejctl job remove");
+        assert!(
+            remove.contains("CRASHED") && remove.contains("comes back when a worker whose job file has it restarts"),
+            "{remove}"
+        );
+        let list = help("ejctl job list");
+        let own = &list[list.find("Options:").unwrap()..list.find("Registry options:").unwrap()];
+        assert!(!own.contains("--zk") && !own.contains("--output"), "job list's own options: {own}");
+    }
+
     #[test]
     fn every_command_has_an_example() {
         fn walk(cmd: &clap::Command, path: &str) {

@@ -27,8 +27,8 @@ pub struct NextArgs {
     /// The expression: 6 or 7 fields with seconds, Quartz dialect (quote it).
     pub expression: String,
     /// Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local.
-    #[arg(long, value_name = "TZ", default_value = "")]
-    pub time_zone: String,
+    #[arg(long, value_name = "TZ")]
+    pub time_zone: Option<String>,
     /// Start after this instant (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub after: Option<String>,
@@ -53,7 +53,8 @@ struct NextDoc {
 pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
     let CronCmd::Next(Offline { args, .. }) = cmd;
     let expr = cron::parse(&args.expression).map_err(|e| CliError::usage(e.to_string()))?;
-    let tz = cron::parse_time_zone(&args.time_zone).map_err(|e| CliError::usage(e.to_string()))?;
+    let tz = cron::parse_time_zone(args.time_zone.as_deref().unwrap_or_default())
+        .map_err(|e| CliError::usage(e.to_string()))?;
     let after = match &args.after {
         Some(s) => DateTime::parse_from_rfc3339(s)
             .map_err(|e| CliError::usage(format!("--after '{s}' is not an RFC 3339 instant: {e}")))?

@@ -61,12 +61,12 @@ pub enum JobCmd {
     Resume(Reads<ServerArgs>),
     /// Shut a job's instances down (all, or those of one server); they stay down until restarted.
     #[command(
-        after_help = "Examples:\n  ejctl job shutdown myJob --server 10.0.0.5\n  ejctl job shutdown myJob --yes\n\nDeletes the instance nodes; each owning process stops the job until it is restarted."
+        after_help = "Examples:\n  ejctl job shutdown myJob --server 10.0.0.5\n  ejctl job shutdown myJob --yes\n\nDeletes the instance nodes; each owning process stops the job at once: its running items are\nkilled (SIGTERM, then SIGKILL after kill_grace_seconds), without the graceful wait of a stop\nsignal, and their items fail over to the other instances. The job stays down in those\nprocesses until they restart. To stop fires but let running items finish: ejctl job disable."
     )]
     Shutdown(Changes<ServerArgs>),
     /// Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job.
     #[command(
-        after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nWithout --purge the configuration stays (ElasticJob's JobOperateAPI.remove); --purge deletes\nthe whole /{job} tree (removeJobConfiguration)."
+        after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nRunning items are killed at once, as with `job shutdown`. Without --purge the configuration\nstays (ElasticJob's JobOperateAPI.remove): `job list` then shows the job as CRASHED (configured,\nno live instance), and it comes back when a worker whose job file has it restarts. --purge\ndeletes the whole /{job} tree (removeJobConfiguration); a worker with the job in its file\nstill publishes it again when it restarts, so remove the job from the files first."
     )]
     Remove(Changes<RemoveArgs>),
 }

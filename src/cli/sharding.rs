@@ -72,9 +72,9 @@ pub struct PlanArgs {
     /// AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE.
     #[arg(long, default_value = "AVG_ALLOCATION")]
     pub strategy: String,
-    /// The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it).
-    #[arg(long, default_value = "")]
-    pub job_name: String,
+    /// The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty.
+    #[arg(long, value_name = "NAME")]
+    pub job_name: Option<String>,
     /// Instance ids, comma-separated (`ip@-@pid`).
     #[arg(long, value_delimiter = ',', required = true)]
     pub instances: Vec<String>,
@@ -149,10 +149,11 @@ fn plan(args: PlanArgs, out: &mut Output) -> Result<Exit> {
         strategy::sort_instances_like_elasticjob(&mut instances);
     }
     let now = chrono::Utc::now().timestamp_millis();
-    let result = strategy::assign(strategy, &args.job_name, &instances, args.total, now);
+    let job_name = args.job_name.unwrap_or_default();
+    let result = strategy::assign(strategy, &job_name, &instances, args.total, now);
     let assignments: Vec<Assignment> =
         result.into_iter().map(|(instance, items)| Assignment { instance, items }).collect();
-    out.render(&PlanDoc { strategy: strategy.as_str(), job_name: args.job_name, total: args.total, assignments })?;
+    out.render(&PlanDoc { strategy: strategy.as_str(), job_name, total: args.total, assignments })?;
     Ok(Exit::Ok)
 }
 
