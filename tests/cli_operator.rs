@@ -41,6 +41,11 @@ struct Run {
 
 impl Run {
     fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        Run::start_in(dir, dir, args, env)
+    }
+
+    /// Runs in `cwd`, with the log and contexts file in `dir`.
+    fn start_in(cwd: &Path, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         let stderr = dir.join(format!("stderr-{}.txt", unique_ns("run")));
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"));
         for var in ENV {
@@ -51,7 +56,7 @@ impl Run {
             .arg("run")
             .args(args)
             .envs(env.iter().copied())
-            .current_dir(dir)
+            .current_dir(cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&stderr).unwrap())
@@ -619,4 +624,58 @@ async fn r11_registry_errors_name_the_cause() {
         assert!(out.status.success(), "{args:?}: {err}");
         assert!(err.contains(&format!("INFO registry: zookeeper {zk}/{ns} (from {source})")), "{args:?}: {err}");
     }
+}
+
+/// Runs `ejctl run ARGS` in `dir` for `secs` seconds (stderr to a file, so not a terminal), stops
+/// it with SIGTERM and returns its log.
+fn run_for(dir: &Path, args: &[&str], secs: u64) -> String {
+    let mut run = Run::start(dir, args, &[]);
+    std::thread::sleep(Duration::from_secs(secs));
+    run.check_alive();
+    run.stop()
+}
+
+/// Issue 11, point 6: logs a machine and a person can read: no colour off a terminal, no Rust
+/// `Debug` forms, one spelling per field, a failed run's stderr at WARN right after the
+/// failure, `--log-format json`, and the README's example starts without a warning.
+#[test]
+fn r11_logs_a_machine_and_a_person_can_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("fail.toml"),
+        "[[job]]\nname = \"etl\"\ncron = \"* * * * * ?\"\ncommand = \"sh -c 'echo working; echo first-problem >&2; echo last-problem >&2; exit 3'\"\n",
+    )
+    .unwrap();
+    let log = run_for(d, &["fail.toml"], 3);
+    assert!(!log.contains('\u{1b}'), "no ANSI colour when stderr is a file: {log}");
+    for debug in ["Some(", "None", "=\"", "?state", "Duration", "{ "] {
+        assert!(!log.contains(debug), "a Debug form ({debug}) in the log: {log}");
+    }
+    let lines: Vec<&str> = log.lines().collect();
+    let failed = lines.iter().position(|l| l.contains(" WARN item failed job=etl item=0 source=cron ")).expect(&log);
+    assert!(lines[failed].contains(" exit_code=3 error=exit code 3: last-problem"), "{}", lines[failed]);
+    assert!(lines[failed + 1].contains(" WARN first-problem job=etl item=0 stream=stderr"), "{log}");
+    assert!(lines[failed + 2].contains(" WARN last-problem job=etl item=0 stream=stderr"), "{log}");
+    // Only the failure is a warning (the embedded registry's start is not one).
+    for l in lines.iter().filter(|l| l.contains(" WARN ")) {
+        assert!(l.contains("item failed") || l.contains("stream=stderr"), "an unexpected warning: {l}");
+    }
+
+    // JSON: one object per line, numbers as numbers.
+    let log = run_for(d, &["fail.toml", "--log-format", "json"], 3);
+    let events: Vec<serde_json::Value> =
+        log.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let failed = events.iter().find(|e| e["fields"]["message"] == "item failed").expect(&log);
+    assert_eq!(failed["level"], "WARN");
+    assert_eq!((failed["fields"]["job"].as_str(), failed["fields"]["exit_code"].as_i64()), (Some("etl"), Some(3)));
+
+    // The README's example: no warning the user cannot act on.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut run = Run::start_in(root, d, &["examples/hello.toml"], &[]);
+    std::thread::sleep(Duration::from_secs(3));
+    run.check_alive();
+    let log = run.stop();
+    assert!(!log.contains("WARN"), "{log}");
+    assert!(log.contains("INFO registry: the embedded in-process registry"), "{log}");
 }

@@ -387,7 +387,7 @@ impl Worker {
                 }
             }
         }
-        tracing::info!(instance = %self.instance_id, timeout = ?self.shutdown_timeout, "stopping: no new fires, waiting for running items");
+        tracing::info!(instance = %self.instance_id, timeout_s = self.shutdown_timeout.as_secs(), "stopping: no new fires, waiting for running items");
         let _ = self.stop.send(StopMode::Graceful(Instant::now() + self.shutdown_timeout));
         let mut was_forced = false;
         loop {

@@ -399,7 +399,7 @@ async fn resolve_hosts(servers: &str, timeout: Duration) -> Result<()> {
         return Err(RegistryError::Unreachable { servers: servers.to_string(), reason: failures.join("; ") });
     }
     for failure in failures {
-        tracing::warn!(servers, "{failure}");
+        tracing::warn!(servers = %servers, "{failure}");
     }
     Ok(())
 }
@@ -424,7 +424,7 @@ async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
         let Some(tls) = &options.tls else { return reason };
         match tls::diagnose(tls, servers).await {
             Some(cause) => {
-                tracing::warn!(servers, cause = %cause, "TLS connection to the registry failed");
+                tracing::warn!(servers = %servers, cause = %cause, "TLS connection to the registry failed");
                 format!("{reason}; {cause}")
             }
             None => reason,
@@ -499,7 +499,12 @@ async fn supervise(
                         continue;
                     }
                     zkc::SessionState::Expired | zkc::SessionState::Closed | zkc::SessionState::AuthFailed => {
-                        tracing::warn!(registry = %b.describe(), state = ?state, "registry session ended, establishing a new one");
+                        let state = match state {
+                            zkc::SessionState::Expired => "expired",
+                            zkc::SessionState::AuthFailed => "auth failed",
+                            _ => "closed",
+                        };
+                        tracing::warn!(registry = %b.describe(), state = %state, "registry session ended, establishing a new one");
                         None
                     }
                 }
