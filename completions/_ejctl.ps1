@@ -1167,6 +1167,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
             [CompletionResult]::new('--mask-ips', '--mask-ips', [CompletionResultType]::ParameterName, 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob''s dump does)')
+            [CompletionResult]::new('--elasticjob', '--elasticjob', [CompletionResultType]::ParameterName, 'Print ElasticJob''s dump lines (`path | value`), as a Java worker''s dump port answers')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')

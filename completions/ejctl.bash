@@ -497,11 +497,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -583,11 +583,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -641,11 +641,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -699,11 +699,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -757,11 +757,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -913,11 +913,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -953,11 +953,11 @@ _ejctl() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1077,11 +1077,11 @@ _ejctl() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1131,11 +1131,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1161,11 +1161,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1187,11 +1187,11 @@ _ejctl() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1285,11 +1285,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1304,7 +1304,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__dump)
-            opts="-o -v -q -h -V --addr --mask-ips --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --addr --mask-ips --elasticjob --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1347,11 +1347,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -1461,11 +1461,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2205,11 +2205,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2333,11 +2333,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2391,11 +2391,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2471,11 +2471,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2537,11 +2537,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2749,11 +2749,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2815,11 +2815,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2881,11 +2881,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -2947,11 +2947,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3005,11 +3005,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3071,11 +3071,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3133,11 +3133,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3273,11 +3273,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3331,11 +3331,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3501,11 +3501,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3559,11 +3559,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3617,11 +3617,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3675,11 +3675,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3747,11 +3747,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3805,11 +3805,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3931,11 +3931,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -3989,11 +3989,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)
@@ -4063,11 +4063,11 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 --sort-by)

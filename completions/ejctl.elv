@@ -1072,6 +1072,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --output 'Output format (`wide`: a table with every column)'
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
             cand --mask-ips 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob''s dump does)'
+            cand --elasticjob 'Print ElasticJob''s dump lines (`path | value`), as a Java worker''s dump port answers'
             cand --no-headers 'Tables and plain rows without the header line'
             cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
             cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'

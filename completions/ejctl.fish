@@ -34,6 +34,7 @@ complete -c ejctl -n "__fish_ejctl_needs_command" -l tls-key -d '`--tls-key` bef
 complete -c ejctl -n "__fish_ejctl_needs_command" -l connect-timeout -d '`--connect-timeout` before the command' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -s o -l output -d '`--output` before the command' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -98,6 +99,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -118,6 +120,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -138,6 +141,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -159,6 +163,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -179,6 +184,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -199,6 +205,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -219,6 +226,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -239,6 +247,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -260,6 +269,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -301,6 +311,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -320,6 +331,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -340,6 +352,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -360,6 +373,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from apply" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -380,6 +394,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -417,6 +432,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -436,6 +452,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -455,6 +472,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -474,6 +492,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -493,6 +512,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from shutdown" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -513,6 +533,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -547,6 +568,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -566,6 +588,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -597,6 +620,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -617,6 +641,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -636,6 +661,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -651,6 +677,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount (1 to 100000, as in a job configuration)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -682,6 +709,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -705,6 +733,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -717,6 +746,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -735,6 +765,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -747,6 +778,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -758,6 +790,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -784,6 +817,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s n -l count -d 'How many instants to print (1 to 1000)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -806,11 +840,13 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l tls-key -d 'The cli
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l mask-ips -d 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob\'s dump does)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l elasticjob -d 'Print ElasticJob\'s dump lines (`path | value`), as a Java worker\'s dump port answers'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l no-headers -d 'Tables and plain rows without the header line'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s q -l quiet -d 'Only errors on stderr'
@@ -828,6 +864,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Tak
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
@@ -853,6 +890,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l tls-key -d 'The clie
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
+boxes\t'Tables with borders'
 json\t'One JSON object per invocation; field names are stable (see the README)'
 yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"

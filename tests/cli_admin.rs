@@ -120,7 +120,8 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(rows.len(), 3);
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
     assert_eq!(&rows[2][4..7], ["2", "3", "order settlement"]);
-    assert_eq!(&rows[2][7..], ["", "-"], "no run recorded: no last run, health unknown");
+    assert_eq!(&rows[2][7..9], ["", "-"], "no run recorded: no last run, health unknown");
+    assert_eq!(&rows[2][9..], ["GMT+08:00", ""], "the time zone and the failing items, as in JSON");
     let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");
@@ -186,7 +187,12 @@ async fn a_java_tree_is_listed_and_shown() {
     let (code, plain, _) = run(ejctl_on(&server, &ns).args(["job", "show", SCRIPT, "-o", "plain"]));
     assert_eq!(code, 0);
     assert!(plain.starts_with("job\tjavaScriptJob\tSCRIPT\tDISABLED\n"), "{plain}");
-    assert!(plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\n"), "{plain}");
+    // Every field of the item's document: ..., failovering, running, misfire, exit code, message,
+    // last instance.
+    assert!(
+        plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\t\tfalse\tfalse\t\t\t\n"),
+        "{plain}"
+    );
 
     // sharding show.
     let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "show", SCRIPT, "-o", "json"]));
@@ -250,7 +256,10 @@ async fn a_java_tree_is_listed_and_shown() {
     );
     let (code, plain, _) = run(ejctl_on(&server, &ns).args(["server", "list", "-o", "plain"]));
     assert_eq!(code, 0);
-    assert!(plain.starts_with(&format!("192.168.10.1\t1\t3\t1\t{I1}\n")), "{plain}");
+    assert!(
+        plain.starts_with(&format!("192.168.10.1\t1\t3\t1\t{I1}\t{FAILOVER},{SCRIPT},{SIMPLE}\t{SCRIPT}\n")),
+        "{plain}"
+    );
 
     // Views change nothing.
     assert_eq!(snapshot(&r).await, before);

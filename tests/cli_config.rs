@@ -643,11 +643,10 @@ async fn contexts_name_registries() {
     assert_eq!(doc["contexts"][1]["current"], true);
     assert_eq!(doc["contexts"][1]["digest"], "ops:****");
     assert_eq!(doc["contexts"][0]["digest"], Value::Null);
-    cli()
-        .args(["context", "list", "-o", "plain"])
-        .assert()
-        .success()
-        .stdout(format!("dev\t{}\t{ns}\t\nprod\t127.0.0.1:1\tjobs\t*\n", server.connect_string()));
+    cli().args(["context", "list", "-o", "plain"]).assert().success().stdout(format!(
+        "dev\t{}\t{ns}\t\t\t\t\t\t\nprod\t127.0.0.1:1\tjobs\t*\tops:****\t1s\t\t\t\n",
+        server.connect_string()
+    ));
     let doc = json(&cli().args(["context", "show", "-o", "json"]).assert().success());
     assert_eq!(doc["name"], "prod");
     assert_eq!(doc["zk"], "127.0.0.1:1");

@@ -508,11 +508,17 @@ fn sharding_plan_uses_elasticjob_instance_order_without_keep_order() {
     assert_eq!(plan("AVG_ALLOCATION", "j", "host0, host1 ,host2", 8, false), plan("AVG_ALLOCATION", "j", S3, 8, false));
 }
 
-/// The cells of a comfy-table table's rows (header first).
+/// The cells of a table's rows (header first).
 fn table_cells(text: &str) -> Vec<Vec<String>> {
+    // Columns three spaces apart (cells hold no such run); a missing last cell is empty.
+    let widest = text.lines().map(|l| l.split("   ").filter(|c| !c.is_empty()).count()).max().unwrap_or(0);
     text.lines()
-        .filter(|l| l.starts_with('│'))
-        .map(|l| l.trim_matches('│').split('┆').map(|c| c.trim().to_string()).collect())
+        .map(|l| {
+            let mut cells: Vec<String> =
+                l.split("   ").filter(|c| !c.is_empty()).map(|c| c.trim().to_string()).collect();
+            cells.resize(widest, String::new());
+            cells
+        })
         .collect()
 }
 

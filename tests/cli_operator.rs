@@ -679,3 +679,115 @@ fn r11_logs_a_machine_and_a_person_can_read() {
     assert!(!log.contains("WARN"), "{log}");
     assert!(log.contains("INFO registry: the embedded in-process registry"), "{log}");
 }
+
+/// `ejctl ARGS` on `server`/`ns`: exit 0 and stdout.
+fn stdout_at(server: &ZkServer, ns: &str, args: &[&str], env: &[(&str, &str)]) -> String {
+    let out =
+        tokio::task::block_in_place(|| ejctl_at(server, ns).envs(env.iter().copied()).args(args).output().unwrap());
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The cell under `column` in the table line `row` (columns start where their header does).
+fn cell<'a>(table: &'a str, column: &str, row: usize) -> &'a str {
+    let lines: Vec<&str> = table.lines().collect();
+    let start = lines[0].find(column).unwrap_or_else(|| panic!("no {column}: {table}"));
+    let end =
+        lines[0][start + column.len()..].find(|c: char| c != ' ').map_or(usize::MAX, |i| start + column.len() + i);
+    let line = lines[row];
+    line.get(start..end.min(line.len())).unwrap_or("").trim()
+}
+
+/// Issue 11, point 4: every absolute time has an offset (the job's zone when it has one),
+/// tables say how far away it is (`in 3s`, `2m ago`), `-` when nothing will fire (a one-off
+/// job, no live instance, a disabled job); documents keep RFC 3339 UTC (`null` for none).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_times_say_their_zone() {
+    use ejctl::config::JobConfig;
+    let (server, ns, r) = crate::support::zk_registry("times").await;
+    // job0000 (live, GMT+8 below), job0001 (live, disabled below), lonely (no instance),
+    // once (live, no cron).
+    crate::support::seed_jobs(&r, 2, ejctl::registry::Mode::Ephemeral).await;
+    let lonely = JobPaths::new("lonely");
+    let mut cfg = JobConfig::new("lonely", 1);
+    cfg.cron = Some("0/10 * * * * ?".into());
+    r.put(lonely.root(), b"SCRIPT").await.unwrap();
+    r.put(&lonely.config(), cfg.to_yaml().as_bytes()).await.unwrap();
+    stdout_at(&server, &ns, &["config", "set", "job0000", "timeZone=GMT+8"], &[]);
+    stdout_at(&server, &ns, &["job", "disable", "job0001"], &[]);
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout_at(&server, &ns, &["job", "list", "-o", "json"], &[])).unwrap();
+    let next = |i: usize| doc["jobs"][i]["nextFire"].clone();
+    assert_eq!(doc["jobs"][0]["name"], "job0000");
+    assert!(next(0).as_str().unwrap().ends_with('Z'), "documents are UTC: {doc}");
+    assert_eq!((next(1), next(2)), (serde_json::Value::Null, serde_json::Value::Null), "disabled, no instance: {doc}");
+
+    let table = stdout_at(&server, &ns, &["job", "list"], &[]);
+    let in_secs = regex::Regex::new(r"^in \d+s$").unwrap();
+    assert!(in_secs.is_match(cell(&table, "NEXT FIRE", 1)), "{table}");
+    assert_eq!((cell(&table, "NEXT FIRE", 2), cell(&table, "NEXT FIRE", 3)), ("-", "-"), "{table}");
+    assert_eq!(cell(&table, "LAST RUN", 1), "-", "{table}");
+    let wide = stdout_at(&server, &ns, &["job", "list", "-o", "wide"], &[]);
+    let full = regex::Regex::new(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+08:00 \(in \d+s\)$").unwrap();
+    assert!(full.is_match(cell(&wide, "NEXT FIRE", 1)), "the job's zone: {wide}");
+    let show = stdout_at(&server, &ns, &["job", "show", "job0000"], &[]);
+    let line = show.lines().find(|l| l.starts_with("Next fire")).unwrap();
+    assert!(full.is_match(line.trim_start_matches("Next fire").trim()), "{show}");
+    let items = stdout_at(&server, &ns, &["sharding", "show", "job0000", "-o", "wide"], &[]);
+    assert!(full.is_match(cell(&items, "NEXT FIRE", 1)), "{items}");
+    // A one-off job: nothing will fire.
+    stdout_at(&server, &ns, &["config", "set", "job0000", "cron=", "--yes"], &[]);
+    let show = stdout_at(&server, &ns, &["job", "show", "job0000"], &[]);
+    assert!(show.lines().any(|l| l.starts_with("Next fire") && l.trim_end().ends_with(" -")), "{show}");
+}
+
+/// Issue 11, point 5: tables like kubectl's — aligned columns without borders (boxes only with
+/// `-o boxes`), names never broken, only free text cut to the width, `-o wide`, `--no-headers`,
+/// `--sort-by`; `-o plain` carries the document's fields.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r11_tables_like_kubectl() {
+    let (server, ns, r) = crate::support::zk_registry("tables").await;
+    crate::support::seed_jobs(&r, 3, ejctl::registry::Mode::Ephemeral).await;
+    let long = "settles every order of the day against the ledger and mails the differences to accounting";
+    stdout_at(&server, &ns, &["config", "set", "job0001", &format!("description={long}")], &[]);
+    let table = stdout_at(&server, &ns, &["job", "list"], &[]);
+    assert!(!table.contains(['│', '┆', '─', '╭', '┌']), "{table}");
+    assert!(table.starts_with("NAME "), "{table}");
+    assert_eq!(cell(&table, "NAME", 2), "job0001");
+    assert_eq!(cell(&table, "DESCRIPTION", 2), long, "not cut without a width: {table}");
+    // Narrow: the description is cut, the names stay whole, no header wraps.
+    let narrow = stdout_at(&server, &ns, &["job", "list"], &[("COLUMNS", "110")]);
+    for (i, name) in ["job0000", "job0001", "job0002"].iter().enumerate() {
+        assert_eq!(cell(&narrow, "NAME", i + 1), *name, "{narrow}");
+    }
+    assert!(narrow.lines().next().unwrap().ends_with("DESCRIPTION"), "{narrow}");
+    assert!(cell(&narrow, "DESCRIPTION", 2).ends_with('…'), "{narrow}");
+    assert!(narrow.lines().all(|l| l.chars().count() <= 110), "{narrow}");
+    // --no-headers, --sort-by.
+    let bare = stdout_at(&server, &ns, &["job", "list", "--no-headers"], &[]);
+    assert_eq!(bare.lines().count(), 3);
+    assert!(bare.starts_with("job0000 "), "{bare}");
+    let sorted = stdout_at(&server, &ns, &["job", "list", "--sort-by", "description"], &[]);
+    assert_eq!(cell(&sorted, "NAME", 1), "job0000", "'job number 0' < 'job number 2' < 'settles...': {sorted}");
+    assert_eq!(cell(&sorted, "NAME", 3), "job0001", "{sorted}");
+    let out = tokio::task::block_in_place(|| {
+        ejctl_at(&server, &ns).args(["job", "list", "--sort-by", "colour"]).output().unwrap()
+    });
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("ejctl: error: --sort-by: no column 'colour' (columns: name, status, health, cron, last-run, next-fire, instances, items, description)"));
+    // Boxes only when asked; wide has more columns.
+    assert!(stdout_at(&server, &ns, &["job", "list", "-o", "boxes"], &[]).contains('│'));
+    let wide = stdout_at(&server, &ns, &["instance", "list", "-o", "wide"], &[]);
+    assert!(wide.lines().next().unwrap().ends_with("LABELS"), "{wide}");
+    let wide = stdout_at(&server, &ns, &["sharding", "show", "job0000", "-o", "wide"], &[]);
+    assert!(wide.lines().next().unwrap().ends_with("EXIT   LAST INSTANCE"), "{wide}");
+    // plain: the document's fields; dump tab-separated.
+    let plain = stdout_at(&server, &ns, &["sharding", "show", "job0000", "-o", "plain"], &[]);
+    let row: Vec<&str> = plain.lines().next().unwrap().split('\t').collect();
+    assert_eq!(row.len(), 15, "{plain}");
+    assert_eq!(row[..3], ["0", "10.0.0.1@-@42", "10.0.0.1"], "{plain}");
+    assert_eq!((row[10], row[11]), ("false", "false"), "running, misfire: {plain}");
+    let dump = stdout_at(&server, &ns, &["dump", "job0000", "-o", "plain"], &[]);
+    assert!(dump.lines().all(|l| l.split('\t').count() == 5 && !l.contains(" | ")), "{dump}");
+    assert!(dump.starts_with("/job0000\tSCRIPT\tfalse\t"), "{dump}");
+}

@@ -73,7 +73,7 @@ pub enum Command {
     Cron(cron::CronCmd),
     /// Print the registry tree (or one job's) with node values.
     #[command(
-        after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
+        after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob -o plain | cut -f1,2          # path and value, tab-separated\n  ejctl dump myJob --elasticjob --mask-ips       # ElasticJob's dump lines\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
     )]
     Dump(Reads<dump::DumpArgs>),
     /// Runs of a job from the trace store: fire, item, instance, start, duration, result.

@@ -110,6 +110,7 @@ impl Render for InstanceListDoc {
                     r.server_status.clone().unwrap_or_default(),
                     r.leader.to_string(),
                     join_items(&r.items),
+                    r.labels.clone().unwrap_or_default(),
                 ]
             })
             .collect();
@@ -117,19 +118,38 @@ impl Render for InstanceListDoc {
     }
 
     fn table(&self) -> Vec<Block> {
+        vec![Block::table(self.instance_table(false))]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        vec![Block::table(self.instance_table(true))]
+    }
+}
+
+impl InstanceListDoc {
+    /// The instances as a table; `wide` adds their labels.
+    fn instance_table(&self, wide: bool) -> Table {
         let mut table = Table::new();
-        table.set_header(["JOB", "INSTANCE", "SERVER IP", "SERVER", "LEADER", "ITEMS"]);
+        let mut header = vec!["JOB", "INSTANCE", "SERVER IP", "SERVER", "LEADER", "ITEMS"];
+        if wide {
+            header.push("LABELS");
+        }
+        table.set_header(header);
         for r in &self.instances {
-            table.add_row([
+            let mut row = vec![
                 r.job.clone(),
                 r.id.clone(),
                 r.server_ip.clone(),
                 r.server_status.clone().unwrap_or_else(|| "-".into()),
                 if r.leader { "yes".into() } else { String::new() },
                 join_items(&r.items),
-            ]);
+            ];
+            if wide {
+                row.push(r.labels.clone().unwrap_or_else(|| "-".into()));
+            }
+            table.add_row(row);
         }
-        vec![Block::table(table)]
+        table
     }
 }
 

@@ -26,7 +26,7 @@ use crate::config::schema::{self, Kind};
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
-use crate::ops::text::{join_items, local_time, name_list, rfc3339};
+use crate::ops::text::{ago, join_items, name_list, rfc3339, when};
 use crate::ops::view::{self, JobBrief, JobDetail};
 use crate::ops::{check_ip, check_job_name};
 use crate::registry::codec::ServerStatus;
@@ -165,6 +165,8 @@ impl Render for JobList {
                     b.description.clone(),
                     b.last_run.as_ref().map(rfc3339).unwrap_or_default(),
                     b.health.to_string(),
+                    b.time_zone.clone().unwrap_or_default(),
+                    join_items(&b.failing_items),
                 ]
             })
             .collect();
@@ -172,13 +174,26 @@ impl Render for JobList {
     }
 
     fn table(&self) -> Vec<Block> {
+        vec![Block::table(self.job_table(false))]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        vec![Block::table(self.job_table(true))]
+    }
+}
+
+impl JobList {
+    /// The jobs as a table: times relative (`2m ago`, `in 3s`), or in full with `wide` (with
+    /// the offset of the job's time zone).
+    fn job_table(&self, wide: bool) -> Table {
+        let now = Utc::now();
         let mut table = Table::new();
         table.set_header([
             "NAME",
             "STATUS",
             "HEALTH",
-            "LAST RUN",
             "CRON",
+            "LAST RUN",
             "NEXT FIRE",
             "INSTANCES",
             "ITEMS",
@@ -190,19 +205,22 @@ impl Render for JobList {
                 (Some(c), None) => c.clone(),
                 (None, _) => "(one-off)".to_string(),
             };
+            let time = |t: Option<&chrono::DateTime<Utc>>| {
+                if wide { when(t, b.time_zone.as_deref(), now) } else { ago(t, now) }
+            };
             table.add_row([
                 b.name.clone(),
                 b.status.to_string(),
                 health_cell(b),
-                b.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
                 cron,
-                b.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
+                time(b.last_run.as_ref()),
+                time(b.next_fire.as_ref()),
                 b.instance_count.to_string(),
                 b.sharding_total_count.to_string(),
                 b.description.clone(),
             ]);
         }
-        vec![Block::table(table)]
+        table
     }
 }
 
@@ -269,6 +287,9 @@ impl Render for JobShow {
             vec!["next_fire".into(), d.next_fire.as_ref().map(rfc3339).unwrap_or_default()],
             vec![schema::field(schema::FieldId::ShardingTotalCount).file.into(), job.total().unwrap_or(0).to_string()],
             vec!["leader".into(), d.leader.clone().unwrap_or_default()],
+            vec!["namespace".into(), d.namespace.clone()],
+            vec!["resharding_needed".into(), d.resharding_needed.to_string()],
+            vec!["config_error".into(), d.config_error.clone().unwrap_or_default()],
         ];
         for s in &d.servers {
             rows.push(vec!["server".into(), s.ip.clone(), s.status.clone(), s.instances.join(",")]);
@@ -287,6 +308,16 @@ impl Render for JobShow {
         }
         for p in &d.failover.pending {
             rows.push(vec!["failover_pending".into(), p.item.to_string(), p.owner.clone().unwrap_or_default()]);
+        }
+        for a in &d.failover.assigned {
+            rows.push(vec![
+                "failover_assigned".into(),
+                a.item.to_string(),
+                a.owner.clone().unwrap_or_default(),
+                a.failover.clone().unwrap_or_default(),
+                a.failovering.clone().unwrap_or_default(),
+                a.running.to_string(),
+            ]);
         }
         vec![Block::Rows(rows)]
     }
@@ -315,8 +346,16 @@ impl Render for JobShow {
             Block::Text("\nInstances\n".into()),
             Block::table(instances),
             Block::Text("\nSharding\n".into()),
-            Block::table(item_table(&d.sharding)),
+            Block::table(item_table(&d.sharding, self.job.time_zone(), false)),
         ]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        let mut blocks = self.table();
+        if let Some(last) = blocks.last_mut() {
+            *last = Block::table(item_table(&self.detail.sharding, self.job.time_zone(), true));
+        }
+        blocks
     }
 }
 
@@ -324,12 +363,8 @@ impl JobShow {
     /// The key-value head of the table view.
     fn head(&self) -> String {
         let (job, d) = (&self.job, &self.detail);
-        let mut head = Table::new();
-        head.load_style(comfy_table::presets::NOTHING);
-        head.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
-        let mut kv = |k: &str, v: String| {
-            head.add_row([k.to_string(), v]);
-        };
+        let mut head: Vec<(String, String)> = Vec::new();
+        let mut kv = |k: &str, v: String| head.push((k.to_string(), v));
         let kind = if d.job_type.is_empty() { String::new() } else { format!(" ({})", d.job_type) };
         kv("Job", format!("{}{kind}", d.name));
         kv("Status", d.status.to_string());
@@ -341,7 +376,7 @@ impl JobShow {
                     (None, _) => "(one-off: runs when triggered)".to_string(),
                 };
                 kv("Cron", cron);
-                kv("Next fire", d.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time));
+                kv("Next fire", when(d.next_fire.as_ref(), job.time_zone(), Utc::now()));
                 let strategy =
                     c.job_sharding_strategy_type.as_deref().filter(|s| !s.is_empty()).unwrap_or("AVG_ALLOCATION");
                 let params = c.sharding_item_parameters.as_deref().filter(|s| !s.is_empty());
@@ -377,7 +412,8 @@ impl JobShow {
         }
         let failover_queue: Vec<u32> = d.failover.pending.iter().map(|p| p.item).collect();
         kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { join_items(&failover_queue) });
-        head.to_string().lines().map(|l| format!("{}\n", l.trim_end())).collect()
+        let width = head.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+        head.iter().map(|(k, v)| format!("{}\n", format!("{k:<width$}   {v}").trim_end())).collect()
     }
 }
 

@@ -47,7 +47,7 @@ use crate::exit::Exit;
 /// Whatever the command fails with; `main` maps the error onto an exit code.
 pub async fn run(cli: Cli, global: GlobalArgs) -> Result<Exit> {
     let global = context::resolve(global)?;
-    let mut out = Output::new(global.output).quiet(global.quiet);
+    let mut out = Output::new(global.output).quiet(global.quiet).tables(global.table.clone());
     let global = &global;
     match cli.command {
         Command::Run(args) => run::exec(global, args).await,

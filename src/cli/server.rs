@@ -84,6 +84,8 @@ impl Render for ServerListDoc {
                     s.jobs.len().to_string(),
                     s.disabled_jobs.len().to_string(),
                     s.instances.join(","),
+                    s.jobs.join(","),
+                    s.disabled_jobs.join(","),
                 ]
             })
             .collect();

@@ -164,6 +164,9 @@ struct ShowDoc {
     job: String,
     sharding_total_count: u32,
     items: Vec<ItemRow>,
+    /// The job's time zone, for the times in tables.
+    #[serde(skip)]
+    time_zone: Option<String>,
 }
 
 impl Render for ShowDoc {
@@ -176,7 +179,11 @@ impl Render for ShowDoc {
     }
 
     fn table(&self) -> Vec<Block> {
-        vec![Block::table(item_table(&self.items))]
+        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), false))]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), true))]
     }
 }
 
@@ -186,7 +193,8 @@ async fn show(global: &GlobalArgs, name: &str, watch: bool, out: &mut Output) ->
     let read = async || -> Result<ShowDoc> {
         let job = admin.read_job(name).await?;
         let items = view::item_rows(&job, chrono::Utc::now());
-        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })
+        let time_zone = job.time_zone().map(str::to_string);
+        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items, time_zone })
     };
     let doc = read().await?;
     if watch {

@@ -100,6 +100,15 @@ impl JobData {
         expr.next_after(now, &tz)
     }
 
+    /// The next fire that will happen: [`JobData::next_fire`], unless nothing will fire it: no
+    /// live instance (`CRASHED`) or every server disabled (`DISABLED`).
+    pub fn upcoming_fire(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        match self.status() {
+            JobStatus::Crashed | JobStatus::Disabled => None,
+            _ => self.next_fire(now),
+        }
+    }
+
     /// The description, empty when there is none.
     pub fn description(&self) -> String {
         self.config.as_ref().ok().and_then(|c| c.description.clone()).unwrap_or_default()

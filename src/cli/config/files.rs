@@ -94,7 +94,9 @@ impl Render for Applied<'_> {
         let rows = self
             .rows()
             .iter()
-            .map(|(p, result, version)| vec![p.plan.job.clone(), result.to_string(), version.to_string()])
+            .map(|(p, result, version)| {
+                vec![p.plan.job.clone(), result.to_string(), version.to_string(), p.file.display().to_string()]
+            })
             .collect();
         vec![Block::Rows(rows)]
     }

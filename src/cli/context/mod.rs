@@ -146,6 +146,11 @@ impl Render for ListDoc {
                     d.zk.clone(),
                     d.namespace.clone(),
                     if d.current { "*".into() } else { String::new() },
+                    d.digest.clone().unwrap_or_default(),
+                    d.connect_timeout.clone().unwrap_or_default(),
+                    d.tls_ca.clone().unwrap_or_default(),
+                    d.tls_cert.clone().unwrap_or_default(),
+                    d.tls_key.clone().unwrap_or_default(),
                 ]
             })
             .collect();
@@ -189,6 +194,11 @@ impl Render for ShowDoc {
             doc.namespace.clone(),
             doc.digest.clone().unwrap_or_default(),
             doc.connect_timeout.clone().unwrap_or_default(),
+            doc.current.to_string(),
+            doc.tls_ca.clone().unwrap_or_default(),
+            doc.tls_cert.clone().unwrap_or_default(),
+            doc.tls_key.clone().unwrap_or_default(),
+            self.file.clone().unwrap_or_default(),
         ]])]
     }
 
