@@ -33,6 +33,9 @@ mod cli_config;
 /// options per command, exit codes, confirmations, suggestions, help, logs, times and tables.
 mod cli_operator;
 
+/// The README's command examples: each parses, and the admin block runs against a real worker.
+mod readme;
+
 /// Commands that need no registry (`cron next`, `sharding plan`) and `ejctl run` with bad job
 /// files.
 mod cli_offline;
