@@ -154,6 +154,10 @@ impl ZkBackend {
         path::validate_namespace(&options.namespace)
             .map_err(|reason| RegistryError::InvalidConnectString { servers: options.servers.clone(), reason })?;
         let servers = parse_connect_string(&options.servers)?;
+        // Local mistakes first (unusable TLS files), then the names, then the network.
+        if let Some(tls) = &options.tls {
+            tls.options().map_err(RegistryError::TlsConfig)?;
+        }
         resolve_hosts(&servers, options.connection_timeout).await?;
         let client = establish(&options, &servers).await?;
         let status = SessionStatus { epoch: 1, session_id: client.session_id().0, state: LinkState::Connected };
