@@ -195,7 +195,7 @@ impl Execution {
         ctx.settings.metrics.fire(ctx.name(), source.label());
         if !link_ok {
             ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
-            tracing::warn!(job = %ctx.name(), source = source.label(), "fire deferred: the registry is unreachable");
+            tracing::warn!(job = %ctx.name(), source = %source.label(), "fire deferred: the registry is unreachable");
             self.state.defer_offline(source.at());
             return;
         }
