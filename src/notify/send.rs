@@ -94,7 +94,7 @@ impl Alerts {
             ErrorHandler::Log | ErrorHandler::Throw => tracing::error!(
                 job = %failure.job,
                 item = failure.item,
-                cause = %failure.cause().trim_end(),
+                cause = %failure.reason,
                 "Job '{}' exception occur in job processing",
                 failure.job
             ),
@@ -138,7 +138,7 @@ async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
         let (notifier, failure) = *queued;
         if !bucket.take(Instant::now()) {
             let dropped = counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-            tracing::warn!(job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
+            tracing::warn!(job = %job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
             continue;
         }
         let mut wait = BACKOFF;
@@ -146,17 +146,17 @@ async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
             match deliver(&notifier, &failure).await {
                 Ok(()) => {
                     counts.sent.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(job, item = failure.item, "failure notification sent");
+                    tracing::info!(job = %job, item = failure.item, "failure notification sent");
                     break;
                 }
                 Err(Attempt { message, retry }) if retry && attempt < ATTEMPTS => {
-                    tracing::warn!(job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
+                    tracing::warn!(job = %job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
                     tokio::time::sleep(wait).await;
                     wait *= 2;
                 }
                 Err(Attempt { message, .. }) => {
                     counts.failed.fetch_add(1, Ordering::Relaxed);
-                    tracing::error!(job, item = failure.item, attempt, error = %message, "failure notification not sent");
+                    tracing::error!(job = %job, item = failure.item, attempt, error = %message, "failure notification not sent");
                     break;
                 }
             }

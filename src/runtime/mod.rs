@@ -239,12 +239,7 @@ impl Worker {
             RegistryTarget::ZooKeeper(options) => {
                 Registry::connect(options.clone()).await.context("cannot connect to the registry")?
             }
-            RegistryTarget::Embedded(store) => {
-                tracing::warn!(
-                    "no [registry] configured: using the embedded in-process registry, which coordinates this process only"
-                );
-                Registry::embedded(store)
-            }
+            RegistryTarget::Embedded(store) => Registry::embedded(store),
         };
         let ip = match &config.ip {
             Some(ip) => ip.clone(),
@@ -272,12 +267,14 @@ impl Worker {
         let mut services = JoinSet::new();
         let session_timeout = registry.session_timeout();
         let fencing = config.fencing_timeout.unwrap_or_else(|| fence::default_fencing(session_timeout));
-        if fencing + config.kill_grace >= session_timeout {
+        // Only another process can take a cut-off item over, and only through ZooKeeper.
+        let shared = matches!(config.registry, RegistryTarget::ZooKeeper(_));
+        if shared && fencing + config.kill_grace >= session_timeout {
             tracing::warn!(
-                fencing = ?fencing,
-                kill_grace = ?config.kill_grace,
-                session_timeout = ?session_timeout,
-                "fencing timeout + kill grace is not below the session timeout: a cut-off item may still run when it is failed over"
+                fencing_ms = fencing.as_millis(),
+                kill_grace_ms = config.kill_grace.as_millis(),
+                session_timeout_ms = session_timeout.as_millis(),
+                "fencing timeout + kill grace is not below the session timeout: a cut-off item may still run when it is failed over; lower [registry] fencing_timeout_ms or [instance] kill_grace_seconds"
             );
         }
         let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
@@ -403,7 +400,7 @@ impl Worker {
                 }
             }
         }
-        tracing::info!(instance = %self.instance_id, timeout = ?self.shutdown_timeout, "stopping: no new fires, waiting for running items");
+        tracing::info!(instance = %self.instance_id, timeout_s = self.shutdown_timeout.as_secs(), "stopping: no new fires, waiting for running items");
         let _ = self.stop.send(StopMode::Graceful(Instant::now() + self.shutdown_timeout));
         let mut was_forced = false;
         loop {

@@ -432,7 +432,8 @@ impl JobTask {
         if change.reschedule {
             let checked = &self.config.checked;
             self.next_fire = checked.cron.as_ref().and_then(|c| c.next_after(self.ctx.now(), &checked.time_zone));
-            tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
+            let next_fire = self.next_fire.map_or_else(|| "none".to_string(), |t| crate::ops::text::rfc3339(&t));
+            tracing::info!(job = %self.name(), next_fire = %next_fire, "rescheduled");
         }
         if change.monitor_switched_off {
             self.execution.clear_all_running_nodes(&self.ctx, &self.cache).await;
@@ -533,7 +534,7 @@ impl JobTask {
             }
         }
         if self.execution.has_runs() {
-            tracing::warn!(job = %self.name(), items = self.execution.run_count(), "killing running items");
+            tracing::warn!(job = %self.name(), item_count = self.execution.run_count(), "killing running items");
             self.execution.kill_all();
             while let Some(end) = self.execution.next_end_stopping().await {
                 self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;

@@ -199,7 +199,7 @@ impl Execution {
         ctx.settings.metrics.fire(ctx.name(), source.label());
         if !link_ok {
             ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
-            tracing::warn!(job = %ctx.name(), source = source.label(), "fire deferred: the registry is unreachable");
+            tracing::warn!(job = %ctx.name(), source = %source.label(), "fire deferred: the registry is unreachable");
             self.state.defer_offline(source.at());
             return;
         }
@@ -236,7 +236,7 @@ impl Execution {
             Gate::Run(items) => items,
             Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
         };
-        tracing::info!(job = %ctx.name(), items = items.len(), "fires were missed while the registry was unreachable: owing the latest");
+        tracing::info!(job = %ctx.name(), item_count = items.len(), "fires were missed while the registry was unreachable: owing the latest");
         ctx.settings.metrics.deferred_handled(&ctx.probe);
         let owes = items.into_iter().map(|item| self.owe(ctx, item, at));
         futures::future::join_all(owes).await;
@@ -293,7 +293,8 @@ impl Execution {
         let executor = match &config.executor {
             Ok(executor) => Arc::clone(executor),
             Err(e) => {
-                tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                let items: Vec<String> = to_start.iter().map(ToString::to_string).collect();
+                tracing::error!(job = %ctx.name(), items = %items.join(","), error = %e, "items not run");
                 ctx.settings.metrics.fire_refused(ctx.name(), Refusal::Config);
                 refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
                 return;

@@ -115,9 +115,9 @@ impl Execution {
         let before = self.phases.before(group);
         let mut ticket = self.pool.ticket(limit);
         if ticket.queued() {
-            tracing::info!(job = %ctx.name(), item, source = label, "item started: waiting for a slot of the executor pool");
+            tracing::info!(job = %ctx.name(), item, source = %label, "item started: waiting for a slot of the executor pool");
         } else {
-            tracing::info!(job = %ctx.name(), item, source = label, "item started");
+            tracing::info!(job = %ctx.name(), item, source = %label, "item started");
         }
         let lateness = (started_at - fire_time).to_std().map_or(0.0, |d| d.as_secs_f64());
         ctx.settings.metrics.item_started(ctx.name(), label, Some(lateness));
@@ -464,19 +464,26 @@ fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> cra
     }
 }
 
+/// How many lines of a failed run's stderr are logged with the failure.
+const FAILURE_STDERR_LINES: usize = 20;
+
+/// Logs how an item run ended: a failure at WARN with its reason, then the last lines of its
+/// stderr at WARN too, so that a filter on warnings still shows why.
 fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
     let source = run.source.label();
     if outcome.success {
-        tracing::info!(job, item, source, elapsed_ms, "item finished");
-    } else {
-        tracing::warn!(
-            job,
-            item,
-            source,
-            elapsed_ms,
-            exit_code = ?outcome.exit_code,
-            error = outcome.reason().unwrap_or_default(),
-            "item failed"
-        );
+        tracing::info!(job = %job, item, source = %source, elapsed_ms, "item finished");
+        return;
+    }
+    let error = outcome.reason().unwrap_or_else(|| "failed".to_string());
+    match outcome.exit_code {
+        Some(code) => tracing::warn!(
+            job = %job, item, source = %source, elapsed_ms, exit_code = code, error = %error, "item failed"
+        ),
+        None => tracing::warn!(job = %job, item, source = %source, elapsed_ms, error = %error, "item failed"),
+    }
+    let lines: Vec<&str> = outcome.stderr_tail.lines().filter(|l| !l.trim().is_empty()).collect();
+    for line in &lines[lines.len().saturating_sub(FAILURE_STDERR_LINES)..] {
+        tracing::warn!(job = %job, item, stream = %"stderr", "{line}");
     }
 }
