@@ -136,6 +136,7 @@ fn extension_value(ext: &Extension, value: &str) -> Result<FieldValue, String> {
         ExtKind::Required | ExtKind::Text => Ok(FieldValue::Str(Some(value.to_string()))),
         ExtKind::Seconds | ExtKind::Count => number(1, i64::MAX),
         ExtKind::Millis => number(1, i64::from(i32::MAX)),
+        ExtKind::TimeoutMillis => number(i64::MIN, i64::MAX),
         ExtKind::Flag => match value.trim().to_ascii_lowercase().as_str() {
             b @ ("true" | "false") => Ok(FieldValue::Str(Some(b.to_string()))),
             _ => Err(format!("{key}: '{value}' is not true or false")),

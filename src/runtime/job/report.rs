@@ -43,10 +43,10 @@ impl Reporter {
         tracing::warn!(
             job = %self.job,
             task_id = %fire.task_id,
-            fire = fire.fire.as_deref().unwrap_or(""),
-            phase,
+            fire = %fire.fire.as_deref().unwrap_or("-"),
+            %phase,
             failures,
-            error,
+            %error,
             "job listener failed"
         );
         self.settings.metrics.listener_failed(&self.job, phase);
