@@ -251,10 +251,13 @@ impl JobTask {
     }
 
     /// Runs until stopped; then stops gracefully (or at once) and leaves the registry.
+    ///
+    /// Every handler below is boxed: an idle job's task then holds only the loop's own state,
+    /// not the largest handler's (a few KB per job, with thousands of jobs in one process).
     pub(crate) async fn run(mut self) {
         let mut reconcile = tokio::time::interval(RECONCILE_TICK);
         reconcile.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        self.after_change().await;
+        Box::pin(self.after_change()).await;
         loop {
             if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
                 break;
@@ -280,16 +283,16 @@ impl JobTask {
                     }
                 }
                 ends = self.execution.next_ends() => {
-                    self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends).await;
-                    self.after_change().await;
+                    Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
+                    Box::pin(self.after_change()).await;
                 }
                 changed = self.session.changed() => {
                     if changed.is_err() {
                         break;
                     }
                     let status = *self.session.borrow_and_update();
-                    if self.registration.on_session(&self.ctx, status, self.config.config.disabled).await {
-                        self.resume_after_outage().await;
+                    if Box::pin(self.registration.on_session(&self.ctx, status, self.config.config.disabled)).await {
+                        Box::pin(self.resume_after_outage()).await;
                     }
                 }
                 changed = self.ctx.fence.changed() => {
@@ -297,18 +300,18 @@ impl JobTask {
                         break;
                     }
                     if self.ctx.fence.borrow_and_update().healthy {
-                        self.resume_after_outage().await;
+                        Box::pin(self.resume_after_outage()).await;
                     }
                 }
                 // Fires before registry events: a busy stream of events must not delay a fire.
-                () = sleep_until_utc(now, fire_at) => self.on_cron().await,
+                () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
                 claimed = self.failover.next_claim() => {
                     if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
                         && !self.execution.start_failover(&self.ctx, &self.config, item)
                     {
-                        failover::return_claim(&self.ctx, item).await;
+                        Box::pin(failover::return_claim(&self.ctx, item)).await;
                     }
-                    self.after_change().await;
+                    Box::pin(self.after_change()).await;
                 }
                 event = self.cache.recv() => {
                     let Some(event) = event else { break };
@@ -316,13 +319,13 @@ impl JobTask {
                     while let Some(more) = self.cache.try_recv() {
                         batch.push(more);
                     }
-                    self.on_cache_events(batch).await;
+                    Box::pin(self.on_cache_events(batch)).await;
                 }
-                () = sleep_until_opt(retry_at) => self.on_retry().await,
-                _ = reconcile.tick() => self.reconcile().await,
+                () = sleep_until_opt(retry_at) => Box::pin(self.on_retry()).await,
+                _ = reconcile.tick() => Box::pin(self.reconcile()).await,
             }
         }
-        self.shutdown().await;
+        Box::pin(self.shutdown()).await;
     }
 
     /// Something that failed is due to be tried again: a registration, a failover round, a
