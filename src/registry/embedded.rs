@@ -12,7 +12,7 @@
 //! watches yield [`WatchEvent::Resync`] afterwards, exactly what a consumer must cope with on
 //! ZooKeeper. The store is for one process only: nothing here is shared across processes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -41,7 +41,9 @@ struct State {
     zxid: i64,
     next_session: i64,
     sessions: BTreeMap<i64, u64>,
-    watches: Vec<EWatch>,
+    /// Subtree watches by their root: an event looks up its path's ancestors only, so its cost
+    /// does not grow with the number of watches (one per job of a worker).
+    watches: HashMap<String, Vec<EWatch>>,
     delete_waiters: Vec<(String, oneshot::Sender<()>)>,
     offline: bool,
     clients: BTreeMap<u64, ClientLink>,
@@ -56,7 +58,7 @@ impl Default for State {
             zxid: 0,
             next_session: 0,
             sessions: BTreeMap::new(),
-            watches: Vec::new(),
+            watches: HashMap::new(),
             delete_waiters: Vec::new(),
             offline: false,
             clients: BTreeMap::new(),
@@ -86,7 +88,6 @@ struct ENode {
 
 struct EWatch {
     client: u64,
-    root: String,
     tx: mpsc::UnboundedSender<WatchEvent>,
 }
 
@@ -153,7 +154,10 @@ impl State {
             link.deaf = false;
             link.status.send_modify(|s| s.state = LinkState::Connected);
         }
-        self.watches.retain(|w| w.client != client || w.tx.send(WatchEvent::Resync).is_ok());
+        for list in self.watches.values_mut() {
+            list.retain(|w| w.client != client || w.tx.send(WatchEvent::Resync).is_ok());
+        }
+        self.watches.retain(|_, list| !list.is_empty());
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
@@ -306,13 +310,23 @@ impl State {
                     }
                 }
             }
-            let clients = &self.clients;
-            self.watches.retain(|w| {
-                let deaf = clients.get(&w.client).is_none_or(|c| c.deaf);
-                let under =
-                    w.root == "/" || *p == w.root || p.strip_prefix(&w.root).is_some_and(|r| r.starts_with('/'));
-                deaf || !under || w.tx.send(event.clone()).is_ok()
-            });
+            // The watches rooted at the path or one of its ancestors.
+            let mut root = p.as_str();
+            loop {
+                if let Some(list) = self.watches.get_mut(root) {
+                    let clients = &self.clients;
+                    list.retain(|w| {
+                        clients.get(&w.client).is_none_or(|c| c.deaf) || w.tx.send(event.clone()).is_ok()
+                    });
+                    if list.is_empty() {
+                        self.watches.remove(root);
+                    }
+                }
+                if root == "/" {
+                    break;
+                }
+                root = path::parent(root);
+            }
         }
     }
 
@@ -359,7 +373,10 @@ impl Drop for EmbeddedBackend {
         }
         st.clients.remove(&self.client);
         let client = self.client;
-        st.watches.retain(|w| w.client != client);
+        for list in st.watches.values_mut() {
+            list.retain(|w| w.client != client);
+        }
+        st.watches.retain(|_, list| !list.is_empty());
     }
 }
 
@@ -501,7 +518,7 @@ impl EmbeddedBackend {
 
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
         let (tx, rx) = mpsc::unbounded_channel();
-        self.store.lock().watches.push(EWatch { client: self.client, root: root.to_string(), tx });
+        self.store.lock().watches.entry(root.to_string()).or_default().push(EWatch { client: self.client, tx });
         EmbeddedWatch { rx }
     }
 
