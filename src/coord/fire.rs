@@ -490,11 +490,12 @@ impl FireState {
                 && !state.running
                 && state.failover.as_deref().is_none_or(|o| o == me)
                 && state.failovering.as_deref().is_none_or(|o| o == me);
-            let slot = self.slots.entry(item).or_default();
-            if !free || slot.run.is_some() {
+            // No slot is made for an item that has none: an idle job keeps no per-item state.
+            let slot = self.slots.get_mut(&item);
+            if !free || slot.as_ref().is_some_and(|s| s.run.is_some()) {
                 continue;
             }
-            if let Some(source) = slot.queued.take() {
+            if let Some(source) = slot.and_then(|s| s.queued.take()) {
                 ready.push((item, Some(source)));
             } else if misfire && state.misfire {
                 ready.push((item, None));

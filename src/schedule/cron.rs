@@ -61,8 +61,10 @@
 //! ([`JobTimeZone::is_java_compatible`]). Java turns an unparseable `GMT…` id into GMT without
 //! a word; ejctl rejects it.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, SubsecRound, TimeDelta, Utc, Weekday};
 use croner::Cron;
@@ -80,8 +82,9 @@ pub struct CronExpr {
     expr: String,
     /// The normalised croner pattern (kept for `Debug`).
     pattern: String,
-    /// Evaluates everything except the day rules croner lacks.
-    cron: Cron,
+    /// Evaluates everything except the day rules croner lacks; shared by every expression with
+    /// the same pattern ([`shared_cron`]).
+    cron: Arc<Cron>,
     /// How the day of the month is chosen.
     day_rule: DayRule,
     /// The last year in which the expression can fire; `None` when it never fires.
@@ -142,12 +145,7 @@ pub fn parse(expr: &str) -> Result<CronExpr, CronError> {
     let fields = QuartzFields::parse(expr).map_err(invalid)?;
     let max_year = max_year();
     let normalised = fields.normalise(max_year).map_err(invalid)?;
-    let cron = CronParser::builder()
-        .seconds(Seconds::Required)
-        .year(Year::Required)
-        .alternative_weekdays(true)
-        .build()
-        .parse(&normalised.pattern)
+    let cron = shared_cron(&normalised.pattern)
         .map_err(|e| invalid(format!("internal error: croner rejected '{}': {e}", normalised.pattern)))?;
     Ok(CronExpr {
         expr: expr.to_owned(),
@@ -156,6 +154,35 @@ pub fn parse(expr: &str) -> Result<CronExpr, CronError> {
         day_rule: normalised.day_rule,
         last_year: normalised.last_year,
     })
+}
+
+/// The parsed patterns in use, by pattern. A parsed pattern holds a bitfield per field (several
+/// KB with the year's), and thousands of jobs in one worker often share a handful of schedules.
+static PATTERNS: LazyLock<Mutex<HashMap<String, Weak<Cron>>>> = LazyLock::new(Mutex::default);
+
+/// The parsed croner `pattern`, shared with every live expression of the same pattern.
+fn shared_cron(pattern: &str) -> Result<Arc<Cron>, croner::errors::CronError> {
+    let mut patterns = match PATTERNS.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(cron) = patterns.get(pattern).and_then(Weak::upgrade) {
+        return Ok(cron);
+    }
+    let cron = Arc::new(
+        CronParser::builder()
+            .seconds(Seconds::Required)
+            .year(Year::Required)
+            .alternative_weekdays(true)
+            .build()
+            .parse(pattern)?,
+    );
+    // Forget the patterns no expression uses any more before the table doubles.
+    if patterns.len() >= 64 && patterns.len().is_power_of_two() {
+        patterns.retain(|_, cron| cron.strong_count() > 0);
+    }
+    patterns.insert(pattern.to_owned(), Arc::downgrade(&cron));
+    Ok(cron)
 }
 
 impl CronExpr {
