@@ -149,6 +149,13 @@ pub fn reconcile_due(interval_minutes: i32, since_last: Duration) -> bool {
     interval > 0 && since_last >= Duration::from_secs(interval * 60)
 }
 
+/// How long after the last reconcile the next one is due; `None` when
+/// `reconcileIntervalMinutes` is 0 (disabled): the job then keeps no timer for it.
+pub fn reconcile_interval(interval_minutes: i32) -> Option<Duration> {
+    let interval = u64::try_from(interval_minutes).unwrap_or(0);
+    (interval > 0).then(|| Duration::from_secs(interval * 60))
+}
+
 /// What a new configuration changes in a running job.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Transition {

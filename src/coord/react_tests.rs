@@ -238,6 +238,10 @@ fn reconcile_rules() {
     for (rule, interval, since, expect) in rows {
         assert_eq!(reconcile_due(interval, since), expect, "rule: {rule}");
     }
+    // The timer a job keeps for it: none when disabled.
+    assert_eq!(reconcile_interval(0), None);
+    assert_eq!(reconcile_interval(-1), None);
+    assert_eq!(reconcile_interval(10), Some(min(10)));
 }
 
 #[test]

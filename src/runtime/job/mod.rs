@@ -60,9 +60,6 @@ use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Registry, SessionStatus};
 
-/// How often the reconcile tick checks whether `reconcileIntervalMinutes` have passed.
-const RECONCILE_TICK: Duration = Duration::from_secs(60);
-
 /// Paths whose data the runner never needs from the cache: markers, latches, the items' last
 /// results (written by the runs themselves, read only by the admin views), and the items'
 /// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
@@ -255,8 +252,6 @@ impl JobTask {
     /// Every handler below is boxed: an idle job's task then holds only the loop's own state,
     /// not the largest handler's (a few KB per job, with thousands of jobs in one process).
     pub(crate) async fn run(mut self) {
-        let mut reconcile = tokio::time::interval(RECONCILE_TICK);
-        reconcile.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         Box::pin(self.after_change()).await;
         loop {
             if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
@@ -274,6 +269,8 @@ impl JobTask {
             .into_iter()
             .flatten()
             .min();
+            let reconcile_at = react::reconcile_interval(self.config.config.reconcile_interval_minutes)
+                .map(|interval| self.last_reconcile + interval);
             let now = self.ctx.now();
             tokio::select! {
                 biased;
@@ -322,7 +319,7 @@ impl JobTask {
                     Box::pin(self.on_cache_events(batch)).await;
                 }
                 () = sleep_until_opt(retry_at) => Box::pin(self.on_retry()).await,
-                _ = reconcile.tick() => Box::pin(self.reconcile()).await,
+                () = sleep_until_opt(reconcile_at) => Box::pin(self.reconcile()).await,
             }
         }
         Box::pin(self.shutdown()).await;
