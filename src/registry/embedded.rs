@@ -12,7 +12,7 @@
 //! watches yield [`WatchEvent::Resync`] afterwards, exactly what a consumer must cope with on
 //! ZooKeeper. The store is for one process only: nothing here is shared across processes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -23,6 +23,7 @@ use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus,
 use crate::clock::{Clock, SystemClock};
 
 mod faults;
+mod watches;
 
 pub use self::faults::{Fault, FaultPlan};
 
@@ -41,9 +42,7 @@ struct State {
     zxid: i64,
     next_session: i64,
     sessions: BTreeMap<i64, u64>,
-    /// Subtree watches by their root: an event looks up its path's ancestors only, so its cost
-    /// does not grow with the number of watches (one per job of a worker).
-    watches: HashMap<String, Vec<EWatch>>,
+    watches: watches::Watches,
     delete_waiters: Vec<(String, oneshot::Sender<()>)>,
     offline: bool,
     clients: BTreeMap<u64, ClientLink>,
@@ -58,7 +57,7 @@ impl Default for State {
             zxid: 0,
             next_session: 0,
             sessions: BTreeMap::new(),
-            watches: HashMap::new(),
+            watches: watches::Watches::default(),
             delete_waiters: Vec::new(),
             offline: false,
             clients: BTreeMap::new(),
@@ -84,11 +83,6 @@ struct ClientLink {
 struct ENode {
     data: Vec<u8>,
     stat: Stat,
-}
-
-struct EWatch {
-    client: u64,
-    tx: mpsc::UnboundedSender<WatchEvent>,
 }
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
@@ -154,10 +148,7 @@ impl State {
             link.deaf = false;
             link.status.send_modify(|s| s.state = LinkState::Connected);
         }
-        for list in self.watches.values_mut() {
-            list.retain(|w| w.client != client || w.tx.send(WatchEvent::Resync).is_ok());
-        }
-        self.watches.retain(|_, list| !list.is_empty());
+        self.watches.resync_client(client);
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
@@ -310,23 +301,8 @@ impl State {
                     }
                 }
             }
-            // The watches rooted at the path or one of its ancestors.
-            let mut root = p.as_str();
-            loop {
-                if let Some(list) = self.watches.get_mut(root) {
-                    let clients = &self.clients;
-                    list.retain(|w| {
-                        clients.get(&w.client).is_none_or(|c| c.deaf) || w.tx.send(event.clone()).is_ok()
-                    });
-                    if list.is_empty() {
-                        self.watches.remove(root);
-                    }
-                }
-                if root == "/" {
-                    break;
-                }
-                root = path::parent(root);
-            }
+            let clients = &self.clients;
+            self.watches.deliver(p, &event, |client| clients.get(&client).is_none_or(|c| c.deaf));
         }
     }
 
@@ -372,11 +348,7 @@ impl Drop for EmbeddedBackend {
             st.close_session(session);
         }
         st.clients.remove(&self.client);
-        let client = self.client;
-        for list in st.watches.values_mut() {
-            list.retain(|w| w.client != client);
-        }
-        st.watches.retain(|_, list| !list.is_empty());
+        st.watches.remove_client(self.client);
     }
 }
 
@@ -518,7 +490,7 @@ impl EmbeddedBackend {
 
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
         let (tx, rx) = mpsc::unbounded_channel();
-        self.store.lock().watches.entry(root.to_string()).or_default().push(EWatch { client: self.client, tx });
+        self.store.lock().watches.add(root, self.client, tx);
         EmbeddedWatch { rx }
     }
 
