@@ -554,6 +554,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -699,6 +700,32 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;server;prune' {
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Only servers whose node was not written during this long (e.g. 0s, 10m, 1h): a server just registering writes its node before its instance')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--tls-ca', '--tls-ca', [CompletionResultType]::ParameterName, 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The client certificate''s private key (PEM)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry (default 5s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
+            [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (needed without a terminal)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;server;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the servers (IPs) of the namespace with their instances and jobs')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one server: its jobs, their status there, its instances and their items')
@@ -706,6 +733,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -725,6 +753,9 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;server;help;remove' {
+            break
+        }
+        'ejctl;server;help;prune' {
             break
         }
         'ejctl;server;help;help' {
@@ -1343,6 +1374,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable every job on a server')
             [CompletionResult]::new('shutdown', 'shutdown', [CompletionResultType]::ParameterValue, 'Shut down every job instance on a server (the processes stop their jobs until restarted)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Shut a server''s instances down and delete its servers/{ip} node from every job')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them')
             break
         }
         'ejctl;help;server;list' {
@@ -1361,6 +1393,9 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;server;remove' {
+            break
+        }
+        'ejctl;help;server;prune' {
             break
         }
         'ejctl;help;instance' {

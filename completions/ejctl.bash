@@ -280,6 +280,9 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__server,list)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__list"
                 ;;
+            ejctl__subcmd__help__subcmd__server,prune)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__prune"
+                ;;
             ejctl__subcmd__help__subcmd__server,remove)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__remove"
                 ;;
@@ -391,6 +394,9 @@ _ejctl() {
             ejctl__subcmd__server,list)
                 cmd="ejctl__subcmd__server__subcmd__list"
                 ;;
+            ejctl__subcmd__server,prune)
+                cmd="ejctl__subcmd__server__subcmd__prune"
+                ;;
             ejctl__subcmd__server,remove)
                 cmd="ejctl__subcmd__server__subcmd__remove"
                 ;;
@@ -411,6 +417,9 @@ _ejctl() {
                 ;;
             ejctl__subcmd__server__subcmd__help,list)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__server__subcmd__help,prune)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__prune"
                 ;;
             ejctl__subcmd__server__subcmd__help,remove)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__remove"
@@ -1984,7 +1993,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server)
-            opts="list show disable enable shutdown remove"
+            opts="list show disable enable shutdown remove prune"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2026,6 +2035,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3220,7 +3243,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-v -q -h -V --verbose --quiet --help --version list show disable enable shutdown remove help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show disable enable shutdown remove prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3350,7 +3373,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__help)
-            opts="list show disable enable shutdown remove help"
+            opts="list show disable enable shutdown remove prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3419,6 +3442,20 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__server__subcmd__help__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3468,6 +3505,68 @@ _ejctl() {
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__prune)
+            opts="-y -o -v -q -h -V --older-than --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -515,6 +515,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
             cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
+            cand prune 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;list'= {
@@ -653,6 +654,31 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;server;prune'= {
+            cand --older-than 'Only servers whose node was not written during this long (e.g. 0s, 10m, 1h): a server just registering writes its node before its instance'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --tls-ca 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on'
+            cand --tls-cert 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS'
+            cand --tls-key 'The client certificate''s private key (PEM)'
+            cand --connect-timeout 'How long to wait for the registry (default 5s)'
+            cand -o 'Output format (`wide`: a table with every column)'
+            cand --output 'Output format (`wide`: a table with every column)'
+            cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
+            cand -y 'Answer yes to confirmations (needed without a terminal)'
+            cand --yes 'Answer yes to confirmations (needed without a terminal)'
+            cand --no-headers 'Tables and plain rows without the header line'
+            cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;server;help'= {
             cand list 'List the servers (IPs) of the namespace with their instances and jobs'
             cand show 'Show one server: its jobs, their status there, its instances and their items'
@@ -660,6 +686,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
             cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
+            cand prune 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ejctl;server;help;list'= {
@@ -673,6 +700,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;server;help;shutdown'= {
         }
         &'ejctl;server;help;remove'= {
+        }
+        &'ejctl;server;help;prune'= {
         }
         &'ejctl;server;help;help'= {
         }
@@ -1225,6 +1254,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand enable 'Enable every job on a server'
             cand shutdown 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
             cand remove 'Shut a server''s instances down and delete its servers/{ip} node from every job'
+            cand prune 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
         }
         &'ejctl;help;server;list'= {
         }
@@ -1237,6 +1267,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;server;shutdown'= {
         }
         &'ejctl;help;server;remove'= {
+        }
+        &'ejctl;help;server;prune'= {
         }
         &'ejctl;help;instance'= {
             cand list 'List the live instances of every job, or of one job'

@@ -411,17 +411,18 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Show what `config apply` would change (or how two job files differ); exit 1 on a difference'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s h -l help -d 'Print help'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -s V -l version -d 'Print version'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "enable" -d 'Enable every job on a server'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
-complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s h -l help -d 'Print help'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "enable" -d 'Enable every job on a server'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "prune" -d 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
@@ -544,12 +545,35 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l older-than -d 'Only servers whose node was not written during this long (e.g. 0s, 10m, 1h): a server just registering writes its node before its instance' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
+wide\t'Tables with every column'
+boxes\t'Tables with borders'
+json\t'One JSON object per invocation; field names are stable (see the README)'
+yaml\t'The same document as JSON, in YAML'
+plain\t'Tab-separated rows without a header, one record per line'"
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s y -l yes -d 'Answer yes to confirmations (needed without a terminal)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Only errors on stderr'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the servers (IPs) of the namespace with their instances and jobs'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server: its jobs, their status there, its instances and their items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable every job on a server: its instances get no items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable every job on a server'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "prune" -d 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s q -l quiet -d 'Only errors on stderr'
@@ -943,6 +967,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "enable" -d 'Enable every job on a server'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "shutdown" -d 'Shut down every job instance on a server (the processes stop their jobs until restarted)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from server" -f -a "prune" -d 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "list" -d 'List the live instances of every job, or of one job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from instance" -f -a "show" -d 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from sharding" -f -a "show" -d 'Show a job\'s items: owner, server IP, status, failover owner, disabled'

@@ -26,6 +26,10 @@ mod runtime;
 /// Admin commands for operators and scripts: views and job/server/sharding operations.
 mod cli_admin;
 
+/// `ejctl server prune` and a worker's `prune_servers_after`: servers gone for good do not
+/// accumulate, and nothing in use is removed.
+mod prune;
+
 /// `ejctl config ...` and contexts.
 mod cli_config;
 

@@ -85,6 +85,7 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     config.kill_grace = files.instance.kill_grace;
     config.fencing_timeout = files.registry.as_ref().and_then(|r| r.fencing_timeout);
     config.trace = files.trace.clone();
+    config.prune_servers_after = files.instance.prune_servers_after;
     let signals = signal_counter()?;
     let worker = Worker::start(config).await?;
     // systemd `Type=notify` (a no-op without NOTIFY_SOCKET): ready once every job is registered.

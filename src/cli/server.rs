@@ -11,6 +11,10 @@
 //!   `servers/{ip}` (for shutdown/remove: or a live instance on that IP). An IP no job knows is
 //!   "not found" (exit 3); a malformed IP is a usage error (exit 2). `shutdown` and `remove` ask
 //!   for confirmation.
+//! * `server prune [--older-than D]`: the `servers/{ip}` nodes of every job that nothing uses
+//!   any more ([`crate::ops::prune`]): listed (a dry run) without `--yes`, deleted with it.
+
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -22,6 +26,7 @@ use super::output::{Block, Output, Render};
 use super::prompt;
 use super::views::{ActionDoc, ActionView};
 use crate::exit::Exit;
+use crate::ops::change::Changed;
 use crate::ops::read::JobData;
 use crate::ops::text::{join_items, name_list};
 use crate::ops::view::{self, ServerSummary};
@@ -53,6 +58,23 @@ pub enum ServerCmd {
     /// Shut a server's instances down and delete its servers/{ip} node from every job.
     #[command(after_help = "Example:\n  ejctl server remove 10.0.0.5 --yes")]
     Remove(Changes<IpArg>),
+    /// List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on
+    /// that IP, not disabled), across every job; with --yes, delete them.
+    #[command(
+        after_help = "A dry run unless --yes is given. A server that comes alive meanwhile is kept (the deletes are \
+version-checked after the instances are read again).\n\nExamples:\n  ejctl server prune\n  ejctl server prune \
+--older-than 1h --yes"
+    )]
+    Prune(Changes<PruneArgs>),
+}
+
+/// `server prune` options.
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Only servers whose node was not written during this long (e.g. 0s, 10m, 1h): a server
+    /// just registering writes its node before its instance.
+    #[arg(long, value_name = "DURATION", default_value = "1m", value_parser = global::parse_duration)]
+    pub older_than: Duration,
 }
 
 /// A server IP.
@@ -121,7 +143,55 @@ pub async fn exec(global: &GlobalArgs, cmd: ServerCmd, out: &mut Output) -> Resu
         ServerCmd::Enable(a) => set_status(global, &a.args.ip, "enable", ServerStatus::Enabled, out).await,
         ServerCmd::Shutdown(a) => shutdown_or_remove(global, &a.args.ip, false, out).await,
         ServerCmd::Remove(a) => shutdown_or_remove(global, &a.args.ip, true, out).await,
+        ServerCmd::Prune(a) => prune(global, a.args.older_than, out).await,
     }
+}
+
+/// `server prune`: lists the unused server nodes; with `--yes` deletes them.
+async fn prune(global: &GlobalArgs, older_than: Duration, out: &mut Output) -> Result<Exit> {
+    let admin = global::admin(global).await?;
+    let plan = admin.plan_prune(None, older_than, chrono::Utc::now().timestamp_millis()).await?;
+    let (changed, note) = if global.yes {
+        let done = admin.prune(&plan).await?;
+        let kept = plan.len() - done.len();
+        let note = match (done.len(), kept) {
+            (0, 0) => "no server to prune".to_string(),
+            (n, 0) => format!("pruned {n} server node(s): {}", pairs(&done)),
+            (n, k) => format!(
+                "pruned {n} server node(s): {}; {k} came alive or changed meanwhile and were kept",
+                pairs(&done)
+            ),
+        };
+        (done, note)
+    } else {
+        let changed: Vec<Changed> = plan
+            .iter()
+            .map(|p| Changed {
+                job: p.job.clone(),
+                server: Some(p.ip.clone()),
+                instance: None,
+                item: None,
+                effect: "unused",
+            })
+            .collect();
+        let note = if changed.is_empty() {
+            "no server to prune".to_string()
+        } else {
+            format!("{} unused server node(s): {} (dry run: pass --yes to delete them)", changed.len(), pairs(&changed))
+        };
+        (changed, note)
+    };
+    let doc =
+        ActionDoc { action: if global.yes { "prune" } else { "prune-dry-run" }, job: None, server: None, changed };
+    out.render(&ActionView { doc, note })?;
+    Ok(Exit::Ok)
+}
+
+/// `job/ip, job/ip` for a note.
+fn pairs(changed: &[Changed]) -> String {
+    let names: Vec<String> =
+        changed.iter().map(|c| format!("{}/{}", c.job, c.server.as_deref().unwrap_or_default())).collect();
+    name_list(&names)
 }
 
 async fn list(global: &GlobalArgs, out: &mut Output) -> Result<Exit> {

@@ -44,6 +44,11 @@ pub const INSTANCE_KEYS: &[TableKey] = &[
     ),
     key("shutdown_timeout_seconds", "", "`30`"),
     key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
+    key(
+        "prune_servers_after_seconds",
+        "remove this worker's jobs' `servers/{ip}` nodes that nothing uses (no live instance, no sharding item on that IP, not `DISABLED`) and that were not written for this long: at start-up, then every that long (like `ejctl server prune --older-than`)",
+        "none (off)",
+    ),
 ];
 
 /// The keys of `[trace]` (the event trace; see [`crate::trace`]).

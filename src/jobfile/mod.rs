@@ -24,6 +24,7 @@
 //! dump_address = "0.0.0.0"          # the dump port's address; default: 127.0.0.1
 //! shutdown_timeout_seconds = 30     # graceful stop: wait this long for running items
 //! kill_grace_seconds = 5            # SIGTERM to SIGKILL delay
+//! prune_servers_after_seconds = 600 # optional: remove the jobs' unused servers/{ip} nodes
 //!
 //! [trace]                           # optional: write every run to ElasticJob's trace tables
 //! url = "postgres://u:p@db/jobs"    # default: a SQLite file (see `trace.rs`)
@@ -136,6 +137,9 @@ pub struct InstanceSection {
     pub shutdown_timeout: Duration,
     /// `kill_grace_seconds`: SIGTERM to SIGKILL delay when killing an item (default 5).
     pub kill_grace: Duration,
+    /// `prune_servers_after_seconds`: remove the jobs' `servers/{ip}` nodes that nothing uses and
+    /// that were not written during this long (default: off).
+    pub prune_servers_after: Option<Duration>,
 }
 
 impl Default for InstanceSection {
@@ -147,6 +151,7 @@ impl Default for InstanceSection {
             http: None,
             shutdown_timeout: Duration::from_secs(30),
             kill_grace: Duration::from_secs(5),
+            prune_servers_after: None,
         }
     }
 }

@@ -68,6 +68,7 @@ fn full_file_with_every_key() {
             http: Some(std::net::SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 9110))),
             shutdown_timeout: Duration::from_secs(60),
             kill_grace: Duration::from_secs(2),
+            prune_servers_after: Some(Duration::from_secs(900)),
         }
     );
     assert_eq!(files.jobs.len(), 3);

@@ -16,6 +16,9 @@
 //!   (reference §4.1, §4.2): job and server disable/enable, shutdown, remove and purge, item
 //!   disable/enable. Each is planned from a read into [`change::Change`]s, which a caller may
 //!   confirm, then applied in transactions ([`Admin::apply`]).
+//! * [`prune`]: the `servers/{ip}` nodes nothing uses any more (no live instance, no item
+//!   refers to one on that IP, not disabled), found and deleted with version checks (`server
+//!   prune`, a worker's `prune_servers_after`).
 //! * [`trigger`]: trigger a job on its live instances, and wait for the results of that fire
 //!   (a registry watch, a timeout, progress and cancellation from the caller).
 //! * [`config`] and [`assign`]: read a job's stored configuration with its version, `KEY=VALUE`
@@ -35,6 +38,7 @@
 pub mod assign;
 pub mod change;
 pub mod config;
+pub mod prune;
 pub mod publish;
 pub mod read;
 pub mod text;

@@ -6,7 +6,8 @@
 //! process hosts thousands of jobs. [`Worker::run_until`] is the process life of `ejctl run`:
 //! the first stop signal stops new fires and lets running items finish within the shutdown
 //! timeout, then removes the instance (and leader) nodes; a second signal kills running items
-//! and exits at once.
+//! and exits at once. With [`WorkerConfig::prune_servers_after`], it also removes its jobs'
+//! server nodes that nothing uses any more (`prune.rs`).
 //!
 //! ```no_run
 //! use ejctl::exec::context::ShardingContext;
@@ -40,6 +41,7 @@ mod http;
 mod ip;
 mod job;
 pub(crate) mod metrics;
+mod prune;
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
@@ -154,6 +156,10 @@ pub struct WorkerConfig {
     pub clock: Arc<dyn Clock>,
     /// Write every run to this trace store (`None`: no trace).
     pub trace: Option<TraceConfig>,
+    /// Delete the `servers/{ip}` nodes of this worker's jobs that nothing uses (no live instance,
+    /// no sharding item on that IP, not disabled) and that were not written during this long: at
+    /// start-up, then every that long ([`crate::ops::prune`]); `None`: off.
+    pub prune_servers_after: Option<Duration>,
     /// Bugs switched on for the simulator's mutation check (see [`InjectedBug`]).
     #[doc(hidden)]
     pub bugs: Vec<InjectedBug>,
@@ -176,6 +182,7 @@ impl WorkerConfig {
             jobs,
             clock: Arc::new(SystemClock),
             trace: None,
+            prune_servers_after: None,
             bugs: Vec::new(),
         }
     }
@@ -299,6 +306,11 @@ impl Worker {
             )
             .await?;
             runners.push(runner);
+        }
+        if let Some(after) = config.prune_servers_after {
+            let jobs = runners.iter().map(|r| r.name().to_string()).collect();
+            let clock = Arc::clone(&config.clock);
+            services.spawn(prune::serve(registry.clone(), jobs, after, clock, stop_rx.clone()));
         }
         let mut tasks = JoinSet::new();
         let mut dump_addr = None;

@@ -375,6 +375,9 @@ impl JobTask {
                 return;
             }
         }
+        if !self.cache.view().exists(&self.ctx.paths.server(self.ctx.me.ip())) {
+            self.registration.restore_server(&self.ctx, self.config.config.disabled).await;
+        }
         if triggered {
             let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
             let round = self.trigger_round().await;

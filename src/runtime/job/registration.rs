@@ -64,6 +64,23 @@ impl Registration {
         Ok(())
     }
 
+    /// Our server node is not in the cache while our instance is registered: writes it again
+    /// when it is gone (`ENABLED` or `DISABLED` from `disabled`, as at registration), so a prune
+    /// that raced with the registration cannot leave a live instance without its server.
+    pub(super) async fn restore_server(&mut self, ctx: &JobCtx, disabled: bool) {
+        if !self.connected || self.stopped_by_admin || self.registered_session != ctx.registry.session_id() {
+            return;
+        }
+        let status = ServerStatus::from_enabled(!disabled);
+        match ctx.registry.create_if_absent(&ctx.paths.server(ctx.me.ip()), status.encode()).await {
+            Ok(true) => {
+                tracing::info!(job = %ctx.name(), ip = %ctx.me.ip(), "server node deleted while this instance is registered: written again")
+            }
+            Ok(false) => {}
+            Err(e) => tracing::warn!(job = %ctx.name(), error = %e, "cannot write the server node again"),
+        }
+    }
+
     /// Registers, and on failure schedules a retry.
     pub(super) async fn register_or_retry(&mut self, ctx: &JobCtx, disabled: bool) {
         self.retry_at = None;
