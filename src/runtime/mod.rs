@@ -49,6 +49,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use futures::{StreamExt, TryStreamExt};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -206,6 +207,9 @@ impl Settings {
     }
 }
 
+/// How many jobs start at once.
+const STARTS_IN_FLIGHT: usize = 64;
+
 /// How long a stopping worker waits for the trace writer to flush.
 const TRACE_FLUSH: Duration = Duration::from_secs(5);
 
@@ -287,8 +291,9 @@ impl Worker {
         let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
         services.spawn(fence::monitor(registry.clone(), fencing, fence_tx, stop_rx.clone(), Arc::clone(&metrics)));
         services.spawn(Arc::clone(&metrics).follow_session(registry.session(), stop_rx.clone()));
-        let mut runners = Vec::new();
-        for job in config.jobs {
+        // The jobs start (publish, cache, register) many at a time: on ZooKeeper each start is a
+        // few dozen round trips, which then overlap instead of adding up.
+        let starts = config.jobs.into_iter().map(|job| {
             let setup = job::JobSetup {
                 job_type: job.job_type,
                 in_process: job.in_process,
@@ -296,17 +301,10 @@ impl Worker {
                 listeners: job.listeners,
                 once_listeners: job.once_listeners,
             };
-            let runner = job::JobTask::start(
-                registry.clone(),
-                instance_id.clone(),
-                Arc::clone(&settings),
-                setup,
-                stop_rx.clone(),
-                fence_rx.clone(),
-            )
-            .await?;
-            runners.push(runner);
-        }
+            let (registry, me, settings) = (registry.clone(), instance_id.clone(), Arc::clone(&settings));
+            job::JobTask::start(registry, me, settings, setup, stop_rx.clone(), fence_rx.clone())
+        });
+        let runners: Vec<job::JobTask> = futures::stream::iter(starts).buffered(STARTS_IN_FLIGHT).try_collect().await?;
         if let Some(after) = config.prune_servers_after {
             let jobs = runners.iter().map(|r| r.name().to_string()).collect();
             let clock = Arc::clone(&config.clock);
