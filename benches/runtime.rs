@@ -20,9 +20,11 @@
 //!   `zk_cnt_readlatency`/`zk_cnt_updatelatency`) over a steady window of W fires, with
 //!   `monitor_execution` on and off, and for an idle job (no cron) over the same window, whose
 //!   traffic (pings) is subtracted.
-//! * `density`: RSS and CPU (% of one core over an idle window) of one `ejctl run` with 1,000
-//!   one-off jobs on the embedded registry, and with 1,000 cron jobs that fire once a day on
-//!   ZooKeeper; with `--http on|both`, also (or only) with the endpoint on and scraped every second.
+//! * `density`: RSS and CPU (% of one core over an idle window) of one `ejctl run` with 1, 1,000
+//!   and 10,000 one-off jobs on the embedded registry, and with 1 and 1,000 cron jobs that fire
+//!   once a day on ZooKeeper, with the memory a job costs beyond the 1-job process and the wall
+//!   and CPU time start-up took; with `--http on|both`, also (or only) with the endpoint on and
+//!   scraped every second.
 //! * `reshard`: with N processes running a job, one more process starts; the time from its
 //!   instance node appearing to the sharding being settled (`leader/sharding/necessary` gone,
 //!   every item owned by a live instance, the new one included), seen through a persistent
@@ -33,7 +35,7 @@
 //!     [--shapes 1x1x100,10x2x10] [--fires M] [--monitor on|off]      lateness
 //!     [--trace off|on|both] [--http off|on|both]                      lateness, density
 //!     [--zk-shape 1x2x10] [--window W]                                zk
-//!     [--jobs 1000] [--idle SECONDS]                                  density
+//!     [--jobs 1,1000,10000] [--idle SECONDS]                          density
 //!     [--reshard-shape 1x2x10] [--rounds R]                           reshard
 //! ```
 //!
@@ -152,7 +154,7 @@ struct Opts {
     monitor: bool,
     zk_shape: Shape,
     window: usize,
-    jobs: usize,
+    jobs: Vec<usize>,
     idle_secs: u64,
     reshard_shape: Shape,
     rounds: usize,
@@ -163,8 +165,11 @@ struct Opts {
 }
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
-[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J] [--idle SECONDS] \
+[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R]";
+
+/// The most jobs the density section starts on ZooKeeper (more take minutes to publish there).
+const DENSITY_ZK_MAX_JOBS: usize = 1000;
 
 impl Opts {
     fn parse() -> Result<Opts> {
@@ -179,7 +184,7 @@ impl Opts {
             monitor: true,
             zk_shape: Shape { k: 1, n: 2, t: 10 },
             window: if quick { 3 } else { 10 },
-            jobs: 1000,
+            jobs: vec![1, 1000, 10_000],
             idle_secs: if quick { 5 } else { 30 },
             reshard_shape: Shape { k: 1, n: 2, t: 10 },
             rounds: if quick { 2 } else { 5 },
@@ -232,7 +237,10 @@ impl Opts {
                 }
                 "--zk-shape" => o.zk_shape = Shape::parse(value()?)?,
                 "--window" => o.window = value()?.parse().context("--window")?,
-                "--jobs" => o.jobs = value()?.parse().context("--jobs")?,
+                "--jobs" => {
+                    o.jobs =
+                        value()?.split(',').map(|j| j.trim().parse()).collect::<Result<_, _>>().context("--jobs")?;
+                }
                 "--idle" => o.idle_secs = value()?.parse().context("--idle")?,
                 "--reshard-shape" => o.reshard_shape = Shape::parse(value()?)?,
                 "--rounds" => o.rounds = value()?.parse().context("--rounds")?,
@@ -244,7 +252,7 @@ impl Opts {
             }
         }
         ensure!(
-            o.fires > 0 && o.window > 0 && o.rounds > 0 && o.jobs > 0 && o.idle_secs > 0,
+            o.fires > 0 && o.window > 0 && o.rounds > 0 && o.jobs.iter().all(|&j| j > 0) && o.idle_secs > 0,
             "counts must be positive"
         );
         Ok(o)
@@ -1186,6 +1194,8 @@ struct DensityFigures {
     jobs: usize,
     startup: Duration,
     settle: Duration,
+    /// CPU seconds used from launch until settled.
+    startup_cpu_s: f64,
     rss_kb: u64,
     hwm_kb: u64,
     threads: u64,
@@ -1194,7 +1204,7 @@ struct DensityFigures {
     stop: Duration,
 }
 
-async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<DensityFigures> {
+async fn density_one(ctx: &Ctx, opts: &Opts, jobs: usize, on_zk: bool, http: bool) -> Result<DensityFigures> {
     let what = match (on_zk, http) {
         (true, false) => "density-zk",
         (false, false) => "density-embedded",
@@ -1202,7 +1212,8 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<
         (false, true) => "density-embedded-http",
     };
     let (dir, ns) = ctx.scratch(what)?;
-    let jobs: Vec<JobSpec> = (0..opts.jobs)
+    let count = jobs;
+    let jobs: Vec<JobSpec> = (0..jobs)
         .map(|j| JobSpec {
             name: format!("d{j}"),
             // Once a day at 03:00 (ZooKeeper); one-off (embedded).
@@ -1227,6 +1238,7 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<
     let settle = wait_quiet(&ctx.server, 3, Some(pid), Duration::from_secs(if opts.quick { 60 } else { 180 })).await?;
     let scraper = http.then(|| spawn_scraper(vec![port]));
     let ticks0 = cpu_ticks(pid)?;
+    let startup_cpu_s = ticks0 as f64 / ctx.clk_tck as f64;
     let m0 = Mntr::take(&ctx.server);
     let t0 = Instant::now();
     tokio::time::sleep(Duration::from_secs(opts.idle_secs)).await;
@@ -1242,9 +1254,10 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<
     let threads = status_field(pid, "Threads")?;
     let stop = proc.stop().await?;
     Ok(DensityFigures {
-        jobs: opts.jobs,
+        jobs: count,
         startup,
         settle,
+        startup_cpu_s,
         rss_kb,
         hwm_kb,
         threads,
@@ -1257,34 +1270,50 @@ async fn density_one(ctx: &Ctx, opts: &Opts, on_zk: bool, http: bool) -> Result<
 async fn section_density(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Value> {
     let _ = writeln!(
         text,
-        "Density: one ejctl run with {} jobs (3 items each), idle window {} s (CPU = utime+stime, % of one core; target < 40 MB, < 1 %)",
+        "Density: one ejctl run with {:?} jobs (3 items each; ZooKeeper up to {DENSITY_ZK_MAX_JOBS}), idle window {} s (CPU = utime+stime, % of one core; \
+target: ≤ 4 KB a job beyond one job, 1,000 jobs < 16 MB, 10,000 < 64 MB, CPU ≈ 0)",
         opts.jobs, opts.idle_secs
     );
     let mut out = serde_json::Map::new();
-    for (on_zk, http) in [false, true].into_iter().flat_map(|z| opts.http.iter().map(move |&h| (z, h))) {
+    let runs = [false, true].into_iter().flat_map(|z| opts.http.iter().map(move |&h| (z, h)));
+    let runs = runs.flat_map(|(z, h)| opts.jobs.iter().map(move |&j| (j, z, h)));
+    // RSS of the 1-job process of each kind, for the cost of a job beyond it.
+    let mut one_job_kb: BTreeMap<(bool, bool), u64> = BTreeMap::new();
+    for (jobs, on_zk, http) in runs.filter(|(j, z, _)| !z || *j <= DENSITY_ZK_MAX_JOBS) {
         let label = match (on_zk, http) {
             (true, false) => "zookeeper, cron once a day",
             (false, false) => "embedded, one-off jobs",
             (true, true) => "zookeeper, +http scraped 1/s",
             (false, true) => "embedded, +http scraped 1/s",
         };
-        progress(opts, &format!("density: {} jobs, {label}", opts.jobs));
-        let d = density_one(ctx, opts, on_zk, http).await?;
+        progress(opts, &format!("density: {jobs} jobs, {label}"));
+        let d = density_one(ctx, opts, jobs, on_zk, http).await?;
+        if jobs == 1 {
+            one_job_kb.insert((on_zk, http), d.rss_kb);
+        }
+        let per_job_kb = one_job_kb
+            .get(&(on_zk, http))
+            .filter(|_| jobs > 1)
+            .map(|one| (d.rss_kb as f64 - *one as f64) / (jobs - 1) as f64);
+        let label = format!("{label}, {jobs} jobs");
         let _ = writeln!(
             text,
-            "  {label:<28} RSS {:>6.1} MB (peak {:>6.1} MB)  CPU {:>5.2} %  threads {:>2}  start {:>6.2} s  settle {:>5.1} s  stop {:>5.2} s",
+            "  {label:<44} RSS {:>6.1} MB (peak {:>6.1} MB, {} KB a job beyond one)  CPU {:>5.2} %  threads {:>2}  start {:>6.2} s  settle {:>5.1} s  start-up CPU {:>5.2} s  stop {:>5.2} s",
             d.rss_kb as f64 / 1024.0,
             d.hwm_kb as f64 / 1024.0,
+            per_job_kb.map_or_else(|| "-".to_string(), |kb| format!("{kb:.1}")),
             d.cpu_pct,
             d.threads,
             d.startup.as_secs_f64(),
             d.settle.as_secs_f64(),
+            d.startup_cpu_s,
             d.stop.as_secs_f64()
         );
         let mut v = json!({
             "jobs": d.jobs, "rss_mb": r2(d.rss_kb as f64 / 1024.0), "peak_rss_mb": r2(d.hwm_kb as f64 / 1024.0),
             "cpu_pct_of_one_core": r2(d.cpu_pct), "threads": d.threads, "idle_window_s": opts.idle_secs,
             "startup_s": r2(d.startup.as_secs_f64()), "settle_s": r2(d.settle.as_secs_f64()), "stop_s": r2(d.stop.as_secs_f64()),
+            "startup_cpu_s": r2(d.startup_cpu_s), "kb_per_job_beyond_one": per_job_kb.map(r2),
         });
         if let Some(z) = d.zk {
             let per_s = z.per(opts.idle_secs as f64);
@@ -1309,7 +1338,7 @@ directories: {} notifications, no requests)",
             }
             v["zk_container_sweep_in_window"] = json!(sweep);
         }
-        let key = format!("{}{}", if on_zk { "zookeeper" } else { "embedded" }, if http { "_http" } else { "" });
+        let key = format!("{}{}_{jobs}", if on_zk { "zookeeper" } else { "embedded" }, if http { "_http" } else { "" });
         out.insert(key, v);
     }
     text.push('\n');
