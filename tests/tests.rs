@@ -26,6 +26,9 @@ mod runtime;
 /// Admin commands for operators and scripts: views and job/server/sharding operations.
 mod cli_admin;
 
+/// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration.
+mod footprint;
+
 /// `ejctl server prune` and a worker's `prune_servers_after`: servers gone for good do not
 /// accumulate, and nothing in use is removed.
 mod prune;

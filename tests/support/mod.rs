@@ -5,6 +5,7 @@
 
 pub mod chaos;
 pub mod cluster;
+pub mod footprint;
 pub mod pg;
 pub mod proxy;
 pub mod receiver;

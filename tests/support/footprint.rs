@@ -1,0 +1,156 @@
+//! What workers cost ZooKeeper, from the server's own counters (`mntr`, and `wchs` for watches):
+//! in-process workers (each its own session, the code path of `ejctl run`) start J jobs of T
+//! items each, settle, idle; the footprint is the difference in znodes, ephemerals, data bytes
+//! and watches, and the requests of the start-up and of the idle window.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use ejctl::config::JobConfig;
+use ejctl::registry::codec::JobType;
+use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+use serde_json::{Value, json};
+
+use super::zk::{ZkServer, four_letter};
+use super::{unique_ns, zk_options};
+
+/// The measured footprint.
+#[derive(Debug, Clone)]
+pub struct Footprint {
+    pub jobs: usize,
+    pub instances: u32,
+    pub items: i32,
+    pub znodes: i64,
+    pub ephemerals: i64,
+    pub data_bytes: i64,
+    pub watches: i64,
+    pub startup_requests: i64,
+    pub startup: Duration,
+    pub idle_requests_per_s: f64,
+}
+
+impl Footprint {
+    pub fn znodes_per_job(&self) -> f64 {
+        self.znodes as f64 / self.jobs as f64
+    }
+
+    pub fn watches_per_job_per_instance(&self) -> f64 {
+        self.watches as f64 / (self.jobs as f64 * f64::from(self.instances))
+    }
+
+    pub fn json(&self) -> Value {
+        let per_job = |v: i64| (v as f64 / self.jobs as f64 * 100.0).round() / 100.0;
+        let per_job_instance = |v: f64| (v / (self.jobs as f64 * f64::from(self.instances)) * 100.0).round() / 100.0;
+        json!({
+            "jobs": self.jobs, "instances": self.instances, "items": self.items,
+            "znodes_per_job": per_job(self.znodes), "ephemerals_per_job_per_instance": per_job_instance(self.ephemerals as f64),
+            "data_bytes_per_job": per_job(self.data_bytes), "watches_per_job_per_instance": per_job_instance(self.watches as f64),
+            "startup_requests_per_job_per_instance": per_job_instance(self.startup_requests as f64),
+            "startup_s": (self.startup.as_secs_f64() * 100.0).round() / 100.0,
+            "idle_requests_per_s_per_instance": (self.idle_requests_per_s / f64::from(self.instances) * 100.0).round() / 100.0,
+        })
+    }
+
+    pub fn row(&self) -> String {
+        let j = self.jobs as f64;
+        let ji = j * f64::from(self.instances);
+        format!(
+            "{:>6} jobs x {:>3} instances x {:>2} items: per job {:>5.1} znodes, {:>6.0} bytes; per job and instance {:>4.2} ephemerals, {:>4.2} watches, {:>5.1} start-up requests; idle {:>5.2} requests/s per instance; start {:>6.2} s",
+            self.jobs,
+            self.instances,
+            self.items,
+            self.znodes as f64 / j,
+            self.data_bytes as f64 / j,
+            self.ephemerals as f64 / ji,
+            self.watches as f64 / ji,
+            self.startup_requests as f64 / ji,
+            self.idle_requests_per_s / f64::from(self.instances),
+            self.startup.as_secs_f64(),
+        )
+    }
+}
+
+fn counter(m: &HashMap<String, String>, key: &str) -> i64 {
+    m.get(key).and_then(|v| v.trim().parse::<f64>().ok()).map_or(0, |v| v as i64)
+}
+
+/// `Total watches:N` of `wchs`.
+fn total_watches(server: &ZkServer) -> i64 {
+    let reply = four_letter(server.port(), "wchs");
+    reply.lines().find_map(|l| l.strip_prefix("Total watches:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
+}
+
+/// Waits until the server received no request for `quiet` (or `timeout` passed); returns how
+/// many `mntr` requests it sent meanwhile.
+async fn wait_quiet(server: &ZkServer, quiet: Duration, timeout: Duration) -> i64 {
+    let deadline = Instant::now() + timeout;
+    let mut last = counter(&server.mntr(), "zk_packets_received");
+    let mut since = Instant::now();
+    let mut polls = 0;
+    while Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        polls += 1;
+        // Each `mntr` is a packet itself.
+        let now = counter(&server.mntr(), "zk_packets_received");
+        if now > last + 1 {
+            since = Instant::now();
+        }
+        last = now;
+        if since.elapsed() >= quiet {
+            break;
+        }
+    }
+    polls
+}
+
+/// Starts `instances` workers with `jobs` jobs of `items` items each (cron once a day) in a fresh
+/// namespace, lets them settle, idles for `idle`, and measures.
+pub async fn measure(server: &ZkServer, jobs: usize, instances: u32, items: i32, idle: Duration) -> Footprint {
+    let ns = unique_ns("footprint");
+    let before = server.mntr();
+    let watches_before = total_watches(server);
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for i in 1..=instances {
+        let defs = (0..jobs)
+            .map(|j| {
+                let mut config = JobConfig::new(&format!("fp{j}"), items);
+                config.cron = Some("0 0 3 * * ?".into());
+                config.props.insert("script.command.line".into(), "/bin/true".into());
+                JobDefinition::new(JobType::Script, config)
+            })
+            .collect();
+        let mut config = WorkerConfig::new(RegistryTarget::ZooKeeper(zk_options(&server.connect_string(), &ns)), defs);
+        config.ip = Some(format!("10.0.{}.{}", i / 250, i % 250 + 1));
+        config.pid = Some(i);
+        workers.push(Worker::start(config).await.unwrap());
+    }
+    let startup = started.elapsed();
+    let polls = wait_quiet(server, Duration::from_secs(1), Duration::from_secs(120)).await;
+    let settled = server.mntr();
+    let watches = total_watches(server) - watches_before;
+    let idle_start = Instant::now();
+    tokio::time::sleep(idle).await;
+    let after = server.mntr();
+    let idle_s = idle_start.elapsed().as_secs_f64();
+    let d = |a: &HashMap<String, String>, b: &HashMap<String, String>, k: &str| counter(b, k) - counter(a, k);
+    let footprint = Footprint {
+        jobs,
+        instances,
+        items,
+        // The namespace node itself is not the jobs'.
+        znodes: d(&before, &settled, "zk_znode_count") - 1,
+        ephemerals: d(&before, &settled, "zk_ephemerals_count"),
+        data_bytes: d(&before, &settled, "zk_approximate_data_size"),
+        watches,
+        // Less this module's own requests: the `wchs`, the polls and the last `mntr`.
+        startup_requests: d(&before, &settled, "zk_packets_received") - polls - 2,
+        startup,
+        // One packet is the second `mntr` itself.
+        idle_requests_per_s: (d(&settled, &after, "zk_packets_received") - 1) as f64 / idle_s,
+    };
+    for worker in workers {
+        worker.kill().await;
+    }
+    footprint
+}
