@@ -80,27 +80,22 @@ fn total_watches(server: &ZkServer) -> i64 {
     reply.lines().find_map(|l| l.strip_prefix("Total watches:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
 }
 
-/// Waits until the server received no request for `quiet` (or `timeout` passed); returns how
-/// many `mntr` requests it sent meanwhile.
-async fn wait_quiet(server: &ZkServer, quiet: Duration, timeout: Duration) -> i64 {
+/// Waits until the server received at most `idle` requests (idle sessions ping) during a whole
+/// second (or `timeout` passed); returns how many `mntr` requests it sent meanwhile.
+async fn wait_quiet(server: &ZkServer, idle: i64, timeout: Duration) -> i64 {
     let deadline = Instant::now() + timeout;
-    let mut last = counter(&server.mntr(), "zk_packets_received");
-    let mut since = Instant::now();
     let mut polls = 0;
     while Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let before = counter(&server.mntr(), "zk_packets_received");
+        tokio::time::sleep(Duration::from_secs(1)).await;
         polls += 1;
-        // Each `mntr` is a packet itself.
-        let now = counter(&server.mntr(), "zk_packets_received");
-        if now > last + 1 {
-            since = Instant::now();
-        }
-        last = now;
-        if since.elapsed() >= quiet {
+        // The first `mntr` is a packet itself.
+        if counter(&server.mntr(), "zk_packets_received") - before - 1 <= idle {
             break;
         }
     }
-    polls
+    // The `mntr` of each poll, the last one's included.
+    polls * 2 - 1
 }
 
 /// Starts `instances` workers with `jobs` jobs of `items` items each (cron once a day) in a fresh
@@ -126,7 +121,7 @@ pub async fn measure(server: &ZkServer, jobs: usize, instances: u32, items: i32,
         workers.push(Worker::start(config).await.unwrap());
     }
     let startup = started.elapsed();
-    let polls = wait_quiet(server, Duration::from_secs(1), Duration::from_secs(120)).await;
+    let polls = wait_quiet(server, 2 * i64::from(instances), Duration::from_secs(120)).await;
     let settled = server.mntr();
     let watches = total_watches(server) - watches_before;
     let idle_start = Instant::now();
