@@ -340,6 +340,7 @@ async fn r11_exit_codes_of_every_command() {
         (&["server", "shutdown", "10.0.0.1"], 4),
         (&["server", "remove", "10.9.9.9", "--yes"], 3),
         (&["server", "show", "10.9.9.9"], 3),
+        (&["server", "prune", "--older-than", "soon"], 2),
         (&["instance", "show", "10.0.0.1@-@43"], 3),
         (&["instance", "list", "nope"], 3),
         (&["sharding", "show", "nope"], 3),
