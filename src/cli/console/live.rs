@@ -1,0 +1,236 @@
+//! The full-screen loop: the terminal, keys from a reader thread, the registry connection (retried
+//! until it works: the console never exits on its own), one read of the namespace and then one
+//! persistent recursive watch ([`TreeCache`]: re-added after a reconnect, the tree re-read and the
+//! difference replayed as changes, then "resynced: N changes"), actions run in the background,
+//! and drawing: at once after a key, at most [`FRAME`] apart for registry changes (bursts are
+//! coalesced), every second for the clocks.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use chrono::Utc;
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
+use tokio::sync::{mpsc, watch};
+
+use super::action;
+use super::data::{Data, Event};
+use super::model::{App, Effect, Link};
+use super::render::{self, Theme};
+use crate::cli::global::{self, GlobalArgs};
+use crate::exit::Exit;
+use crate::ops::Admin;
+use crate::registry::cache::{CacheEvent, TreeCache};
+use crate::registry::path::NAMESPACE_ROOT;
+use crate::registry::{LinkState, Registry, SessionStatus};
+
+/// The shortest time between two frames drawn for registry changes (10 frames a second).
+pub const FRAME: Duration = Duration::from_millis(100);
+
+/// How long to wait before connecting or reading again after a failure.
+const RETRY: Duration = Duration::from_secs(3);
+
+type Boxed<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// What the key reader sends.
+enum Input {
+    Key(event::KeyEvent),
+    Resize,
+}
+
+/// Reads terminal events on a thread of its own until the receiver is gone.
+fn read_keys(tx: mpsc::Sender<Input>) {
+    while !tx.is_closed() {
+        match event::poll(Duration::from_millis(200)) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(_) => return,
+        }
+        let input = match event::read() {
+            Ok(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => Input::Key(k),
+            Ok(TermEvent::Resize(..)) => Input::Resize,
+            Ok(_) => continue,
+            Err(_) => return,
+        };
+        if tx.blocking_send(input).is_err() {
+            return;
+        }
+    }
+}
+
+async fn connect(global: GlobalArgs, delay: Duration) -> Result<Registry, String> {
+    tokio::time::sleep(delay).await;
+    global::connect(&global).await.map_err(|e| format!("{e:#}"))
+}
+
+async fn load(registry: Registry, progress: Arc<AtomicUsize>, delay: Duration) -> Result<TreeCache, String> {
+    tokio::time::sleep(delay).await;
+    let report = move |n: usize| progress.store(n, Ordering::Relaxed);
+    TreeCache::start_with_progress(registry, NAMESPACE_ROOT, |_| false, &report)
+        .await
+        .map_err(|e| format!("cannot read the namespace: {e}"))
+}
+
+/// Runs the console until `q`.
+///
+/// # Errors
+/// The terminal cannot be set up.
+pub async fn run(global: &GlobalArgs, mut app: App) -> Result<Exit> {
+    let mut terminal = ratatui::try_init()?;
+    let outcome = run_on(&mut terminal, global, &mut app).await;
+    ratatui::try_restore()?;
+    outcome
+}
+
+async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, app: &mut App) -> Result<Exit> {
+    let theme = Theme::from_env();
+    let (tx, mut keys) = mpsc::channel(64);
+    std::thread::spawn(move || read_keys(tx));
+    let mut quiet = global.clone();
+    quiet.quiet = true;
+    let mut data = Data::default();
+    let progress = Arc::new(AtomicUsize::new(0));
+    let mut connecting: Option<Boxed<Result<Registry, String>>> =
+        Some(Box::pin(connect(quiet.clone(), Duration::ZERO)));
+    let mut loading: Option<Boxed<Result<TreeCache, String>>> = None;
+    let mut cache: Option<TreeCache> = None;
+    let mut admin: Option<Admin> = None;
+    let mut session: Option<watch::Receiver<SessionStatus>> = None;
+    let mut running: FuturesUnordered<Boxed<Result<String, String>>> = FuturesUnordered::new();
+    // Changes seen since the link was last lost: a resync reports them.
+    let mut since_lost: Option<usize> = None;
+    let mut dirty = true;
+    let mut urgent = true;
+    let mut last_draw = Instant::now();
+    loop {
+        app.loading = progress.load(Ordering::Relaxed);
+        if urgent || (dirty && last_draw.elapsed() >= FRAME) || last_draw.elapsed() >= Duration::from_secs(1) {
+            terminal.draw(|f| render::draw(f, app, &data, theme, Utc::now()))?;
+            (dirty, urgent, last_draw) = (false, false, Instant::now());
+        }
+        let wake = if dirty { last_draw + FRAME } else { last_draw + Duration::from_secs(1) };
+        tokio::select! {
+            input = keys.recv() => match input {
+                Some(Input::Key(key)) => {
+                    urgent = true;
+                    match app.key(key, &data) {
+                        Some(Effect::Quit) => return Ok(Exit::Ok),
+                        Some(Effect::Run(a)) => match &admin {
+                            Some(admin) => {
+                                let (admin, refusal) = (admin.clone(), app.refusal());
+                                running.push(Box::pin(async move { action::execute(&admin, &a, refusal).await }));
+                            }
+                            None => app.flash("not connected: writes are refused", true),
+                        },
+                        None => {}
+                    }
+                }
+                Some(Input::Resize) => urgent = true,
+                None => return Ok(Exit::Ok),
+            },
+            r = async { match connecting.as_mut() { Some(f) => f.await, None => unreachable_pending().await } }, if connecting.is_some() => {
+                connecting = None;
+                match r {
+                    Ok(registry) => {
+                        app.link = Link::Connected;
+                        admin = Some(Admin::new(registry.clone(), &app.namespace));
+                        session = Some(registry.session());
+                        loading = Some(Box::pin(load(registry, Arc::clone(&progress), Duration::ZERO)));
+                    }
+                    Err(e) => {
+                        app.link = Link::Connecting { error: Some(e) };
+                        connecting = Some(Box::pin(connect(quiet.clone(), RETRY)));
+                    }
+                }
+                urgent = true;
+            }
+            r = async { match loading.as_mut() { Some(f) => f.await, None => unreachable_pending().await } }, if loading.is_some() => {
+                loading = None;
+                match r {
+                    Ok(c) => {
+                        let nodes: Vec<(String, Vec<u8>)> =
+                            c.view().iter().map(|(p, n)| (p.clone(), n.data.clone().unwrap_or_default())).collect();
+                        data = Data::load(nodes, Utc::now());
+                        cache = Some(c);
+                    }
+                    Err(e) => {
+                        app.flash(format!("{e}; retrying"), true);
+                        if let Some(a) = &admin {
+                            loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), RETRY)));
+                        }
+                    }
+                }
+                urgent = true;
+            }
+            event = async { match cache.as_mut() { Some(c) => c.recv().await, None => unreachable_pending().await } }, if cache.is_some() => {
+                let Some(c) = cache.as_mut() else { continue };
+                let mut next = event;
+                let mut resynced = false;
+                let mut changes = 0;
+                while let Some(e) = next {
+                    match e {
+                        CacheEvent::Created(p) | CacheEvent::Changed(p) => {
+                            let value = c.view().node(&p).map(|n| n.data.clone().unwrap_or_default());
+                            data.set(&p, value);
+                            changes += 1;
+                        }
+                        CacheEvent::Deleted(p) => {
+                            data.set(&p, None);
+                            changes += 1;
+                        }
+                        CacheEvent::Resynced => resynced = true,
+                    }
+                    next = c.try_recv();
+                }
+                data.refresh(Utc::now());
+                if let Some(n) = since_lost.as_mut() {
+                    *n += changes;
+                }
+                if resynced {
+                    let n = since_lost.take().unwrap_or(0);
+                    let text = format!("resynced: {n} change{}", if n == 1 { "" } else { "s" });
+                    data.push(Event { at: Utc::now(), kind: "resync", job: None, text: text.clone() });
+                    app.flash(text, false);
+                }
+                dirty = true;
+            }
+            changed = async { match session.as_mut() { Some(s) => s.changed().await, None => unreachable_pending().await } }, if session.is_some() => {
+                if changed.is_err() {
+                    session = None;
+                    continue;
+                }
+                let state = session.as_ref().map(|s| s.borrow().state);
+                let now = Utc::now();
+                app.link = match (state, &app.link) {
+                    (Some(LinkState::Connected), _) => Link::Connected,
+                    (Some(LinkState::Disconnected), Link::Disconnected { since }) => Link::Disconnected { since: *since },
+                    (Some(LinkState::Expired), Link::Expired { since } | Link::Disconnected { since }) => Link::Expired { since: *since },
+                    (Some(LinkState::Disconnected), _) => Link::Disconnected { since: now },
+                    (Some(LinkState::Expired), _) => Link::Expired { since: now },
+                    (None, link) => link.clone(),
+                };
+                if app.link != Link::Connected && since_lost.is_none() {
+                    since_lost = Some(0);
+                    data.push(Event { at: now, kind: "registry", job: None, text: "registry connection lost".into() });
+                }
+                urgent = true;
+            }
+            Some(result) = running.next(), if !running.is_empty() => {
+                app.finished(&mut data, result);
+                urgent = true;
+            }
+            () = tokio::time::sleep_until(wake.into()) => {}
+        }
+    }
+}
+
+/// A future that never completes, for a `select!` branch whose source is absent (its guard is
+/// false, so it is never polled).
+async fn unreachable_pending<T>() -> T {
+    std::future::pending().await
+}
