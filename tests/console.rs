@@ -138,6 +138,18 @@ fn key_sequences_become_the_writes_they_confirm() {
         Action::Items { job: "a".into(), items: vec![1, 2], enable: false }.commands(),
         vec!["ejctl sharding disable a 1 2".to_string()]
     );
+    // `E` edits the selected job's configuration (the loop then asks to confirm the change).
+    let mut a = app(false);
+    assert_eq!(a.key(key(KeyCode::Down), &d), None);
+    assert_eq!(a.key(key(KeyCode::Char('E')), &d), Some(Effect::Edit("job0001".into())));
+    let edit = Action::Config {
+        job: "job0001".into(),
+        version: 3,
+        yaml: "jobName: job0001\n".into(),
+        changed: vec!["cron: \"0/10 * * * * ?\" → \"0/9 * * * * ?\"".into()],
+    };
+    a.confirm(edit.clone());
+    assert_eq!(press(&mut a, &d, "y"), vec![edit]);
     // Unknown views flash; `q` quits.
     let mut a = app(false);
     press(&mut a, &d, ":nope⏎");
@@ -148,7 +160,7 @@ fn key_sequences_become_the_writes_they_confirm() {
 #[test]
 fn no_key_sequence_writes_in_read_only_mode() {
     let d = data(30);
-    let alphabet: Vec<KeyEvent> = keys("tdesDyjk ⏎⎋↓⇟⇥1234:/servers0123456789^dqIG<>?")
+    let alphabet: Vec<KeyEvent> = keys("tdesEDyjk ⏎⎋↓⇟⇥1234:/servers0123456789^dqIG<>?")
         .into_iter()
         .filter(|k| k.code != KeyCode::Char('q') || !k.modifiers.is_empty())
         .collect();
@@ -158,6 +170,7 @@ fn no_key_sequence_writes_in_read_only_mode() {
         let k = alphabet[rng.below(alphabet.len() as u64) as usize];
         match a.key(k, &d) {
             Some(Effect::Run(action)) => panic!("read-only console would run {action:?}"),
+            Some(Effect::Edit(job)) => panic!("read-only console would edit {job}"),
             Some(Effect::Quit) | None => {}
         }
     }
@@ -338,17 +351,39 @@ async fn the_binary_follows_a_real_cluster_and_acts_on_it() {
         cmd.args(["--zk", &zk, "--namespace", &ns]);
         cmd
     };
-    // --snapshot: one frame of the jobs view, the job OK.
-    let out = cli().args(["console", "--snapshot", "120x40"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let frame = String::from_utf8(out.stdout).unwrap();
+    // --snapshot: one frame of the jobs view, the job OK (once the worker has taken the items).
+    let snapshot = || {
+        let out = cli().args(["console", "--snapshot", "120x40"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut frame = snapshot();
+    while !job_line(&frame, "hello").is_some_and(|l| l.contains(" OK ")) {
+        assert!(Instant::now() < deadline, "the job is not OK:\n{frame}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        frame = snapshot();
+    }
     assert_eq!(frame.lines().count(), 40, "{frame}");
-    assert!(job_line(&frame, "hello").is_some_and(|l| l.contains(" OK ")), "{frame}");
     assert!(frame.starts_with(&format!("ejctl console  context -  namespace {ns}  connected")), "{frame}");
+
+    // A context that says `readonly = true` makes the console read-only.
+    let dir = tempfile::tempdir().unwrap();
+    let contexts = dir.path().join("contexts.toml");
+    std::fs::write(&contexts, format!("[contexts.ro]\nzk = \"{zk}\"\nnamespace = \"{ns}\"\nreadonly = true\n"))
+        .unwrap();
+    let out = crate::support::ejctl()
+        .env("EJCTL_CONFIG", &contexts)
+        .args(["console", "--context", "ro", "--snapshot", "100x20"])
+        .output()
+        .unwrap();
+    let frame = String::from_utf8(out.stdout).unwrap();
+    assert!(frame.starts_with(&format!("ejctl console  context ro  namespace {ns}  connected  [RO]\n")), "{frame}");
+    assert!(!frame.contains("t trigger"), "no action keys in read-only mode: {frame}");
 
     // The full-screen console in a real terminal.
     let command = format!(
-        "EJCTL_CONFIG=/nonexistent NO_COLOR=1 {} console --zk {zk} --namespace {ns}",
+        "EJCTL_CONFIG=/nonexistent NO_COLOR=1 EDITOR='sed -i s|0/7|0/9|' VISUAL= {} console --zk {zk} --namespace {ns}",
         env!("CARGO_BIN_EXE_ejctl")
     );
     let tmux = Tmux::start(&command);
@@ -367,6 +402,11 @@ async fn the_binary_follows_a_real_cluster_and_acts_on_it() {
     cli().args(["job", "enable", "hello"]).assert().success();
     cli().args(["config", "set", "hello", "cron=0/7 * * * * ?"]).assert().success();
     tmux.wait(10, "the new cron", |s| s.contains("0/7 * * * * ?")).await;
+    // `E`: the configuration in $EDITOR, the change confirmed, written.
+    tmux.keys(&["E"]);
+    tmux.wait(10, "the edit's confirmation", |s| s.contains("ejctl config edit hello")).await;
+    tmux.keys(&["y"]);
+    tmux.wait(10, "the edited cron", |s| s.contains("0/9 * * * * ?")).await;
     // kill -9 the worker: CRASHED once its session expires (10 s).
     c.kill(worker);
     let screen =

@@ -88,7 +88,7 @@ pub enum Command {
     Why(Reads<why::WhyArgs>),
     /// A live full-screen console of the namespace: views, filters, actions with confirmations.
     #[command(
-        after_help = "Examples:\n  ejctl console\n  ejctl console --context prod --readonly\n  ejctl console --snapshot 120x40 > jobs.txt\n\nKeys: `:` view (jobs, servers, instances, failover, events, tree), `/` filter, Enter opens,\nEsc goes back, j/k/PgUp/PgDn move, space marks, t trigger, d disable, e enable, s shutdown,\nctrl-d remove, D dump, ? help, q quits. Every write asks for confirmation first and shows the\nequivalent ejctl command; --readonly (or a context with `readonly = true`) refuses every write."
+        after_help = "Examples:\n  ejctl console\n  ejctl console --context prod --readonly\n  ejctl console --snapshot 120x40 > jobs.txt\n\nKeys: `:` view (jobs, servers, instances, failover, events, tree), `/` filter, Enter opens,\nEsc goes back, j/k/PgUp/PgDn move, space marks, t trigger, d disable, e enable, s shutdown,\nctrl-d remove, E edit the configuration in $EDITOR, D dump, ? help, q quits. Every write asks for confirmation first and shows the\nequivalent ejctl command; --readonly (or a context with `readonly = true`) refuses every write."
     )]
     Console(console::ConsoleCmd),
     /// Print a shell completion script.

@@ -3,6 +3,7 @@
 //! commands do: read the job, plan the changes, apply them in transactions. The executor refuses
 //! every write in read-only mode and while the registry is unreachable, whatever asked for it.
 
+use crate::config::JobConfig;
 use crate::exit::CliError;
 use crate::ops::Admin;
 use crate::ops::change::{self, Change};
@@ -49,6 +50,17 @@ pub enum Action {
         /// Enable rather than disable.
         enable: bool,
     },
+    /// `config edit JOB`: write an edited configuration if the node is still at `version`.
+    Config {
+        /// The job.
+        job: String,
+        /// The version of the configuration node that was edited.
+        version: i32,
+        /// The edited configuration, validated.
+        yaml: String,
+        /// The keys that change, with their old and new values (`cron: 0/5 … → 0/7 …`).
+        changed: Vec<String>,
+    },
     /// `server shutdown IP` (or `server remove IP`), for each server.
     ServerShutdown {
         /// The servers.
@@ -73,6 +85,7 @@ impl Action {
         match self {
             Action::Trigger(v) | Action::Shutdown(v) | Action::Remove(v) | Action::Jobs { jobs: v, .. } => jobs(v),
             Action::ServerJob { job, ips, .. } => ips.iter().map(|ip| format!("job '{job}' on {ip}")).collect(),
+            Action::Config { changed, .. } => changed.clone(),
             Action::Items { job, items, .. } => items.iter().map(|i| format!("item {i} of '{job}'")).collect(),
             Action::Servers { ips, .. } | Action::ServerShutdown { ips, .. } => {
                 ips.iter().map(|ip| format!("server {ip}")).collect()
@@ -91,6 +104,7 @@ impl Action {
             }
             Action::Items { job, enable, .. } => format!("{} {} of job '{job}'", verb(*enable), plural(n, "item")),
             Action::Shutdown(_) => format!("shut down {}", plural(n, "job")),
+            Action::Config { job, .. } => format!("change {} of job '{job}'", plural(n, "configuration key")),
             Action::Remove(_) => {
                 format!("remove {} (shut down, server nodes deleted, configuration kept)", plural(n, "job"))
             }
@@ -114,6 +128,7 @@ impl Action {
                 vec![format!("ejctl sharding {} {job} {}", verb(*enable), items.join(" "))]
             }
             Action::Shutdown(v) => each(v, &|j| format!("ejctl job shutdown {j} --yes")),
+            Action::Config { job, .. } => vec![format!("ejctl config edit {job}")],
             Action::Remove(v) => each(v, &|j| format!("ejctl job remove {j} --yes")),
             Action::Servers { ips, enable } => each(ips, &|ip| format!("ejctl server {} {ip}", verb(*enable))),
             Action::ServerShutdown { ips, remove } => {
@@ -200,6 +215,11 @@ async fn run(admin: &Admin, action: &Action) -> Result<usize, CliError> {
                 };
                 done += admin.apply(&changes).await?.len();
             }
+        }
+        Action::Config { job, version, yaml, .. } => {
+            let config = JobConfig::from_yaml(yaml).map_err(|e| CliError::usage(format!("job '{job}': {e}")))?;
+            admin.write_config(job, *version, &config).await?;
+            done += 1;
         }
         Action::Servers { ips, enable } => {
             let jobs = admin.read_all().await?;

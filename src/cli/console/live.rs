@@ -2,13 +2,13 @@
 //! until it works: the console never exits on its own), one read of the namespace and then one
 //! persistent recursive watch ([`TreeCache`]: re-added after a reconnect, the tree re-read and the
 //! difference replayed as changes, then "resynced: N changes"), actions run in the background,
-//! and drawing: at once after a key, at most [`FRAME`] apart for registry changes (bursts are
+//! the editor of `E` (the console steps aside while it runs), and drawing: at once after a key, at most [`FRAME`] apart for registry changes (bursts are
 //! coalesced), every second for the clocks.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -18,13 +18,16 @@ use futures::stream::FuturesUnordered;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use tokio::sync::{mpsc, watch};
 
-use super::action;
+use super::action::{self, Action};
 use super::data::{Data, Event};
 use super::model::{App, Effect, Link};
 use super::render::{self, Theme};
+use crate::cli::config::editor::{EditFile, check_editor, run_editor};
 use crate::cli::global::{self, GlobalArgs};
+use crate::config::JobConfig;
 use crate::exit::Exit;
 use crate::ops::Admin;
+use crate::ops::config;
 use crate::registry::cache::{CacheEvent, TreeCache};
 use crate::registry::path::NAMESPACE_ROOT;
 use crate::registry::{LinkState, Registry, SessionStatus};
@@ -43,10 +46,15 @@ enum Input {
     Resize,
 }
 
-/// Reads terminal events on a thread of its own until the receiver is gone.
-fn read_keys(tx: mpsc::Sender<Input>) {
+/// Reads terminal events on a thread of its own until the receiver is gone; not while `paused`
+/// (an editor has the terminal).
+fn read_keys(tx: mpsc::Sender<Input>, paused: Arc<AtomicBool>) {
     while !tx.is_closed() {
-        match event::poll(Duration::from_millis(200)) {
+        if paused.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        match event::poll(Duration::from_millis(100)) {
             Ok(true) => {}
             Ok(false) => continue,
             Err(_) => return,
@@ -90,7 +98,9 @@ pub async fn run(global: &GlobalArgs, mut app: App) -> Result<Exit> {
 async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, app: &mut App) -> Result<Exit> {
     let theme = Theme::from_env();
     let (tx, mut keys) = mpsc::channel(64);
-    std::thread::spawn(move || read_keys(tx));
+    let paused = Arc::new(AtomicBool::new(false));
+    let reader_paused = Arc::clone(&paused);
+    std::thread::spawn(move || read_keys(tx, reader_paused));
     let mut quiet = global.clone();
     quiet.quiet = true;
     let mut data = Data::default();
@@ -120,6 +130,14 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                     urgent = true;
                     match app.key(key, &data) {
                         Some(Effect::Quit) => return Ok(Exit::Ok),
+                        Some(Effect::Edit(job)) => match &admin {
+                            Some(admin) => match edit(admin, &job, terminal, &paused).await {
+                                Ok(Some(action)) => app.confirm(action),
+                                Ok(None) => app.flash(format!("job '{job}': configuration unchanged"), false),
+                                Err(e) => app.finished(&mut data, Err(e)),
+                            },
+                            None => app.flash("not connected: writes are refused", true),
+                        },
                         Some(Effect::Run(a)) => match &admin {
                             Some(admin) => {
                                 let (admin, refusal) = (admin.clone(), app.refusal());
@@ -227,6 +245,40 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
             () = tokio::time::sleep_until(wake.into()) => {}
         }
     }
+}
+
+/// `E`: the job's configuration in `$VISUAL` / `$EDITOR` (the console steps aside meanwhile),
+/// checked as `config edit` checks it; returns the write to confirm, `None` when nothing changed.
+async fn edit(
+    admin: &Admin,
+    job: &str,
+    terminal: &mut ratatui::DefaultTerminal,
+    paused: &AtomicBool,
+) -> Result<Option<Action>, String> {
+    let editor = check_editor(job).map_err(|e| e.to_string())?;
+    let stored = admin.read_config(job).await.map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+    let old = JobConfig::from_yaml(&stored.text).ok();
+    let mut file = EditFile::create(job, &stored.text).map_err(|e| format!("{e:#}"))?;
+    // The key reader lets go of the terminal first.
+    paused.store(true, Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let _ = ratatui::try_restore();
+    let ran = run_editor(job, &editor, &file.path).await;
+    let back = ratatui::try_init();
+    paused.store(false, Ordering::Relaxed);
+    *terminal = back.map_err(|e| format!("cannot take the terminal back: {e}"))?;
+    terminal.clear().map_err(|e| format!("cannot take the terminal back: {e}"))?;
+    ran.map_err(|e| format!("{:#}", file.kept(e)))?;
+    let edited = std::fs::read_to_string(&file.path).map_err(|e| format!("job '{job}': cannot read the edit: {e}"))?;
+    if edited == stored.text {
+        return Ok(None);
+    }
+    let (new, warnings) = config::prepare_edit(job, stored.job_type().as_ref(), old.as_ref(), &edited)
+        .map_err(|e| format!("{:#}", file.kept(e.into())))?;
+    let mut changed: Vec<String> =
+        config::changes(old.as_ref(), &new).into_iter().map(|(k, v)| format!("{k}: {} → {}", v.old, v.new)).collect();
+    changed.extend(warnings.into_iter().map(|w| format!("warning: {w}")));
+    Ok(Some(Action::Config { job: job.to_string(), version: stored.version(), yaml: new.to_yaml(), changed }))
 }
 
 /// A future that never completes, for a `select!` branch whose source is absent (its guard is

@@ -23,6 +23,8 @@ pub enum Effect {
     Quit,
     /// Carry out a confirmed write.
     Run(Action),
+    /// Edit a job's configuration in `$VISUAL` / `$EDITOR` (then confirm the change).
+    Edit(String),
 }
 
 /// The registry link as the header shows it.
@@ -339,6 +341,7 @@ impl App {
                 None => self.flash("D dumps a job: select one", true),
             },
             KeyCode::Char('d') if ctrl => return self.act('d', true, &rows, selected),
+            KeyCode::Char('E') => return self.edit(&rows, selected),
             KeyCode::Char(c @ ('t' | 'd' | 'e' | 's')) => return self.act(c, false, &rows, selected),
             _ => {}
         }
@@ -377,6 +380,34 @@ impl App {
             View::Job(job, _) => Some(job.clone()),
             _ => rows.get(selected).and_then(|r| r.id.job()).map(str::to_string),
         }
+    }
+
+    /// `E`: edit the configuration of the job on screen or selected.
+    fn edit(&mut self, rows: &[Row], selected: usize) -> Option<Effect> {
+        if self.readonly {
+            self.flash(format!("E: read-only console ({}): writes are refused", self.readonly_reason), true);
+            return None;
+        }
+        if let Some(refusal) = self.refusal() {
+            self.flash(format!("E: {}", refusal.reason()), true);
+            return None;
+        }
+        let job = match &self.screen().view {
+            View::Jobs | View::Job(..) | View::Instances | View::Failover => self.current_job(rows, selected),
+            _ => None,
+        };
+        match job {
+            Some(job) => Some(Effect::Edit(job)),
+            None => {
+                self.flash("E edits a job's configuration: select a job", true);
+                None
+            }
+        }
+    }
+
+    /// Asks for the confirmation of a write prepared outside the model (an edited configuration).
+    pub fn confirm(&mut self, action: Action) {
+        self.mode = Mode::Confirm { action, typed: String::new() };
     }
 
     /// The marked rows, or else the selected one.

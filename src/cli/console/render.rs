@@ -50,15 +50,22 @@ impl Theme {
 /// The keys of a view, as the footer and the help list them: `(key, what)`.
 pub fn keys(view: &View, readonly: bool) -> Vec<(&'static str, &'static str)> {
     let actions: &[(&str, &str)] = match view {
-        View::Jobs | View::Job(_, Tab::Config | Tab::Instances) => {
-            &[("t", "trigger"), ("d", "disable"), ("e", "enable"), ("s", "shutdown"), ("^d", "remove"), ("D", "dump")]
-        }
+        View::Jobs | View::Job(_, Tab::Config | Tab::Instances) => &[
+            ("t", "trigger"),
+            ("d", "disable"),
+            ("e", "enable"),
+            ("s", "shutdown"),
+            ("^d", "remove"),
+            ("E", "edit config"),
+            ("D", "dump"),
+        ],
         View::Job(_, Tab::Items) => &[
             ("t", "trigger"),
             ("d", "disable item"),
             ("e", "enable item"),
             ("s", "shutdown"),
             ("^d", "remove"),
+            ("E", "edit config"),
             ("D", "dump"),
         ],
         View::Job(_, Tab::Servers) => &[
@@ -67,10 +74,11 @@ pub fn keys(view: &View, readonly: bool) -> Vec<(&'static str, &'static str)> {
             ("e", "enable on server"),
             ("s", "shutdown"),
             ("^d", "remove"),
+            ("E", "edit config"),
             ("D", "dump"),
         ],
         View::Servers => &[("d", "disable"), ("e", "enable"), ("s", "shutdown"), ("^d", "remove")],
-        View::Instances | View::Failover => &[("D", "dump")],
+        View::Instances | View::Failover => &[("E", "edit config"), ("D", "dump")],
         View::Events | View::Tree => &[],
     };
     let mut keys: Vec<(&str, &str)> = actions.iter().copied().filter(|(k, _)| !readonly || *k == "D").collect();
