@@ -299,7 +299,7 @@ fn draw_body(frame: &mut Frame, area: Rect, app: &mut App, data: &Data, theme: T
         let mut styled: Vec<Span> = vec![Span::raw(cursor)];
         styled.extend(cells.into_iter().take(n).enumerate().map(|(c, text)| {
             let style = if Some(c) == status_col || columns.get(c) == Some(&"HEALTH") {
-                theme.status(&text)
+                theme.status(text.split_whitespace().next().unwrap_or_default())
             } else {
                 Style::new()
             };

@@ -339,15 +339,6 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
     }
 }
 
-/// `0/5 * * * * ? (Asia/Shanghai)`, or `(one-off)`.
-fn cron_cell(cron: Option<&str>, zone: Option<&str>) -> String {
-    match (cron, zone) {
-        (Some(c), Some(z)) => format!("{c} ({z})"),
-        (Some(c), None) => c.to_string(),
-        (None, _) => "(one-off)".to_string(),
-    }
-}
-
 fn dash(s: Option<&str>) -> String {
     s.filter(|s| !s.is_empty()).unwrap_or("-").to_string()
 }
@@ -361,7 +352,7 @@ fn lazy_cells(view: &View, data: &Data, id: &RowId, now: DateTime<Utc>) -> Vec<S
             vec![
                 b.name.clone(),
                 b.status.to_string(),
-                cron_cell(b.cron.as_deref(), b.time_zone.as_deref()),
+                b.cron_cell(),
                 ago(j.data.upcoming_fire(now).as_ref(), now),
                 b.instance_count.to_string(),
                 b.sharding_total_count.to_string(),
@@ -369,7 +360,7 @@ fn lazy_cells(view: &View, data: &Data, id: &RowId, now: DateTime<Utc>) -> Vec<S
                 j.failover.to_string(),
                 j.disabled_items.to_string(),
                 ago(b.last_run.as_ref(), now),
-                b.health.to_string(),
+                b.health_cell(),
             ]
         }
         (View::Tree, RowId::Node(path)) => {
