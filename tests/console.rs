@@ -250,6 +250,14 @@ fn frames_of_every_view_and_state() {
     let mut a = app(false);
     press(&mut a, &d, "^d");
     check_frame("confirm-remove", &mut a, &d, small);
+    let mut a = app(false);
+    a.confirm(Action::Config {
+        job: "job0000".into(),
+        version: 1,
+        yaml: String::new(),
+        changed: vec!["cron: \"0/10 * * * * ?\" → \"0/30 * * * * ?\"".into()],
+    });
+    check_frame("confirm-config", &mut a, &d, small);
     let mut a = app(true);
     press(&mut a, &d, "d");
     check_frame("readonly", &mut a, &d, wide);

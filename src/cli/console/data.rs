@@ -171,11 +171,6 @@ impl Data {
         self.jobs.get(name)
     }
 
-    /// Every job as read, for the views across jobs.
-    pub fn job_data(&self) -> Vec<JobData> {
-        self.jobs.values().map(|j| j.data.clone()).collect()
-    }
-
     /// The number of listed jobs in each status.
     pub fn counts(&self) -> BTreeMap<JobStatus, usize> {
         let mut counts = BTreeMap::new();

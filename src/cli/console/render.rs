@@ -14,6 +14,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row as TableRow, Table, Wrap};
 
+use super::action::Action;
 use super::data::Data;
 use super::model::{App, Link, Mode};
 use super::rows::{Tab, View};
@@ -133,7 +134,8 @@ pub fn draw(frame: &mut Frame, app: &mut App, data: &Data, theme: Theme, now: Da
             let targets = action.targets();
             let shown = targets.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
             let more = if targets.len() > 5 { format!(" and {} more", targets.len() - 5) } else { String::new() };
-            lines.push(Line::from(format!("targets: {shown}{more}")));
+            let label = if matches!(action, Action::Config { .. }) { "changes" } else { "targets" };
+            lines.push(Line::from(format!("{label}: {shown}{more}")));
             let commands = action.commands();
             lines.push(Line::from("same as:"));
             for c in commands.iter().take(3) {
