@@ -375,6 +375,11 @@ async fn the_binary_follows_a_real_cluster_and_acts_on_it() {
     assert_eq!(frame.lines().count(), 40, "{frame}");
     assert!(frame.starts_with(&format!("ejctl console  context -  namespace {ns}  connected")), "{frame}");
 
+    // Without a terminal only --snapshot works.
+    let out = cli().arg("console").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"), "{out:?}");
+
     // A context that says `readonly = true` makes the console read-only.
     let dir = tempfile::tempdir().unwrap();
     let contexts = dir.path().join("contexts.toml");

@@ -25,6 +25,8 @@ pub mod model;
 pub mod render;
 pub mod rows;
 
+use std::io::IsTerminal;
+
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use clap::Args;
@@ -101,7 +103,8 @@ fn context_readonly() -> (Option<String>, bool) {
 /// Runs `ejctl console`.
 ///
 /// # Errors
-/// Missing registry options (exit 2); with `--snapshot`, an unreachable registry (exit 5).
+/// Missing registry options or no terminal without `--snapshot` (exit 2); with `--snapshot`, an
+/// unreachable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, args: &ConsoleArgs, out: &mut Output) -> Result<Exit> {
     let options = global.zk_options()?;
     let (context, context_ro) = context_readonly();
@@ -113,6 +116,10 @@ pub async fn exec(global: &GlobalArgs, args: &ConsoleArgs, out: &mut Output) -> 
     let app = App::new(&options.namespace, context, readonly, &reason);
     match args.snapshot {
         Some(size) => snapshot(global, app, size, out).await,
+        None if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) => Err(CliError::usage(
+            "ejctl console needs a terminal (stdin and stdout); without one, print a frame with --snapshot COLSxROWS",
+        )
+        .into()),
         None => live::run(global, app).await,
     }
 }
