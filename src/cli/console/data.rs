@@ -92,6 +92,25 @@ impl Data {
         data
     }
 
+    /// Replaces every node with those of a new read of the namespace, logging what changed in
+    /// the jobs; returns how many nodes differed.
+    pub fn replace(&mut self, nodes: impl IntoIterator<Item = (String, Vec<u8>)>, now: DateTime<Utc>) -> usize {
+        let fresh: BTreeMap<String, Vec<u8>> = nodes.into_iter().collect();
+        let gone: Vec<String> = self.nodes.keys().filter(|p| !fresh.contains_key(*p)).cloned().collect();
+        let mut changed = gone.len();
+        for path in gone {
+            self.set(&path, None);
+        }
+        for (path, value) in fresh {
+            if self.nodes.get(&path) != Some(&value) {
+                changed += 1;
+                self.set(&path, Some(value));
+            }
+        }
+        self.refresh(now);
+        changed
+    }
+
     /// Records a node's value (`None`: the node is gone) and marks its job touched.
     pub fn set(&mut self, path: &str, value: Option<Vec<u8>>) {
         match value {
@@ -299,5 +318,9 @@ mod tests {
         data.refresh(now);
         assert_eq!(data.jobs().len(), 1);
         assert_eq!(data.events().back().map(|e| e.text.as_str()), Some("job 'ab' removed"));
+        // A new read replaces the nodes and logs the difference.
+        let reread = vec![node("/a", ""), node("/a/config", "jobName: a\nshardingTotalCount: 1\n")];
+        assert_eq!(data.replace(reread, now), 2, "a server gone, the config changed");
+        assert_eq!(data.events().back().map(|e| e.text.as_str()), Some("configuration changed"));
     }
 }

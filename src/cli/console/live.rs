@@ -173,7 +173,12 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                     Ok(c) => {
                         let nodes: Vec<(String, Vec<u8>)> =
                             c.view().iter().map(|(p, n)| (p.clone(), n.data.clone().unwrap_or_default())).collect();
-                        data = Data::load(nodes, Utc::now());
+                        if data.loaded {
+                            let n = data.replace(nodes, Utc::now());
+                            app.flash(format!("resynced: {n} change{}", if n == 1 { "" } else { "s" }), false);
+                        } else {
+                            data = Data::load(nodes, Utc::now());
+                        }
                         cache = Some(c);
                     }
                     Err(e) => {
@@ -187,6 +192,14 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
             }
             event = async { match cache.as_mut() { Some(c) => c.recv().await, None => unreachable_pending().await } }, if cache.is_some() => {
                 let Some(c) = cache.as_mut() else { continue };
+                if event.is_none() {
+                    // The watch ended: read the namespace again, keeping the data meanwhile.
+                    cache = None;
+                    if let Some(a) = &admin {
+                        loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), RETRY)));
+                    }
+                    continue;
+                }
                 let mut next = event;
                 let mut resynced = false;
                 let mut changes = 0;
