@@ -150,6 +150,14 @@ fn key_sequences_become_the_writes_they_confirm() {
     };
     a.confirm(edit.clone());
     assert_eq!(press(&mut a, &d, "y"), vec![edit]);
+    // `:` completes view and job names with Tab.
+    let mut a = app(false);
+    press(&mut a, &d, ":se⇥");
+    assert_eq!(a.mode, Mode::Command("servers".into()));
+    press(&mut a, &d, "⎋:job job001⇥");
+    assert_eq!(a.mode, Mode::Command("job job001".into()), "job0010..job0019 share the prefix");
+    press(&mut a, &d, "7⇥⏎");
+    assert_eq!(a.screen().view.name(), "job job0017 (items)");
     // Unknown views flash; `q` quits.
     let mut a = app(false);
     press(&mut a, &d, ":nope⏎");

@@ -202,6 +202,7 @@ impl App {
                         ),
                     },
                     KeyCode::Esc => {}
+                    KeyCode::Tab => self.mode = Mode::Command(complete(&text, data)),
                     KeyCode::Backspace => {
                         text.pop();
                         self.mode = Mode::Command(text);
@@ -491,6 +492,28 @@ impl App {
         }
         s.offset = s.offset.min(rows.saturating_sub(page));
     }
+}
+
+/// `:` completion: the longest common prefix of the view names (or, after `job `, the job names)
+/// that start with what was typed.
+fn complete(text: &str, data: &Data) -> String {
+    let candidates: Vec<String> = match text.strip_prefix("job ") {
+        Some(prefix) => {
+            data.listed().map(|j| &j.data.name).filter(|n| n.starts_with(prefix)).map(|n| format!("job {n}")).collect()
+        }
+        None => ["jobs", "job ", "servers", "instances", "failover", "events", "tree"]
+            .iter()
+            .filter(|v| v.starts_with(text))
+            .map(|v| (*v).to_string())
+            .collect(),
+    };
+    let Some(first) = candidates.first() else { return text.to_string() };
+    let mut common = first.clone();
+    for c in &candidates[1..] {
+        let n = common.chars().zip(c.chars()).take_while(|(a, b)| a == b).count();
+        common = common.chars().take(n).collect();
+    }
+    if common.len() > text.len() { common } else { text.to_string() }
 }
 
 fn servers(targets: &[RowId]) -> Vec<String> {

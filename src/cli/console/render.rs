@@ -158,7 +158,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, data: &Data, theme: Theme, now: Da
                 .map(|(k, what)| Line::from(format!("{k:>10}  {what}")))
                 .chain([
                     Line::from(""),
-                    Line::from("views  :jobs :job NAME :servers :instances :failover :events :tree"),
+                    Line::from("views  :jobs :job NAME :servers :instances :failover :events :tree (Tab completes)"),
                     Line::from("moves  j/k ↑/↓ PgUp/PgDn g/G   marks  space, ctrl-\\ clears"),
                     Line::from("any key closes this help"),
                 ])
