@@ -358,6 +358,7 @@ async fn r11_exit_codes_of_every_command() {
         (&["dump", "nope"], 3),
         (&["history", "job0000", "--trace", "nope://x"], 2),
         (&["why", "nope"], 3),
+        (&["console"], 2), // no terminal: only --snapshot works
         (&["completions", "nosh"], 2),
         (&["man", blocked_dir], 1),
         (&["job", "bogus"], 2),
