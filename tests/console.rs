@@ -442,3 +442,8 @@ async fn the_binary_follows_a_real_cluster_and_acts_on_it() {
     tmux.wait(10, "the resync event", |s| s.contains("resynced:")).await;
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn a_snapshot_of_an_unreachable_registry_is_exit_5() {
+    crate::support::assert_unreachable(crate::support::ejctl(), &["console", "--snapshot", "120x40"]);
+}
