@@ -2,8 +2,9 @@
 //! until it works: the console never exits on its own), one read of the namespace and then one
 //! persistent recursive watch ([`TreeCache`]: re-added after a reconnect, the tree re-read and the
 //! difference replayed as changes, then "resynced: N changes"), actions run in the background,
-//! the editor of `E` (the console steps aside while it runs), and drawing: at once after a key, at most [`FRAME`] apart for registry changes (bursts are
-//! coalesced), every second for the clocks.
+//! the editor of `E` (the console steps aside while it runs), and drawing: at once after a key,
+//! at most [`FRAME`] apart for registry changes (bursts are coalesced), every second for the
+//! clocks.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -151,7 +152,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 Some(Input::Resize) => urgent = true,
                 None => return Ok(Exit::Ok),
             },
-            r = async { match connecting.as_mut() { Some(f) => f.await, None => unreachable_pending().await } }, if connecting.is_some() => {
+            r = outcome(&mut connecting), if connecting.is_some() => {
                 connecting = None;
                 match r {
                     Ok(registry) => {
@@ -167,7 +168,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 }
                 urgent = true;
             }
-            r = async { match loading.as_mut() { Some(f) => f.await, None => unreachable_pending().await } }, if loading.is_some() => {
+            r = outcome(&mut loading), if loading.is_some() => {
                 loading = None;
                 match r {
                     Ok(c) => {
@@ -190,7 +191,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 }
                 urgent = true;
             }
-            event = async { match cache.as_mut() { Some(c) => c.recv().await, None => unreachable_pending().await } }, if cache.is_some() => {
+            event = next_change(&mut cache), if cache.is_some() => {
                 let Some(c) = cache.as_mut() else { continue };
                 if event.is_none() {
                     // The watch ended: read the namespace again, keeping the data meanwhile.
@@ -230,20 +231,23 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 }
                 dirty = true;
             }
-            changed = async { match session.as_mut() { Some(s) => s.changed().await, None => unreachable_pending().await } }, if session.is_some() => {
+            changed = link_change(&mut session), if session.is_some() => {
                 if changed.is_err() {
                     session = None;
                     continue;
                 }
                 let state = session.as_ref().map(|s| s.borrow().state);
                 let now = Utc::now();
-                app.link = match (state, &app.link) {
-                    (Some(LinkState::Connected), _) => Link::Connected,
-                    (Some(LinkState::Disconnected), Link::Disconnected { since }) => Link::Disconnected { since: *since },
-                    (Some(LinkState::Expired), Link::Expired { since } | Link::Disconnected { since }) => Link::Expired { since: *since },
-                    (Some(LinkState::Disconnected), _) => Link::Disconnected { since: now },
-                    (Some(LinkState::Expired), _) => Link::Expired { since: now },
-                    (None, link) => link.clone(),
+                // An outage's age counts from when the link was first lost.
+                let lost_since = match &app.link {
+                    Link::Disconnected { since } | Link::Expired { since } => *since,
+                    _ => now,
+                };
+                app.link = match state {
+                    Some(LinkState::Connected) => Link::Connected,
+                    Some(LinkState::Disconnected) => Link::Disconnected { since: lost_since },
+                    Some(LinkState::Expired) => Link::Expired { since: lost_since },
+                    None => app.link.clone(),
                 };
                 if app.link != Link::Connected && since_lost.is_none() {
                     since_lost = Some(0);
@@ -294,8 +298,27 @@ async fn edit(
     Ok(Some(Action::Config { job: job.to_string(), version: stored.version(), yaml: new.to_yaml(), changed }))
 }
 
-/// A future that never completes, for a `select!` branch whose source is absent (its guard is
-/// false, so it is never polled).
-async fn unreachable_pending<T>() -> T {
-    std::future::pending().await
+/// The outcome of an optional future; never, when there is none (its `select!` branch is then
+/// disabled by its guard and never polled).
+async fn outcome<T>(future: &mut Option<Boxed<T>>) -> T {
+    match future.as_mut() {
+        Some(f) => f.await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next change of the cache, if there is one.
+async fn next_change(cache: &mut Option<TreeCache>) -> Option<CacheEvent> {
+    match cache.as_mut() {
+        Some(c) => c.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next change of the session's link state, if there is a session.
+async fn link_change(session: &mut Option<watch::Receiver<SessionStatus>>) -> Result<(), watch::error::RecvError> {
+    match session.as_mut() {
+        Some(s) => s.changed().await,
+        None => std::future::pending().await,
+    }
 }
