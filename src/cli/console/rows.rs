@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use super::data::Data;
+use crate::cli::views::item_flags;
 use crate::coord::status;
 use crate::ops::read::JobData;
 use crate::ops::text::{ago, join_items, name_list};
@@ -303,10 +304,7 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
         Tab::Items => view::item_rows(job, now)
             .into_iter()
             .map(|r| {
-                let flags: Vec<&str> = [(r.running, "running"), (r.misfire, "misfire"), (r.disabled, "disabled")]
-                    .into_iter()
-                    .filter_map(|(on, flag)| on.then_some(flag))
-                    .collect();
+                let flags = item_flags(&r);
                 let failover = r.failovering.clone().or_else(|| r.failover.clone());
                 let result =
                     r.result.map_or_else(|| "-".to_string(), |res| format!("{res} {}", ago(r.last_run.as_ref(), now)));
@@ -316,7 +314,7 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
                     dash(r.server_ip.as_deref()),
                     r.status.to_string(),
                     dash(failover.as_deref()),
-                    flags.join(","),
+                    flags,
                     result,
                 ];
                 (RowId::Item(r.item), cells)
