@@ -296,8 +296,16 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
     let rest = path.strip_prefix('/')?;
     let mut parts = rest.split('/');
     let job = parts.next().filter(|j| !j.is_empty())?;
-    let parts: Vec<&str> = parts.collect();
-    let node = match parts.as_slice() {
+    // At most four parts below the job root name a known node; read on every look at a job, so
+    // without an allocation.
+    let mut buf = [""; 4];
+    let mut len = 0;
+    for part in parts {
+        let Some(slot) = buf.get_mut(len) else { return Some((job, Node::Other)) };
+        *slot = part;
+        len += 1;
+    }
+    let node = match &buf[..len] {
         [] => Node::JobRoot,
         [CONFIG] => Node::Config,
         [SERVERS] => Node::Servers,
