@@ -31,6 +31,7 @@ const FAILOVER: &str = "failover";
 const ITEMS: &str = "items";
 const TRIGGER: &str = "trigger";
 const TRIGGER_RESULTS: &str = "trigger-results";
+const RUNNERS: &str = "runners";
 const GUARANTEE: &str = "guarantee";
 const SYSTEM_TIME: &str = "systemTime";
 const CURRENT: &str = "current";
@@ -152,6 +153,18 @@ impl JobPaths {
         self.join(&[INSTANCES, instance_id])
     }
 
+    /// `/{job}/runners` (ejctl).
+    pub fn runners(&self) -> String {
+        self.join(&[RUNNERS])
+    }
+
+    /// `/{job}/runners/{ip@-@pid}` (ejctl): ephemeral, kept by a worker for as long as it may
+    /// run items of the job in its session — past an operator's deletion of its instance node,
+    /// until its killed runs have ended.
+    pub fn runner(&self, instance_id: &str) -> String {
+        self.join(&[RUNNERS, instance_id])
+    }
+
     /// `/{job}/sharding`.
     pub fn sharding(&self) -> String {
         self.join(&[SHARDING])
@@ -266,6 +279,8 @@ pub enum Node {
     Instances,
     /// `/{job}/instances/{id}`.
     Instance(String),
+    /// `/{job}/runners/{id}` (ejctl).
+    Runner(String),
     /// `/{job}/sharding`.
     Sharding,
     /// `/{job}/sharding/{item}`.
@@ -312,6 +327,7 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
         [SERVERS, ip] if is_ipv4(ip) => Node::Server((*ip).to_string()),
         [INSTANCES] => Node::Instances,
         [INSTANCES, id] if !id.is_empty() => Node::Instance((*id).to_string()),
+        [RUNNERS, id] if !id.is_empty() => Node::Runner((*id).to_string()),
         [SHARDING] => Node::Sharding,
         [SHARDING, item] => parse_item(item).map_or(Node::Other, Node::Item),
         [SHARDING, item, leaf] => match (parse_item(item), leaf.parse::<ItemLeaf>()) {
@@ -465,6 +481,8 @@ mod tests {
             (p.server("10.0.0.1"), Node::Server("10.0.0.1".into())),
             (p.instances(), Node::Instances),
             (p.instance("10.0.0.1@-@7"), Node::Instance("10.0.0.1@-@7".into())),
+            (p.runner("10.0.0.1@-@7"), Node::Runner("10.0.0.1@-@7".into())),
+            (p.runners(), Node::Other),
             (p.sharding(), Node::Sharding),
             (p.item(12), Node::Item(12)),
             (p.item_leaf(3, ItemLeaf::Failovering), Node::ItemLeaf(3, ItemLeaf::Failovering)),

@@ -177,8 +177,10 @@ pub(super) async fn round(
 ) -> Claimed {
     let _latch = registry.latch(&paths.failover_latch()).await?;
     if !suspects.is_empty() {
+        // Who may still run items: an instance node, or a runner node (see `JobView::may_run`).
         let instances: BTreeSet<String> = if check_liveness {
-            registry.children(&paths.instances()).await?.unwrap_or_default().into_iter().collect()
+            let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
+            lists.into_iter().flatten().flatten().collect()
         } else {
             BTreeSet::new()
         };

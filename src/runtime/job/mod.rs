@@ -72,7 +72,7 @@ pub(crate) fn lazy_path(p: &str) -> bool {
             matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled | ItemLeaf::Result)
         }
         Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
-        Some((_, Node::Other)) => true,
+        Some((_, Node::Other | Node::Runner(_))) => true,
         _ => false,
     }
 }
@@ -516,18 +516,13 @@ impl JobTask {
         let forced = matches!(*self.stop.borrow(), StopMode::Forced);
         self.execution.finish_listeners(if forced { None } else { deadline }).await;
         self.failover.stop(&self.ctx).await;
-        if self.registration.connected() {
-            if self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
-                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
-            {
-                tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
-            }
-            if !self.registration.stopped_by_admin()
-                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.instance(self.ctx.me.as_str())).await
-            {
-                tracing::warn!(job = %self.name(), error = %e, "cannot remove the instance node");
-            }
+        if self.registration.connected()
+            && self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
+            && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
+        {
+            tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
         }
+        self.registration.leave(&self.ctx).await;
         tracing::info!(job = %self.name(), "stopped");
     }
 }
