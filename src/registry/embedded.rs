@@ -393,9 +393,11 @@ impl EmbeddedBackend {
     /// Waits while the simulated server is away (or this handle is cut off from it), as
     /// ZooKeeper requests queue while disconnected; a request whose session expired meanwhile
     /// fails, as ZooKeeper's do.
-    async fn connected(&self) -> Result<MutexGuard<'_, State>> {
+    /// Waits until the handle is connected in `session` (the session the request was issued in):
+    /// a request never outlives its session into the next one, as with ZooKeeper, where an
+    /// expired session's requests fail.
+    async fn connected(&self, session: i64) -> Result<MutexGuard<'_, State>> {
         let mut status = self.status.clone();
-        let session = self.session_id();
         loop {
             {
                 let st = self.store.lock();
@@ -413,21 +415,22 @@ impl EmbeddedBackend {
 
     /// A read under fault injection: a lost reply is a failure too.
     async fn read<T>(&self, f: impl FnOnce(&State) -> T) -> Result<T> {
+        let session = self.session_id();
         if matches!(self.fault().await, Fault::Fail | Fault::LoseReply) {
             return Err(RegistryError::ConnectionLoss);
         }
-        let st = self.connected().await?;
+        let st = self.connected(session).await?;
         Ok(f(&st))
     }
 
     /// A write under fault injection: fails before or after being applied.
     async fn write<T>(&self, f: impl FnOnce(&mut State, i64) -> Result<T>) -> Result<T> {
+        let session = self.session_id();
         let fault = self.fault().await;
         if fault == Fault::Fail {
             return Err(RegistryError::ConnectionLoss);
         }
-        let session = self.session_id();
-        let mut st = self.connected().await?;
+        let mut st = self.connected(session).await?;
         let result = f(&mut st, session);
         if fault == Fault::LoseReply {
             return Err(RegistryError::ConnectionLoss);
@@ -509,7 +512,7 @@ impl EmbeddedBackend {
         let prefix = format!("{dir}/_c_{}-{}", uuid::Uuid::new_v4(), path::LATCH_NODE_NAME);
         let session = self.session_id();
         let node = {
-            let mut st = self.connected().await?;
+            let mut st = self.connected(session).await?;
             let mut missing = Vec::new();
             let mut parent = dir;
             while parent != "/" && !st.nodes.contains_key(parent) {
@@ -528,7 +531,7 @@ impl EmbeddedBackend {
         let own = path::name(&latch.path).to_string();
         loop {
             let wait = {
-                let mut st = self.connected().await?;
+                let mut st = self.connected(session).await?;
                 let mut contenders: Vec<String> = st
                     .children(dir)
                     .into_iter()
