@@ -96,6 +96,14 @@ pub fn next_fire(
     }
 }
 
+/// Whether a cron timer that went off finds its fire due: the worker's clock has reached the
+/// scheduled instant. A timer armed before the clock was set back (NTP) goes off early; the fire
+/// then waits until the clock gets there — fired early, its runs would start "before" it and not
+/// cover it, while an owed fire coalesced into it would count as covered.
+pub fn due(scheduled: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    now >= scheduled
+}
+
 /// What a fire does once the registry is reachable and the clock within limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Gate {

@@ -615,6 +615,20 @@ fn next_fire_coalesces_missed_periods() {
 }
 
 #[test]
+fn a_fire_is_due_once_the_clock_reaches_it() {
+    let ms = |ms: i64| t(0) + Duration::milliseconds(ms);
+    // (rule, scheduled ms, now ms, due)
+    let rows = [
+        ("on time", 1000, 1000, true),
+        ("late", 1000, 1700, true),
+        ("a timer armed before the clock was set back goes off early: not yet", 1000, 660, false),
+    ];
+    for (rule, scheduled, now, expect) in rows {
+        assert_eq!(due(ms(scheduled), ms(now)), expect, "rule: {rule}");
+    }
+}
+
+#[test]
 fn sources() {
     assert_eq!(cron_fire().label(), "cron");
     assert_eq!(trigger_fire().token(), Some("tok"));

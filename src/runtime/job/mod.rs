@@ -344,6 +344,9 @@ impl JobTask {
 
     async fn on_cron(&mut self) {
         let Some(scheduled) = self.next_fire else { return };
+        if !fire::due(scheduled, self.ctx.now()) {
+            return;
+        }
         let checked = &self.config.checked;
         self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
         self.fire(Source::Cron(scheduled)).await;
