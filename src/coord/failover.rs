@@ -42,9 +42,9 @@ pub fn should_claim(view: &JobView, me: &str, suspects: &[u32], in_flight: bool,
     work && !in_flight && !idle && view.is_available(me)
 }
 
-/// Whether a cache event can change what a failover round finds: a live instance came or went, a
-/// server was enabled or disabled, an item's runner, claim or owner changed, the queue changed,
-/// or events were lost (a resync). The rounds' own latch nodes are not such events: waking on
+/// Whether a cache event can change what a failover round finds: a live instance (or a runner)
+/// came or went, a server was enabled or disabled, an item's runner, claim, owner or switch
+/// changed, the queue changed, or events were lost (a resync). The rounds' own latch nodes are not such events: waking on
 /// them would start the next round the moment one ends, for as long as an item stays a suspect
 /// (running elsewhere under an owner that is gone) — a busy loop of registry requests.
 pub fn wakes(event: &CacheEvent) -> bool {
@@ -56,10 +56,15 @@ pub fn wakes(event: &CacheEvent) -> bool {
         Some((
             _,
             Node::Instance(_)
+                | Node::Runner(_)
                 | Node::Server(_)
                 | Node::ItemLeaf(
                     _,
-                    ItemLeaf::Running | ItemLeaf::Failover | ItemLeaf::Failovering | ItemLeaf::Instance
+                    ItemLeaf::Running
+                        | ItemLeaf::Failover
+                        | ItemLeaf::Failovering
+                        | ItemLeaf::Instance
+                        | ItemLeaf::Disabled
                 )
                 | Node::FailoverItem(_)
         ))
@@ -120,10 +125,12 @@ pub fn orphan(
 }
 
 /// The queued items in the order ElasticJob claims them (reverse lexicographic node names);
-/// names that are not item numbers are left out.
-pub fn claim_order(mut names: Vec<String>) -> Vec<u32> {
+/// names that are not item numbers are left out, and so are `disabled` items: an operator
+/// disabled them, so they wait in the queue until enabled (ejctl runs no disabled item, failed
+/// over or not).
+pub fn claim_order(mut names: Vec<String>, disabled: &BTreeSet<u32>) -> Vec<u32> {
     path::sort_reverse_java(&mut names);
-    names.iter().filter_map(|n| path::parse_item(n)).collect()
+    names.iter().filter_map(|n| path::parse_item(n)).filter(|i| !disabled.contains(i)).collect()
 }
 
 /// Failover was switched off: the nodes to remove (`removeFailoverInfo`) — every `failover`

@@ -187,8 +187,10 @@ fn orphan_rules() {
 
 #[test]
 fn claims_go_in_elasticjobs_order() {
-    let names = ["1", "10", "2", "x", "9"].iter().map(|s| (*s).to_string()).collect();
-    assert_eq!(claim_order(names), [9, 2, 10, 1], "reverse lexicographic, non-items skipped");
+    let names: Vec<String> = ["1", "10", "2", "x", "9"].iter().map(|s| (*s).to_string()).collect();
+    assert_eq!(claim_order(names.clone(), &BTreeSet::new()), [9, 2, 10, 1], "reverse lexicographic, non-items skipped");
+    let disabled: BTreeSet<u32> = [2].into();
+    assert_eq!(claim_order(names, &disabled), [9, 10, 1], "a disabled item waits in the queue");
 }
 
 #[test]
@@ -218,6 +220,8 @@ fn what_wakes_a_failover_round() {
         ("a claim", c("/j/sharding/0/failovering"), true),
         ("an owner changed", CacheEvent::Changed("/j/sharding/0/instance".into()), true),
         ("an item queued", c("/j/leader/failover/items/0"), true),
+        ("a runner left", CacheEvent::Deleted("/j/runners/10.0.0.3@-@3".into()), true),
+        ("an item enabled", CacheEvent::Deleted("/j/sharding/0/disabled".into()), true),
         ("events were lost", CacheEvent::Resynced, true),
         ("a round's own latch node", c("/j/leader/failover/latch/_c_x-latch-0000000001"), false),
         ("an election latch node", c("/j/leader/election/latch/_c_x-latch-0000000001"), false),

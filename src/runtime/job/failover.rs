@@ -88,8 +88,10 @@ impl Failover {
         }
         let (registry, paths, me, local) = (ctx.registry.clone(), ctx.paths.clone(), ctx.me.clone(), Arc::clone(local));
         let clock = Arc::clone(&ctx.settings.clock);
+        let disabled: BTreeSet<u32> = view.items.iter().filter(|(_, s)| s.disabled).map(|(i, _)| *i).collect();
         self.round = Some(OwnedTask::spawn(async move {
-            round(&registry, &paths, &me, &local, clock.as_ref(), total, &suspects, check_liveness).await
+            let queue = Queue { total, suspects: &suspects, disabled: &disabled };
+            round(&registry, &paths, &me, &local, clock.as_ref(), queue, check_liveness).await
         }));
     }
 
@@ -156,6 +158,15 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
     }
 }
 
+/// What a round works on, from the cache: the item count, the suspects to confirm, and the
+/// disabled items (left in the queue).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Queue<'a> {
+    pub(super) total: u32,
+    pub(super) suspects: &'a [u32],
+    pub(super) disabled: &'a BTreeSet<u32>,
+}
+
 /// One round (see the module docs), under the failover latch. Returns the claimed item.
 /// `check_liveness` is false only for the simulator's mutation check: every item running
 /// elsewhere is then taken for an orphan, its runner alive or not.
@@ -164,17 +175,16 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
 /// transaction that fails for the second; the simulator runs without it and finds no double
 /// run): it is kept for clusters shared with ElasticJob's Java workers, whose claims are several
 /// requests made under it.
-#[allow(clippy::too_many_arguments)] // Everything a round reads; it runs in a task of its own.
 pub(super) async fn round(
     registry: &Registry,
     paths: &JobPaths,
     me: &InstanceId,
     local: &LocalRuns,
     clock: &dyn Clock,
-    total: u32,
-    suspects: &[u32],
+    queue: Queue<'_>,
     check_liveness: bool,
 ) -> Claimed {
+    let Queue { total, suspects, disabled } = queue;
     let _latch = registry.latch(&paths.failover_latch()).await?;
     if !suspects.is_empty() {
         // Who may still run items: an instance node, or a runner node (see `JobView::may_run`).
@@ -192,7 +202,7 @@ pub(super) async fn round(
     let Some(names) = registry.children(&paths.failover_items()).await? else {
         return Ok(None);
     };
-    for item in decide::claim_order(names) {
+    for item in decide::claim_order(names, disabled) {
         // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
         if !lock(local).insert(item) {
             continue;
