@@ -77,8 +77,11 @@ impl Failover {
         busy_here: impl Fn(u32) -> bool,
     ) {
         let me = ctx.me.as_str();
-        let check_liveness = !ctx.settings.bug(InjectedBug::OrphansWithoutLivenessCheck);
-        let suspects = if check_liveness {
+        let bugs = RoundBugs {
+            no_liveness_check: ctx.settings.bug(InjectedBug::OrphansWithoutLivenessCheck),
+            no_latch: ctx.settings.bug(InjectedBug::FailoverWithoutLatch),
+        };
+        let suspects = if !bugs.no_liveness_check {
             decide::suspects(view, me, busy_here)
         } else {
             view.items.iter().filter(|(item, s)| s.running && !busy_here(**item)).map(|(item, _)| *item).collect()
@@ -91,7 +94,7 @@ impl Failover {
         let disabled: BTreeSet<u32> = view.items.iter().filter(|(_, s)| s.disabled).map(|(i, _)| *i).collect();
         self.round = Some(OwnedTask::spawn(async move {
             let queue = Queue { total, suspects: &suspects, disabled: &disabled };
-            round(&registry, &paths, &me, &local, clock.as_ref(), queue, check_liveness).await
+            round(&registry, &paths, &me, &local, clock.as_ref(), queue, bugs).await
         }));
     }
 
@@ -158,6 +161,21 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
     }
 }
 
+/// Bugs the simulator's mutation check switches into a round ([`InjectedBug`]); `NONE` otherwise.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RoundBugs {
+    /// Every item running elsewhere is taken for an orphan, its runner alive or not.
+    pub(super) no_liveness_check: bool,
+    /// No latch, and the claim made request by request as Java's is.
+    pub(super) no_latch: bool,
+}
+
+impl RoundBugs {
+    /// A correct round.
+    #[cfg(test)]
+    pub(super) const NONE: RoundBugs = RoundBugs { no_liveness_check: false, no_latch: false };
+}
+
 /// What a round works on, from the cache: the item count, the suspects to confirm, and the
 /// disabled items (left in the queue).
 #[derive(Debug, Clone, Copy)]
@@ -168,13 +186,12 @@ pub(super) struct Queue<'a> {
 }
 
 /// One round (see the module docs), under the failover latch. Returns the claimed item.
-/// `check_liveness` is false only for the simulator's mutation check: every item running
-/// elsewhere is then taken for an orphan, its runner alive or not.
 ///
 /// The latch is not what keeps two instances from claiming one item (the claim is one
-/// transaction that fails for the second; the simulator runs without it and finds no double
-/// run): it is kept for clusters shared with ElasticJob's Java workers, whose claims are several
-/// requests made under it.
+/// transaction that fails for the second): it is kept for clusters shared with ElasticJob's Java
+/// workers, whose claims are several requests made under it. The mutation check's
+/// [`InjectedBug::FailoverWithoutLatch`] makes the claim as Java does without the latch, and the
+/// simulator catches the double runs that follow.
 pub(super) async fn round(
     registry: &Registry,
     paths: &JobPaths,
@@ -182,13 +199,13 @@ pub(super) async fn round(
     local: &LocalRuns,
     clock: &dyn Clock,
     queue: Queue<'_>,
-    check_liveness: bool,
+    bugs: RoundBugs,
 ) -> Claimed {
     let Queue { total, suspects, disabled } = queue;
-    let _latch = registry.latch(&paths.failover_latch()).await?;
+    let _latch = if bugs.no_latch { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
     if !suspects.is_empty() {
         // Who may still run items: an instance node, or a runner node (see `JobView::may_run`).
-        let instances: BTreeSet<String> = if check_liveness {
+        let instances: BTreeSet<String> = if !bugs.no_liveness_check {
             let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
             lists.into_iter().flatten().flatten().collect()
         } else {
@@ -213,7 +230,11 @@ pub(super) async fn round(
             registry.delete_if_exists(&entry).await?;
             continue;
         }
-        let outcome = txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await);
+        let outcome = if bugs.no_latch {
+            claim_piecemeal(registry, paths, me, item, clock.now()).await
+        } else {
+            txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await)
+        };
         if outcome != ClaimOutcome::Claimed {
             lock(local).remove(&item);
         }
@@ -260,4 +281,32 @@ async fn queue_if_orphaned(
         Err(e) => return Err(e),
     }
     Ok(())
+}
+
+/// [`InjectedBug::FailoverWithoutLatch`]: the claim as ElasticJob's Java workers make it, one
+/// request at a time, overwriting — safe only under the latch that the mutation leaves out.
+async fn claim_piecemeal(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    item: u32,
+    now: chrono::DateTime<chrono::Utc>,
+) -> ClaimOutcome {
+    use crate::registry::path::ItemLeaf;
+    let steps = async {
+        if registry.exists(&paths.failover_item(item)).await?.is_none() {
+            return Ok(false);
+        }
+        registry.put_ephemeral(&paths.item_leaf(item, ItemLeaf::Failover), &me.encode()).await?;
+        registry.put(&paths.item_leaf(item, ItemLeaf::Failovering), &me.encode()).await?;
+        registry.put(&paths.item_leaf(item, ItemLeaf::Running), &me.encode()).await?;
+        registry.put(&paths.item(item), &codec::encode_millis(now)).await?;
+        registry.delete_if_exists(&paths.failover_item(item)).await?;
+        Ok::<_, RegistryError>(true)
+    };
+    match steps.await {
+        Ok(true) => ClaimOutcome::Claimed,
+        Ok(false) => ClaimOutcome::Lost,
+        Err(e) => ClaimOutcome::Failed(e),
+    }
 }

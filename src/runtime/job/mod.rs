@@ -445,7 +445,10 @@ impl JobTask {
             self.failover
                 .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.holds(item));
         }
-        if duties.lead {
+        // The mutation check's `ShardingWithoutLeaderCheck`: every available instance leads.
+        let unchecked =
+            self.ctx.settings.bug(InjectedBug::ShardingWithoutLeaderCheck) && view.is_available(self.ctx.me.as_str());
+        if duties.lead || unchecked {
             self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
         }
         if duties.sharding_pending {

@@ -151,8 +151,17 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     orphan(&a, 2, "10.0.0.1@-@1").await; // our own, running here: not an orphan
     let local: LocalRuns = Arc::default();
     local.lock().unwrap().insert(2);
-    let claimed =
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[0, 1, 2]), true).await.unwrap();
+    let claimed = failover::round(
+        &a.registry,
+        &a.paths,
+        &a.me,
+        &local,
+        &SystemClock,
+        queue(&[0, 1, 2]),
+        failover::RoundBugs::NONE,
+    )
+    .await
+    .unwrap();
     // ElasticJob's order: reverse lexicographic, so item 1 first.
     assert_eq!(claimed, Some(1));
     assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await.as_deref(), Some("10.0.0.1@-@1"));
@@ -163,11 +172,15 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     assert!(local.lock().unwrap().contains(&1), "the claimed item is marked as running here");
     // The next round claims the rest; then there is nothing left.
     assert_eq!(
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), true).await.unwrap(),
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
         Some(0)
     );
     assert_eq!(
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), true).await.unwrap(),
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
         None
     );
     assert_eq!(text(&a, &a.paths.item_leaf(2, ItemLeaf::Running)).await.as_deref(), Some("10.0.0.1@-@1"));
@@ -180,7 +193,9 @@ async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
     a.registry.create(&a.paths.failover_item(7), b"", Mode::Persistent).await.unwrap();
     let local: LocalRuns = Arc::default();
     assert_eq!(
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), true).await.unwrap(),
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
         None
     );
     assert!(a.registry.get(&a.paths.failover_item(7)).await.unwrap().is_none());
