@@ -348,6 +348,21 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
     Some((job, node))
 }
 
+/// True for the nodes of a job that no coordination decision reads, only the operations that
+/// write them: the registry clock probe (`systemTime`), failover latch nodes, trigger results,
+/// items' last results and guarantee nodes. A change of one asks a worker to re-evaluate
+/// nothing. (Election latch nodes are not among them: a contention that failed is noticed
+/// through them.)
+pub fn bookkeeping(path: &str) -> bool {
+    let mut parts = path.trim_start_matches('/').split('/').skip(1);
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(SYSTEM_TIME | TRIGGER_RESULTS | GUARANTEE), _, _) => true,
+        (Some(LEADER), Some(FAILOVER), Some(LATCH)) => true,
+        (Some(SHARDING), Some(_), Some(leaf)) => leaf == ItemLeaf::Result.name(),
+        _ => false,
+    }
+}
+
 /// Parses a sharding item node name: a non-negative decimal integer.
 pub fn parse_item(name: &str) -> Option<u32> {
     if name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
@@ -500,6 +515,26 @@ mod tests {
         }
         assert_eq!(parse("/"), None);
         assert_eq!(parse("relative"), None);
+    }
+
+    #[test]
+    fn bookkeeping_nodes() {
+        let p = JobPaths::new("j");
+        for (path, expect) in [
+            (p.system_time(), true),
+            (format!("{}/_c_x-latch-0000000001", p.failover_latch()), true),
+            (p.trigger_result("tok", 1), true),
+            (p.item_leaf(1, ItemLeaf::Result), true),
+            (p.guarantee(), true),
+            (format!("{}/_c_x-latch-0000000001", p.election_latch()), false),
+            (p.leader_instance(), false),
+            (p.item_leaf(1, ItemLeaf::Running), false),
+            (p.item(1), false),
+            (p.config(), false),
+            (p.trigger("x@-@1"), false),
+        ] {
+            assert_eq!(bookkeeping(&path), expect, "{path}");
+        }
     }
 
     #[test]

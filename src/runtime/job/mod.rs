@@ -357,8 +357,11 @@ impl JobTask {
             self.failover.wake();
         }
         let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
-        let Reaction { config_changed, own_instance_deleted, triggered } =
+        let Reaction { config_changed, own_instance_deleted, triggered, reevaluate } =
             react::react(&events, self.ctx.me.as_str(), || self.cache.view().exists(&trigger));
+        if !reevaluate {
+            return;
+        }
         if config_changed {
             self.reload_config().await;
         }
