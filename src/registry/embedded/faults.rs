@@ -1,7 +1,7 @@
 //! Fault injection in the embedded registry, for tests and the deterministic simulator: the
 //! server going away for everyone, one handle cut off (partition) and healed, sessions expired by
 //! the server, crashed handles whose sessions linger, and per-request faults (slow, failed, or
-//! applied with the reply lost).
+//! applied with the reply lost, or interleaved with other clients' requests).
 
 use std::time::Duration;
 
@@ -14,6 +14,10 @@ pub enum Fault {
     None,
     /// Served after a delay (a slow server or link).
     Delay(Duration),
+    /// Served once the other tasks ready to run have had their turn: no time passes, but other
+    /// clients' requests may be served first, as on a real network (the simulator's
+    /// interleaving of round trips).
+    Yield,
     /// Fails with a connection loss before reaching the server: nothing is applied.
     Fail,
     /// Applied by the server, but the reply is lost: the caller sees a connection loss.
@@ -123,8 +127,10 @@ impl EmbeddedBackend {
                 None => Fault::None,
             }
         };
-        if let Fault::Delay(d) = fault {
-            tokio::time::sleep(d).await;
+        match fault {
+            Fault::Delay(d) => tokio::time::sleep(d).await,
+            Fault::Yield => tokio::task::yield_now().await,
+            Fault::None | Fault::Fail | Fault::LoseReply => {}
         }
         fault
     }
