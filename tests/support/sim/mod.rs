@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use ejctl::clock::{Clock, Monotonic};
+use ejctl::clock::Clock;
 use ejctl::config::JobConfig;
 use ejctl::exec::context::ShardingContext;
 use ejctl::exec::inproc::{BoxFuture, ErasedJob};
@@ -141,7 +141,7 @@ pub struct Run {
     /// Why it ran: `cron`, `trigger`, `misfire` or `failover`.
     pub source: &'static str,
     pub start: i64,
-    /// When it started on its worker's clock (skewed, and never running backwards): it covers
+    /// When its worker started it, on the worker's clock (`RunControl::started_at`): it covers
     /// the fires up to this instant.
     pub local_start: i64,
     /// When it stopped (a killed run: when it was killed plus its kill latency).
@@ -161,8 +161,6 @@ pub struct Record {
 struct SimJob {
     record: Arc<Mutex<Record>>,
     clock: Arc<SimClock>,
-    /// Its worker's clock.
-    local: Arc<dyn Clock>,
 }
 
 /// Records a run's end when its future is dropped before it ended: its worker died, and the
@@ -198,7 +196,7 @@ impl ErasedJob for SimJob {
         Box::pin(async move {
             let instance = ctx.task_id.rsplit("@-@READY@-@").next().unwrap_or_default().to_string();
             let start = self.clock.ms();
-            let local_start = self.local.now().timestamp_millis();
+            let local_start = control.started_at.map_or(start, |t| t.timestamp_millis());
             let fire = control.fire_time.map_or(local_start, |t| t.timestamp_millis());
             let (index, duration_ms, kill_latency_ms, fails) = {
                 let mut r = self.record.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -307,19 +305,15 @@ impl World {
         self.slots[slot].pid += 1;
         let (ip, pid) = (self.slots[slot].ip.clone(), self.slots[slot].pid);
         let skew = Arc::clone(&self.slots[slot].skew);
-        let local: Arc<dyn Clock> = Arc::new(Monotonic::new(SkewedClock { base: Arc::clone(&self.clock), skew }));
-        let job = Arc::new(SimJob {
-            record: Arc::clone(&self.record),
-            clock: Arc::clone(&self.clock),
-            local: Arc::clone(&local),
-        });
+        let job = Arc::new(SimJob { record: Arc::clone(&self.record), clock: Arc::clone(&self.clock) });
         let definition = JobDefinition::in_process(job_config(self.config.items), "SimJob", job);
         let mut wc = WorkerConfig::new(RegistryTarget::Embedded(self.store.clone()), vec![definition]);
         wc.ip = Some(ip);
         wc.pid = Some(pid);
         wc.kill_grace = Duration::from_secs(1);
         wc.shutdown_timeout = Duration::from_secs(5);
-        wc.clock = local;
+        // The machine's clock, as the worker reads it: skewed, and set back when a skew ends.
+        wc.clock = Arc::new(SkewedClock { base: Arc::clone(&self.clock), skew });
         wc.bugs.clone_from(&self.config.bugs);
         match Worker::start(wc).await {
             Ok(worker) => self.slots[slot].worker = Some(worker),

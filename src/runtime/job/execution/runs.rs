@@ -78,6 +78,7 @@ impl Execution {
             kill_grace: ctx.settings.kill_grace,
             fire_time: Some(fire_time),
             source: label,
+            started_at: Some(started_at),
         };
         let before = self.phases.before(group);
         let mut ticket = self.pool.ticket(limit);
