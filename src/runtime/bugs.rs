@@ -20,8 +20,9 @@ pub enum InjectedBug {
     /// then write the claim's nodes one request at a time, overwriting what is there — but
     /// without the latch that sequence relies on: two instances may both claim one item.
     FailoverWithoutLatch,
-    /// Sharding written without the leader check: every instance whose view shows resharding
-    /// flagged does the leader's duty and writes an assignment.
+    /// Sharding written without the leader check: an instance that is not the leader writes the
+    /// assignment its own view calls for, at once, instead of leaving it to the leader and its
+    /// protocol (flag the resharding, let fires wait, wait for running items).
     ShardingWithoutLeaderCheck,
 }
 

@@ -448,11 +448,12 @@ impl JobTask {
             self.failover
                 .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.holds(item));
         }
-        // The mutation check's `ShardingWithoutLeaderCheck`: every available instance leads.
-        let unchecked =
-            self.ctx.settings.bug(InjectedBug::ShardingWithoutLeaderCheck) && view.is_available(self.ctx.me.as_str());
-        if duties.lead || unchecked {
+        if duties.lead {
             self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
+        } else if self.ctx.settings.bug(InjectedBug::ShardingWithoutLeaderCheck)
+            && view.is_available(self.ctx.me.as_str())
+        {
+            self.leader.shard_unchecked(&self.ctx, &self.config, &self.cache, &view).await;
         }
         if duties.sharding_pending {
             return;
