@@ -74,8 +74,9 @@ struct ClientLink {
     /// When the handle is dropped its session is left open, as a crashed process's is, until it
     /// is expired ([`EmbeddedStore::expire_session_id`]).
     linger: bool,
-    /// Fault injection for this handle's requests.
+    /// Fault injection for this handle's requests, and how late its watch events arrive.
     faults: Option<FaultPlan>,
+    event_lag: Duration,
 }
 
 #[derive(Clone)]
@@ -87,7 +88,8 @@ struct ENode {
 struct EWatch {
     client: u64,
     root: String,
-    tx: mpsc::UnboundedSender<WatchEvent>,
+    /// Each event with when it happened.
+    tx: mpsc::UnboundedSender<(tokio::time::Instant, WatchEvent)>,
 }
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
@@ -153,7 +155,8 @@ impl State {
             link.deaf = false;
             link.status.send_modify(|s| s.state = LinkState::Connected);
         }
-        self.watches.retain(|w| w.client != client || w.tx.send(WatchEvent::Resync).is_ok());
+        let now = tokio::time::Instant::now();
+        self.watches.retain(|w| w.client != client || w.tx.send((now, WatchEvent::Resync)).is_ok());
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
@@ -311,7 +314,7 @@ impl State {
                 let deaf = clients.get(&w.client).is_none_or(|c| c.deaf);
                 let under =
                     w.root == "/" || *p == w.root || p.strip_prefix(&w.root).is_some_and(|r| r.starts_with('/'));
-                deaf || !under || w.tx.send(event.clone()).is_ok()
+                deaf || !under || w.tx.send((tokio::time::Instant::now(), event.clone())).is_ok()
             });
         }
     }
@@ -372,7 +375,9 @@ impl EmbeddedBackend {
         let state = if st.offline { LinkState::Disconnected } else { LinkState::Connected };
         let (tx, rx) = watch::channel(SessionStatus { epoch: 1, session_id, state });
         let deaf = st.offline;
-        st.clients.insert(client, ClientLink { status: tx, deaf, partitioned: false, linger: false, faults: None });
+        let link =
+            ClientLink { status: tx, deaf, partitioned: false, linger: false, faults: None, event_lag: Duration::ZERO };
+        st.clients.insert(client, link);
         drop(st);
         Arc::new(EmbeddedBackend { store: store.clone(), client, status: rx })
     }
@@ -505,7 +510,7 @@ impl EmbeddedBackend {
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
         let (tx, rx) = mpsc::unbounded_channel();
         self.store.lock().watches.push(EWatch { client: self.client, root: root.to_string(), tx });
-        EmbeddedWatch { rx }
+        EmbeddedWatch { rx, store: self.store.clone(), client: self.client }
     }
 
     pub(crate) async fn latch(&self, dir: &str) -> Result<EmbeddedLatch> {
@@ -562,13 +567,9 @@ fn sequence(name: &str) -> Option<u64> {
 
 /// A subtree watch on the embedded registry.
 pub(crate) struct EmbeddedWatch {
-    rx: mpsc::UnboundedReceiver<WatchEvent>,
-}
-
-impl EmbeddedWatch {
-    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
-        self.rx.recv().await
-    }
+    rx: mpsc::UnboundedReceiver<(tokio::time::Instant, WatchEvent)>,
+    store: EmbeddedStore,
+    client: u64,
 }
 
 /// A held latch on the embedded registry; deletes its node when dropped.

@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use super::{EmbeddedBackend, EmbeddedStore, LinkState};
+use super::{EmbeddedBackend, EmbeddedStore, EmbeddedWatch, LinkState};
+use crate::registry::WatchEvent;
 
 /// What happens to one request of a handle under fault injection ([`EmbeddedStore::set_faults`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +111,14 @@ impl EmbeddedStore {
         }
     }
 
+    /// Delivers `client`'s watch events `lag` after they happen (a slow link; zero: at once),
+    /// in order.
+    pub fn set_event_lag(&self, client: u64, lag: Duration) {
+        if let Some(link) = self.lock().clients.get_mut(&client) {
+            link.event_lag = lag;
+        }
+    }
+
     /// True while `session` is open on the server.
     pub fn session_open(&self, session: i64) -> bool {
         self.lock().sessions.contains_key(&session)
@@ -133,5 +142,17 @@ impl EmbeddedBackend {
             Fault::None | Fault::Fail | Fault::LoseReply => {}
         }
         fault
+    }
+}
+
+impl EmbeddedWatch {
+    /// The next event, once its handle's event lag has passed since it happened.
+    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
+        let (at, event) = self.rx.recv().await?;
+        let lag = self.store.lock().clients.get(&self.client).map_or(Duration::ZERO, |l| l.event_lag);
+        if !lag.is_zero() {
+            tokio::time::sleep_until(at + lag).await;
+        }
+        Some(event)
     }
 }

@@ -377,14 +377,16 @@ fn honoured(o: &SimOutcome, totals: &[(i64, u32)], v: &mut Verdict) {
 
 /// No waiter waits forever: every `job trigger --wait` ends by its timeout, and one that timed out
 /// lacks only items that a fault, an operator or a run still going at its deadline excuses. The
-/// one made once the faults healed (see [`super::HEALED_WAIT_MS`]) is never refused.
+/// one made once the faults healed (see [`super::HEALED_WAIT_MS`]) is not refused (unless a
+/// resharding still waits for a run).
 fn waiters(o: &SimOutcome, totals: &[(i64, u32)], windows: &[Window], v: &mut Verdict) {
     for w in &o.waiters {
         v.waits += 1;
         if let Some(refused) = &w.refused {
             // Refused while faults go on (no item owned by a live instance), as the command is;
-            // once they healed, never.
-            if w.healed {
+            // once they healed, only while a resharding still waits for a run.
+            let resharding = windows.iter().any(|x| x.from <= w.start && x.to + x.detect + PERIOD >= w.start);
+            if w.healed && !resharding {
                 v.add(
                     None,
                     w.start,

@@ -270,6 +270,8 @@ struct World {
     record: Arc<Mutex<Record>>,
     slots: Vec<Slot>,
     rng: Rng,
+    /// Draws the watch lags of slow and healing links.
+    lag_rng: Rng,
     events: Vec<Event>,
     /// The trigger waits: one entry per `TriggerWait` event, filled in when its wait ends.
     waiters: Arc<Mutex<Vec<Waiter>>>,
@@ -366,6 +368,7 @@ async fn simulate(config: SimConfig) -> SimOutcome {
     let record = Arc::new(Mutex::new(Record { runs: Vec::new(), rng: Rng::new(config.seed ^ 0x5EED) }));
     let mut world = World {
         rng: Rng::new(config.seed),
+        lag_rng: Rng::new(config.seed ^ 0x1A6),
         config,
         clock,
         store,

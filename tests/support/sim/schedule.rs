@@ -176,6 +176,9 @@ impl World {
             slot = leader;
         }
         let instance = self.instance(slot);
+        // Now and then another worker's watch lags meanwhile (a degraded link): the workers see
+        // the event's changes at different times.
+        let lagging = self.lagging_watch(slot);
         let start = self.clock.ms();
         let mut stopped = Vec::new();
         let mut items = Vec::new();
@@ -208,7 +211,7 @@ impl World {
                     self.store.partition(client);
                     sleep_ms(SESSION_TIMEOUT_MS as u64).await;
                     self.store.expire(client);
-                    self.store.heal(client);
+                    self.heal(client).await;
                 }
             }
             EventKind::Slow | EventKind::Lossy => self.bad_link(slot, kind == EventKind::Slow).await,
@@ -281,9 +284,25 @@ impl World {
                 self.slots[slot].skew.store(0, Ordering::Relaxed);
             }
         }
+        if let Some(client) = lagging {
+            self.store.set_event_lag(client, Duration::ZERO);
+        }
         let end = self.clock.ms();
         let slot = kind.on_worker().then_some(slot);
         self.events.push(Event { kind, slot, instance, stopped, items, start, end });
+    }
+
+    /// One time in four, another worker than `slot`'s gets a watch that lags 50 to 350 ms;
+    /// returns its client.
+    fn lagging_watch(&mut self, slot: usize) -> Option<u64> {
+        let others: Vec<usize> = self.live_slots().into_iter().filter(|s| *s != slot).collect();
+        if others.is_empty() || self.lag_rng.below(4) != 0 {
+            return None;
+        }
+        let other = others[self.lag_rng.below(others.len() as u64) as usize];
+        let client = self.client(other)?;
+        self.store.set_event_lag(client, Duration::from_millis(50 + self.lag_rng.below(300)));
+        Some(client)
     }
 
     /// Cuts `slot` off: shorter than the fencing deadline, past it, or past the session timeout.
@@ -302,12 +321,27 @@ impl World {
         } else {
             sleep_ms(ms).await;
         }
-        self.store.heal(client);
+        self.heal(client).await;
     }
 
-    /// Slow replies, or requests that fail before or after being applied, for a while.
+    /// Ends a partition. The link comes back before the worker's view of the tree does: its
+    /// watch resyncs a moment later (a reconnect takes round trips), so it acts on what it knew
+    /// before the partition for a while.
+    async fn heal(&mut self, client: u64) {
+        // From a generator of its own, so that the schedule's other draws stay as they were.
+        self.store.set_event_lag(client, Duration::from_millis(100 + self.lag_rng.below(1000)));
+        self.store.heal(client);
+        sleep_ms(1200).await;
+        self.store.set_event_lag(client, Duration::ZERO);
+    }
+
+    /// Slow replies (and watch events that arrive as late), or requests that fail before or
+    /// after being applied, for a while.
     async fn bad_link(&mut self, slot: usize, slow: bool) {
         let Some(client) = self.client(slot) else { return };
+        if slow {
+            self.store.set_event_lag(client, Duration::from_millis(50 + self.lag_rng.below(300)));
+        }
         let mut rng = Rng::new(self.rng.next());
         self.store.set_faults(
             client,
@@ -324,6 +358,7 @@ impl World {
             })),
         );
         sleep_ms(2000 + self.rng.below(8000)).await;
+        self.store.set_event_lag(client, Duration::ZERO);
         self.round_trips(slot);
     }
 
