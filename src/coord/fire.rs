@@ -427,12 +427,16 @@ impl FireState {
     /// Local items that can run a queued fire now — or an owed `misfire` node left by an earlier
     /// owner (with misfire on) — because nothing runs them anywhere. Takes the queued fires; an
     /// item with only a misfire node comes with `None` (its owed instant is read from the node).
+    /// A queued misfire whose instant this worker's clock (`now`) has not reached yet (owed by a
+    /// clock ahead of it, within `maxTimeDiffSeconds`) stays queued: started now, the run would
+    /// start before the fire it is for, and the fire would be owed again.
     pub fn take_free_queued(
         &mut self,
         view: &JobView,
         me: &str,
         total: u32,
         misfire: bool,
+        now: DateTime<Utc>,
     ) -> Vec<(u32, Option<Source>)> {
         let mut ready = Vec::new();
         for item in view.local_items(me, total) {
@@ -442,7 +446,8 @@ impl FireState {
                 && state.failover.as_deref().is_none_or(|o| o == me)
                 && state.failovering.as_deref().is_none_or(|o| o == me);
             let slot = self.slots.entry(item).or_default();
-            if !free || slot.run.is_some() {
+            let early = matches!(slot.queued, Some(Source::Misfire(at)) if !due(at, now));
+            if !free || slot.run.is_some() || early {
                 continue;
             }
             if let Some(source) = slot.queued.take() {
