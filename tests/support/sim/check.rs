@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::super::miss;
-use super::{Event, EventKind, JOB, Run, SESSION_TIMEOUT_MS, SimOutcome};
+use super::{EVENT_WATCH_LAG_MS, Event, EventKind, JOB, Run, SESSION_TIMEOUT_MS, SimOutcome};
 
 /// The cron period.
 const PERIOD: i64 = 1000;
@@ -55,8 +55,10 @@ const FREE_SLACK: i64 = 500;
 /// a period. Slack for the registry round trips of a claim or a reshard under slow replies.
 const EVENT_SLACK: i64 = 3000;
 
-/// How soon an operator's action reaches the workers: a run that starts later disobeys it.
-const HONOUR: i64 = 200;
+/// How soon an operator's action reaches the workers: a run that starts later disobeys it. The
+/// slowest watch of a worker during an event lags [`EVENT_WATCH_LAG_MS`]; 100 ms more for the
+/// round trips of the fire that reads the change.
+const HONOUR: i64 = EVENT_WATCH_LAG_MS as i64 + 100;
 
 /// One violation: what, and the item and instant its trace is about.
 #[derive(Debug, Clone)]

@@ -60,6 +60,9 @@ pub const JOB: &str = "sim";
 /// The embedded registry's session timeout, which the server side of the simulation applies.
 pub const SESSION_TIMEOUT_MS: i64 = 10_000;
 
+/// The longest another worker's watch lags during an event (a degraded link).
+pub const EVENT_WATCH_LAG_MS: u64 = 350;
+
 /// How long the trigger-and-wait made once the faults healed may take: longer than most hung
 /// runs it may have to wait for.
 pub const HEALED_WAIT_MS: i64 = 26_000;

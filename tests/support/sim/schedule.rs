@@ -16,7 +16,7 @@ use ejctl::registry::codec::ServerStatus;
 use ejctl::registry::embedded::Fault as LinkFault;
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 
-use super::{JOB, MAX_TIME_DIFF_SECONDS, Rng, SESSION_TIMEOUT_MS, World, sleep_ms};
+use super::{EVENT_WATCH_LAG_MS, JOB, MAX_TIME_DIFF_SECONDS, Rng, SESSION_TIMEOUT_MS, World, sleep_ms};
 
 /// How long an operator's `job trigger --wait` waits at most.
 pub const WAIT_TIMEOUT_MS: i64 = 20_000;
@@ -292,8 +292,8 @@ impl World {
         self.events.push(Event { kind, slot, instance, stopped, items, start, end });
     }
 
-    /// One time in four, another worker than `slot`'s gets a watch that lags 50 to 350 ms;
-    /// returns its client.
+    /// One time in four, another worker than `slot`'s gets a watch that lags 50 ms up to
+    /// [`EVENT_WATCH_LAG_MS`]; returns its client.
     fn lagging_watch(&mut self, slot: usize) -> Option<u64> {
         let others: Vec<usize> = self.live_slots().into_iter().filter(|s| *s != slot).collect();
         if others.is_empty() || self.lag_rng.below(4) != 0 {
@@ -301,7 +301,7 @@ impl World {
         }
         let other = others[self.lag_rng.below(others.len() as u64) as usize];
         let client = self.client(other)?;
-        self.store.set_event_lag(client, Duration::from_millis(50 + self.lag_rng.below(300)));
+        self.store.set_event_lag(client, Duration::from_millis(50 + self.lag_rng.below(EVENT_WATCH_LAG_MS - 50)));
         Some(client)
     }
 
