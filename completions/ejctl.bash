@@ -241,6 +241,9 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__instance,list)
                 cmd="ejctl__subcmd__help__subcmd__instance__subcmd__list"
                 ;;
+            ejctl__subcmd__help__subcmd__instance,show)
+                cmd="ejctl__subcmd__help__subcmd__instance__subcmd__show"
+                ;;
             ejctl__subcmd__help__subcmd__job,disable)
                 cmd="ejctl__subcmd__help__subcmd__job__subcmd__disable"
                 ;;
@@ -280,6 +283,9 @@ _ejctl() {
             ejctl__subcmd__help__subcmd__server,remove)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__remove"
                 ;;
+            ejctl__subcmd__help__subcmd__server,show)
+                cmd="ejctl__subcmd__help__subcmd__server__subcmd__show"
+                ;;
             ejctl__subcmd__help__subcmd__server,shutdown)
                 cmd="ejctl__subcmd__help__subcmd__server__subcmd__shutdown"
                 ;;
@@ -301,11 +307,17 @@ _ejctl() {
             ejctl__subcmd__instance,list)
                 cmd="ejctl__subcmd__instance__subcmd__list"
                 ;;
+            ejctl__subcmd__instance,show)
+                cmd="ejctl__subcmd__instance__subcmd__show"
+                ;;
             ejctl__subcmd__instance__subcmd__help,help)
                 cmd="ejctl__subcmd__instance__subcmd__help__subcmd__help"
                 ;;
             ejctl__subcmd__instance__subcmd__help,list)
                 cmd="ejctl__subcmd__instance__subcmd__help__subcmd__list"
+                ;;
+            ejctl__subcmd__instance__subcmd__help,show)
+                cmd="ejctl__subcmd__instance__subcmd__help__subcmd__show"
                 ;;
             ejctl__subcmd__job,disable)
                 cmd="ejctl__subcmd__job__subcmd__disable"
@@ -382,6 +394,9 @@ _ejctl() {
             ejctl__subcmd__server,remove)
                 cmd="ejctl__subcmd__server__subcmd__remove"
                 ;;
+            ejctl__subcmd__server,show)
+                cmd="ejctl__subcmd__server__subcmd__show"
+                ;;
             ejctl__subcmd__server,shutdown)
                 cmd="ejctl__subcmd__server__subcmd__shutdown"
                 ;;
@@ -399,6 +414,9 @@ _ejctl() {
                 ;;
             ejctl__subcmd__server__subcmd__help,remove)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__remove"
+                ;;
+            ejctl__subcmd__server__subcmd__help,show)
+                cmd="ejctl__subcmd__server__subcmd__help__subcmd__show"
                 ;;
             ejctl__subcmd__server__subcmd__help,shutdown)
                 cmd="ejctl__subcmd__server__subcmd__help__subcmd__shutdown"
@@ -440,7 +458,7 @@ _ejctl() {
 
     case "${cmd}" in
         ejctl)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump history why completions man help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump history why completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,11 +497,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -494,52 +516,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__completions)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version bash elvish fish powershell zsh"
+            opts="-v -q -h -V --verbose --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -548,52 +530,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version get set edit apply diff help"
+            opts="-v -q -h -V --verbose --quiet --help --version get set edit apply diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -602,21 +544,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__apply)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -641,11 +583,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -656,21 +602,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__diff)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --files --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -695,11 +641,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -710,21 +660,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__edit)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -749,11 +699,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -764,21 +718,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__get)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -803,11 +757,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -916,21 +874,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__config__subcmd__set)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -955,11 +913,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -970,52 +932,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show set use delete help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show set use delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1024,50 +946,22 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__delete)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1176,50 +1070,22 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1230,7 +1096,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__set)
-            opts="-o -y -v -q -h -V --use --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --use --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1241,10 +1107,6 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1269,11 +1131,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1284,50 +1150,26 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1338,50 +1180,22 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__use)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1392,52 +1206,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version next help"
+            opts="-v -q -h -V --verbose --quiet --help --version next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1488,7 +1262,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__cron__subcmd__next)
-            opts="-n -o -y -v -q -h -V --time-zone --after --count --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-n -o -v -q -h -V --time-zone --after --count --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1510,44 +1284,16 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1558,7 +1304,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__dump)
-            opts="-o -y -v -q -h -V --addr --mask-ips --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --addr --mask-ips --elasticjob --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1568,15 +1314,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1601,11 +1347,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1616,52 +1366,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-v -q -h -V --verbose --quiet --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1712,21 +1422,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__failover__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1751,11 +1461,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2060,7 +1774,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__instance)
-            opts="list"
+            opts="list show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2074,6 +1788,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__instance__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__instance__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2256,7 +1984,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server)
-            opts="list disable enable shutdown remove"
+            opts="list show disable enable shutdown remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2312,6 +2040,20 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help__subcmd__server__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__server__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2424,7 +2166,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__history)
-            opts="-n -o -y -v -q -h -V --item --since --failed --source --limit --output-tail --trace --job-file --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-n -o -v -q -h -V --item --since --failed --source --limit --output-tail --trace --job-file --context --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2458,44 +2200,20 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2506,52 +2224,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2560,7 +2238,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__instance__subcmd__help)
-            opts="list help"
+            opts="list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2601,22 +2279,36 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__instance__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__instance__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2641,11 +2333,73 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__instance__subcmd__show)
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2656,52 +2410,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show trigger disable enable pause resume shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2710,7 +2424,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__disable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --ip --server --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2724,15 +2438,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2757,11 +2471,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2772,7 +2490,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__enable)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --ip --server --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2786,15 +2504,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2819,11 +2537,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2988,21 +2710,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__list)
-            opts="-w -o -y -v -q -h -V --watch --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-w -o -v -q -h -V --watch --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3027,11 +2749,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3042,7 +2768,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__pause)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --ip --server --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3056,15 +2782,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3089,11 +2815,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3104,7 +2834,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__remove)
-            opts="-o -y -v -q -h -V --ip --server --purge --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --ip --server --purge --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3118,15 +2848,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3151,11 +2881,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3166,7 +2900,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__resume)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --ip --server --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3180,15 +2914,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3213,11 +2947,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3228,21 +2966,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__show)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3267,11 +3005,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3282,7 +3024,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --ip --server --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --ip --server --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3296,15 +3038,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3329,11 +3071,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3344,7 +3090,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__job__subcmd__trigger)
-            opts="-o -y -v -q -h -V --wait --timeout --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --wait --timeout --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3354,15 +3100,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3387,11 +3133,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3402,52 +3152,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__man)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-v -q -h -V --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3456,14 +3166,22 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__run)
-            opts="-o -y -v -q -h -V --log-format --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-v -q -h -V --ip --log-format --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --zk)
@@ -3471,10 +3189,6 @@ _ejctl() {
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3496,14 +3210,6 @@ _ejctl() {
                     ;;
                 --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3514,52 +3220,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version list disable enable shutdown remove help"
+            opts="-v -q -h -V --verbose --quiet --help --version list show disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3568,21 +3234,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3607,11 +3273,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3622,21 +3292,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3661,11 +3331,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3676,7 +3350,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__help)
-            opts="list disable enable shutdown remove help"
+            opts="list show disable enable shutdown remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3759,6 +3433,20 @@ _ejctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ejctl__subcmd__server__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ejctl__subcmd__server__subcmd__help__subcmd__shutdown)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3774,21 +3462,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__list)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3813,11 +3501,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3828,21 +3520,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__remove)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3867,11 +3559,73 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__server__subcmd__show)
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3882,21 +3636,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__server__subcmd__shutdown)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-y -o -v -q -h -V --yes --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3921,11 +3675,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3936,52 +3694,12 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version show disable enable plan help"
+            opts="-v -q -h -V --verbose --quiet --help --version show disable enable plan help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3990,21 +3708,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__disable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4029,11 +3747,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4044,21 +3766,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__enable)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4083,11 +3805,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4182,7 +3908,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__plan)
-            opts="-o -y -v -q -h -V --strategy --job-name --instances --total --keep-order --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --strategy --job-name --instances --total --keep-order --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4204,44 +3930,16 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --zk)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --digest)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-ca)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-cert)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --tls-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4252,21 +3950,21 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__sharding__subcmd__show)
-            opts="-w -o -y -v -q -h -V --watch --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-w -o -v -q -h -V --watch --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4291,11 +3989,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4306,7 +4008,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__why)
-            opts="-o -y -v -q -h -V --item --fire --trace --job-file --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --yes --verbose --quiet --help --version"
+            opts="-o -v -q -h -V --item --fire --trace --job-file --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4328,15 +4030,15 @@ _ejctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --namespace)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4361,11 +4063,15 @@ _ejctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide boxes json yaml plain" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

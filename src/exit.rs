@@ -18,7 +18,7 @@ pub enum Exit {
     Failure = 1,
     /// Usage error: bad arguments, a bad job file.
     Usage = 2,
-    /// A job, instance, server or item named by the user does not exist.
+    /// A job, instance, server, item or context named by the user does not exist.
     NotFound = 3,
     /// Refused: confirmation declined, version conflict, unmet precondition.
     Refused = 4,

@@ -26,9 +26,10 @@
 //! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
 //! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
 //!   process supervision.
-//! * [`listener`]: job listeners run before and after each fire's items: the
-//!   [`listener::JobListener`] trait for library jobs and the job file's `before` / `after`
-//!   commands.
+//! * [`listener`]: job listeners run before and after each fire's items, on each instance or once
+//!   across all of them: the [`listener::JobListener`] and [`listener::DistributeOnceListener`]
+//!   traits for library jobs and the job file's `before` / `after` / `before_once` /
+//!   `after_once` commands.
 //! * [`notify`]: error handlers (`jobErrorHandlerType`: LOG, IGNORE, THROW, DINGTALK, WECHAT,
 //!   EMAIL, WEBHOOK) and the bounded, rate-limited background sender of their notifications.
 //! * [`schedule`]: Quartz cron expressions and job time zones.

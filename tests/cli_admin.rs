@@ -120,7 +120,8 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(rows.len(), 3);
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
     assert_eq!(&rows[2][4..7], ["2", "3", "order settlement"]);
-    assert_eq!(&rows[2][7..], ["", "-"], "no run recorded: no last run, health unknown");
+    assert_eq!(&rows[2][7..9], ["", "-"], "no run recorded: no last run, health unknown");
+    assert_eq!(&rows[2][9..], ["GMT+08:00", ""], "the time zone and the failing items, as in JSON");
     let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");
@@ -186,7 +187,12 @@ async fn a_java_tree_is_listed_and_shown() {
     let (code, plain, _) = run(ejctl_on(&server, &ns).args(["job", "show", SCRIPT, "-o", "plain"]));
     assert_eq!(code, 0);
     assert!(plain.starts_with("job\tjavaScriptJob\tSCRIPT\tDISABLED\n"), "{plain}");
-    assert!(plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\n"), "{plain}");
+    // Every field of the item's document: ..., failovering, running, misfire, exit code, message,
+    // last instance.
+    assert!(
+        plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\t\tfalse\tfalse\t\t\t\n"),
+        "{plain}"
+    );
 
     // sharding show.
     let doc = json_of(ejctl_on(&server, &ns).args(["sharding", "show", SCRIPT, "-o", "json"]));
@@ -250,7 +256,10 @@ async fn a_java_tree_is_listed_and_shown() {
     );
     let (code, plain, _) = run(ejctl_on(&server, &ns).args(["server", "list", "-o", "plain"]));
     assert_eq!(code, 0);
-    assert!(plain.starts_with(&format!("192.168.10.1\t1\t3\t1\t{I1}\n")), "{plain}");
+    assert!(
+        plain.starts_with(&format!("192.168.10.1\t1\t3\t1\t{I1}\t{FAILOVER},{SCRIPT},{SIMPLE}\t{SCRIPT}\n")),
+        "{plain}"
+    );
 
     // Views change nothing.
     assert_eq!(snapshot(&r).await, before);
@@ -485,7 +494,15 @@ async fn shutdown_and_remove_ask_for_confirmation() {
     assert_eq!(r.exists(&failover.server("192.168.10.3")).await.unwrap(), None);
     // Now no job knows it.
     let (code, _, err) = run(ejctl_on(&server, &ns).args(["server", "remove", "192.168.10.3", "--yes"]));
-    assert_eq!((code, err), (3, format!("ejctl: error: server '192.168.10.3' not found in namespace '{ns}'\n")));
+    assert_eq!(
+        (code, err),
+        (
+            3,
+            format!(
+                "ejctl: error: server '192.168.10.3' not found in namespace '{ns}' (did you mean '192.168.10.1'?)\n"
+            )
+        )
+    );
 
     // remove --purge: the whole job tree.
     let doc = json_of(ejctl_on(&server, &ns).args(["job", "remove", FAILOVER, "--purge", "--yes", "-o", "json"]));
@@ -519,17 +536,9 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
             3,
             "item '3' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
         ),
-        (
-            vec!["sharding", "enable", SIMPLE, "abc"],
-            3,
-            "item 'abc' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
-        ),
+        (vec!["sharding", "enable", SIMPLE, "abc"], 2, "'abc' is not an item number: valid items are 0 to 2".into()),
         // Validation before the first write: item 0 is not disabled either.
-        (
-            vec!["sharding", "disable", SIMPLE, "0", "1.5"],
-            3,
-            "item '1.5' not found in job 'javaSimpleJob': valid items are 0 to 2 (shardingTotalCount 3)".into(),
-        ),
+        (vec!["sharding", "disable", SIMPLE, "0", "1.5"], 2, "'1.5' is not an item number: valid items are 0 to 2".into()),
         (
             vec!["job", "disable", SIMPLE, "--server", "10.9.9.9"],
             3,
@@ -551,8 +560,8 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
             2,
             "invalid server ip 'host.example': expected an IPv4 address such as 10.0.0.5".into(),
         ),
-        (vec!["job", "trigger", "lonelyJob"], 1, "job 'lonelyJob' has no live instances to trigger".into()),
-        (vec!["job", "trigger", "lonelyJob", "--wait"], 1, "job 'lonelyJob' has no live instances to trigger".into()),
+        (vec!["job", "trigger", "lonelyJob"], 4, format!("job 'lonelyJob' {NO_INSTANCES}")),
+        (vec!["job", "trigger", "lonelyJob", "--wait"], 4, format!("job 'lonelyJob' {NO_INSTANCES}")),
         (
             vec!["job", "remove", SIMPLE],
             4,
@@ -576,6 +585,9 @@ async fn errors_name_what_is_wrong_and_leave_the_tree_unchanged() {
         assert_unreachable(ejctl(), args);
     }
 }
+
+/// Why `job trigger` is refused (exit 4) on a job without instances.
+const NO_INSTANCES: &str = "has no live instances to trigger: start a worker with its job file (ejctl run FILE)";
 
 /// A script that exits 0 for item 0 and 3 (with a message on stderr) for item 1.
 const MIXED_SCRIPT: &str =
@@ -689,7 +701,7 @@ async fn trigger_wait_reports_the_results_of_real_workers() {
     // The workers are gone: nothing to trigger.
     let (code, _, err) =
         tokio::task::block_in_place(|| run(ejctl_on(&server, &ns).args(["job", "trigger", "good", "--wait"])));
-    assert_eq!((code, err.as_str()), (1, "ejctl: error: job 'good' has no live instances to trigger\n"));
+    assert_eq!((code, err), (4, format!("ejctl: error: job 'good' {NO_INSTANCES}\n")));
 }
 
 /// `job list` over 1,000 jobs (timed by `cargo bench --bench admin`).

@@ -300,7 +300,7 @@ async fn bad_input_is_refused_and_the_tree_is_unchanged() {
         .args(["config", "get", "javaJob"])
         .assert()
         .code(2)
-        .stderr("ejctl: error: no registry given: pass --zk HOST:PORT or set EJCTL_ZK\n");
+        .stderr("ejctl: error: no registry given: pass --zk HOST:PORT and --namespace NAME (or set EJCTL_ZK and EJCTL_NAMESPACE), or save them once: ejctl context set NAME --zk HOST:PORT --namespace NAME --use\n");
 
     assert_eq!((config_of(&r, "javaJob").await, config_of(&r, "scriptJob").await), before);
     assert_eq!(r.exists("/nope").await.unwrap(), None);
@@ -373,10 +373,16 @@ async fn edit_validates_and_refuses_concurrent_changes() {
 
     // A count change without --yes is refused.
     let ed = editor(dir, "count6.sh", r#"sed -i 's/^shardingTotalCount: 5$/shardingTotalCount: 6/' "$1""#);
-    cli().args(["config", "edit", "javaJob"]).env("EDITOR", &ed).assert().code(4).stderr(
-        "ejctl: error: change shardingTotalCount of job 'javaJob' from 5 to 6 (its items are resharded)? \
-             refusing without confirmation: pass --yes\n",
+    let out = cli().args(["config", "edit", "javaJob"]).env("EDITOR", &ed).assert().code(4);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "ejctl: error: change shardingTotalCount of job 'javaJob' from 5 to 6 (its items are resharded)? \
+             refusing without confirmation: pass --yes (your edit is kept in "
+        ),
+        "{err}"
     );
+    assert!(std::fs::read_to_string(kept_copy(&err)).unwrap().contains("shardingTotalCount: 6\n"));
 
     // Invalid results: exit 2, the copy is kept, nothing is written.
     for (name, script, message, edited) in [
@@ -544,8 +550,12 @@ async fn apply_is_idempotent_and_diff_shows_drift() {
 
     // The file changes beta too: apply rewrites it and keeps the Java side's entries.
     std::fs::write(&file, JOB_FILE.replace("failover = true", "failover = false")).unwrap();
+    // (Resharding alpha back to 2 items needs a confirmation.)
+    cli().args(["config", "apply", file_arg]).assert().code(4).stderr(
+        "ejctl: error: change shardingTotalCount of job 'alpha' from 3 to 2 (its items are resharded)? refusing without confirmation: pass --yes\n",
+    );
     cli()
-        .args(["config", "apply", file_arg])
+        .args(["config", "apply", file_arg, "--yes"])
         .assert()
         .success()
         .stdout("job 'alpha': updated (shardingTotalCount)\njob 'beta': updated (failover)\n");
@@ -633,11 +643,10 @@ async fn contexts_name_registries() {
     assert_eq!(doc["contexts"][1]["current"], true);
     assert_eq!(doc["contexts"][1]["digest"], "ops:****");
     assert_eq!(doc["contexts"][0]["digest"], Value::Null);
-    cli()
-        .args(["context", "list", "-o", "plain"])
-        .assert()
-        .success()
-        .stdout(format!("dev\t{}\t{ns}\t\nprod\t127.0.0.1:1\tjobs\t*\n", server.connect_string()));
+    cli().args(["context", "list", "-o", "plain"]).assert().success().stdout(format!(
+        "dev\t{}\t{ns}\t\t\t\t\t\t\nprod\t127.0.0.1:1\tjobs\t*\tops:****\t1s\t\t\t\n",
+        server.connect_string()
+    ));
     let doc = json(&cli().args(["context", "show", "-o", "json"]).assert().success());
     assert_eq!(doc["name"], "prod");
     assert_eq!(doc["zk"], "127.0.0.1:1");
@@ -667,8 +676,8 @@ async fn contexts_name_registries() {
         .assert()
         .code(3)
         .stderr("ejctl: error: namespace 'elsewhere' does not exist in the registry\n");
-    // An unknown context: exit 2, naming the known ones.
-    cli().args(["--context", "stage", "config", "get", "javaJob"]).assert().code(2).stdout("").stderr(format!(
+    // An unknown context: exit 3, naming the known ones.
+    cli().args(["--context", "stage", "config", "get", "javaJob"]).assert().code(3).stdout("").stderr(format!(
         "ejctl: error: unknown context 'stage' (known contexts: dev, prod; contexts file: {})\n",
         file.display()
     ));

@@ -33,9 +33,22 @@ async fn dump_prints_the_tree_in_every_format() {
     seed(&r, "alpha").await;
     seed(&r, "beta").await;
 
-    // plain: ElasticJob's dump lines for one job, reverse order, no root line.
+    // plain: one node per line, path and value (escaped) then the other fields, tab-separated.
     let out =
         ejctl_on(&server, &ns).args(["dump", "alpha", "-o", "plain"]).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == 5), "{text}");
+    assert_eq!(rows[0][..4], ["/alpha", "SCRIPT", "false", "0"]);
+    assert!(rows[1][1].starts_with("cron: 0/5 * * * * ?\\ndisabled: false\\n"), "{text}");
+    assert_eq!(
+        rows[3][..3],
+        ["/alpha/instances/192.168.0.1@-@42", "jobInstanceId: 192.168.0.1@-@42\\nserverIp: 192.168.0.1\\n", "true"]
+    );
+
+    // --elasticjob: ElasticJob's dump lines for one job, reverse order, no root line.
+    let out =
+        ejctl_on(&server, &ns).args(["dump", "alpha", "--elasticjob"]).assert().success().get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with('/')).collect();
     assert_eq!(
@@ -56,7 +69,7 @@ async fn dump_prints_the_tree_in_every_format() {
     assert!(text.contains("\nserverIp: 192.168.0.1\n"), "multi-line values are printed raw: {text}");
 
     // --mask-ips
-    let out = ejctl_on(&server, &ns).args(["dump", "alpha", "-o", "plain", "--mask-ips"]).assert().success();
+    let out = ejctl_on(&server, &ns).args(["dump", "alpha", "--elasticjob", "--mask-ips"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("/alpha/servers/ip1 | ENABLED"), "{text}");
     assert!(text.contains("/alpha/sharding/0/instance | ip1@-@42"), "{text}");
@@ -146,7 +159,7 @@ async fn registry_errors_are_one_line_with_exit_5() {
     ejctl_on(&server, &ns).args(["dump"]).assert().code(5);
     // The right credentials work.
     ejctl_on(&server, &ns)
-        .args(["dump", "--digest", "ops:right", "-o", "plain"])
+        .args(["dump", "--digest", "ops:right", "--elasticjob"])
         .assert()
         .success()
         .stdout("/job | \n/job/config | x\n");

@@ -37,11 +37,12 @@ fn usage_error(args: &[&str], message: &str) {
     ejctl().args(args).assert().code(2).stdout("").stderr(format!("ejctl: error: {message}\n"));
 }
 
-/// Runs `ejctl ARGS`, expecting a clap usage error (exit 2) whose first line is `first_line`.
+/// Runs `ejctl ARGS`, expecting a clap usage error (exit 2) whose first line is `first_line`
+/// after the `ejctl: ` every error starts with.
 fn clap_error(args: &[&str], first_line: &str) {
     let out = ejctl().args(args).assert().code(2).stdout("").get_output().stderr.clone();
     let err = String::from_utf8(out).unwrap();
-    assert_eq!(err.lines().next(), Some(first_line), "{args:?}: {err}");
+    assert_eq!(err.lines().next(), Some(format!("ejctl: {first_line}").as_str()), "{args:?}: {err}");
     assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
 }
 
@@ -507,11 +508,17 @@ fn sharding_plan_uses_elasticjob_instance_order_without_keep_order() {
     assert_eq!(plan("AVG_ALLOCATION", "j", "host0, host1 ,host2", 8, false), plan("AVG_ALLOCATION", "j", S3, 8, false));
 }
 
-/// The cells of a comfy-table table's rows (header first).
+/// The cells of a table's rows (header first).
 fn table_cells(text: &str) -> Vec<Vec<String>> {
+    // Columns three spaces apart (cells hold no such run); a missing last cell is empty.
+    let widest = text.lines().map(|l| l.split("   ").filter(|c| !c.is_empty()).count()).max().unwrap_or(0);
     text.lines()
-        .filter(|l| l.starts_with('│'))
-        .map(|l| l.trim_matches('│').split('┆').map(|c| c.trim().to_string()).collect())
+        .map(|l| {
+            let mut cells: Vec<String> =
+                l.split("   ").filter(|c| !c.is_empty()).map(|c| c.trim().to_string()).collect();
+            cells.resize(widest, String::new());
+            cells
+        })
         .collect()
 }
 

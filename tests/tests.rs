@@ -29,6 +29,13 @@ mod cli_admin;
 /// `ejctl config ...` and contexts.
 mod cli_config;
 
+/// What an operator meets at the command line (issue 11): registry choice of `ejctl run`,
+/// options per command, exit codes, confirmations, suggestions, help, logs, times and tables.
+mod cli_operator;
+
+/// The README's command examples: each parses, and the admin block runs against a real worker.
+mod readme;
+
 /// Commands that need no registry (`cron next`, `sharding plan`) and `ejctl run` with bad job
 /// files.
 mod cli_offline;

@@ -1,8 +1,10 @@
 //! `ejctl why`: a scenario per condition, each from a real tree on a real ZooKeeper — written the
 //! way workers (ejctl or Java) and operators leave it, or by real ejctl workers where the
-//! condition needs one (a clock off the registry's, a run still going, a healthy job) — checked
-//! by exit code and JSON.
+//! condition needs one (a clock off the registry's, a refused registry command, a run still
+//! going with or without a fire owed, `job shutdown`, a worker cut off by a TCP proxy, past fires
+//! against the trace a worker wrote, a healthy job) — checked by exit code and JSON.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -15,7 +17,8 @@ use ejctl::registry::{Mode, Op, Registry};
 use ejctl::runtime::{Clock, JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
 use crate::history::{ejctl_for, json};
-use crate::support::cluster::Cluster;
+use crate::support::cluster::{Cluster, ClusterOptions};
+use crate::support::receiver::{Answer, HttpReceiver};
 use crate::support::{ZkServer, ejctl_on, eventually, zk_options, zk_registry};
 
 const IP: &str = "10.0.0.1";
@@ -70,6 +73,7 @@ fn result(outcome: RunOutcome, message: &str, ended: DateTime<Utc>) -> Vec<u8> {
         signal: None,
         message: Some(message.to_string()),
         stderr_tail: None,
+        refused: Vec::new(),
     }
     .encode()
 }
@@ -201,10 +205,13 @@ impl Clock for Skewed {
 async fn clock_skew_and_runs_from_real_workers() {
     let server = ZkServer::start();
     let ns = crate::support::unique_ns("why-skew");
+    let receiver = HttpReceiver::start(Answer::Json(200, "{}".into())).await;
     let mut cfg = JobConfig::new("skewed", 1);
     cfg.cron = Some("0/1 * * * * ?".into());
     cfg.max_time_diff_seconds = 10;
     cfg.props.insert("script.command.line".into(), "/bin/true".into());
+    cfg.job_error_handler_type = Some("WEBHOOK".into());
+    cfg.props.insert("webhook.url".into(), format!("{}/skew", receiver.url));
     let job = JobDefinition::new(ejctl::registry::codec::JobType::Script, cfg);
     let mut wc = WorkerConfig::new(RegistryTarget::ZooKeeper(zk_options(&server.connect_string(), &ns)), vec![job]);
     wc.ip = Some("127.0.0.1".into());
@@ -216,6 +223,10 @@ async fn clock_skew_and_runs_from_real_workers() {
     let (code, doc) = why(&server, &ns, &["skewed"]);
     assert_eq!((code, codes(&doc)[0].as_str()), (1, "clock_skew"), "{doc:#}");
     assert!(doc["findings"][0]["message"].as_str().unwrap().contains("maxTimeDiffSeconds = 10"), "{doc:#}");
+    // The error handler hears of the refused fire, as ElasticJob's does of its environment check.
+    eventually(30, "the refused fire's notification", async || !receiver.requests().is_empty()).await;
+    let body = &receiver.requests()[0].body;
+    assert!(body.contains("clock skew") && body.contains(r#""item":null"#), "{body}");
     worker.kill().await;
 
     // A real run still going with misfire off; then a healthy job.
@@ -229,4 +240,257 @@ async fn clock_skew_and_runs_from_real_workers() {
     c.set_sleep(None);
     let out = ejctl_for(&c).args(["config", "set", "rec", "misfire=true", "--yes"]).output().unwrap();
     assert!(out.status.success());
+}
+
+/// The item's last result, decoded.
+async fn last_result(r: &Registry, job: &str, item: u32) -> Option<(ItemResult, i32)> {
+    let node = r.get(&JobPaths::new(job).item_leaf(item, ItemLeaf::Result)).await.unwrap()?;
+    Some((ItemResult::decode(&node.data).unwrap(), node.stat.version))
+}
+
+/// A registry command refused by a real worker: `config set` changes the command of two jobs
+/// behind the worker's job file. The worker runs its job file's command and records the refusal
+/// on the item: with the run's end when it monitors execution, and — with monitoring off, where
+/// runs record nothing — once when the refusal starts, not at every fire. `why` names the
+/// condition, the node and when, and the command that sets the registry back; once it is set
+/// back, the next run records no refusal and `why` finds nothing in the way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registry_command_refused_by_a_real_worker() {
+    use crate::security::{WorkerProcess, job_file, marker_job};
+    let server = ZkServer::start();
+    let ns = crate::support::unique_ns("why-pin");
+    let r = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (watched, out) = marker_job(dir.path(), "pinned", "pinned");
+    let (quiet, quiet_out) = marker_job(dir.path(), "quiet", "quiet");
+    let jobs = format!("{watched}{quiet}monitor_execution = false\n");
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &jobs);
+    let worker = WorkerProcess::start(&file, &[]);
+    let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default().lines().count();
+    eventually(60, "first runs of both jobs", async || lines(&out) > 0 && lines(&quiet_out) > 0).await;
+    assert!(last_result(&r, "pinned", 0).await.is_some_and(|(res, _)| res.refused.is_empty()));
+    assert!(last_result(&r, "quiet", 0).await.is_none(), "without monitoring runs record no result");
+
+    let evil = dir.path().join("evil.sh");
+    crate::support::write_script(&evil, "#!/bin/sh\nexit 0\n");
+    for job in ["pinned", "quiet"] {
+        let out = ejctl_on(&server, &ns)
+            .args(["config", "set", job, &format!("props.script.command.line={}", evil.display())])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for job in ["pinned", "quiet"] {
+        eventually(60, "a run that refused the registry's command", async || {
+            last_result(&r, job, 0).await.is_some_and(|(res, _)| !res.refused.is_empty())
+        })
+        .await;
+    }
+    let (recorded, version) = last_result(&r, "quiet", 0).await.unwrap();
+    assert_eq!(recorded.refused[0].registry.as_deref(), Some(evil.display().to_string().as_str()));
+    // Later refused runs of the job without monitoring write nothing more.
+    let seen = lines(&quiet_out);
+    eventually(60, "three more runs", async || lines(&quiet_out) >= seen + 3).await;
+    assert_eq!(last_result(&r, "quiet", 0).await.unwrap().1, version, "one write per refusal, not per fire");
+
+    for job in ["pinned", "quiet"] {
+        let command = format!("{} {job}", dir.path().join(format!("{job}.sh")).display());
+        let (code, doc) = why(&server, &ns, &[job]);
+        assert_eq!((code, codes(&doc)), (0, vec!["command_refused".to_string(), "will_run".into()]), "{doc:#}");
+        let finding = &doc["findings"][0];
+        assert_eq!((finding["item"].as_u64(), finding["blocking"].as_bool()), (Some(0), Some(false)));
+        let message = finding["message"].as_str().unwrap();
+        assert!(message.contains(&format!("the registry has '{}'", evil.display())), "{message}");
+        assert_eq!(finding["evidence"][0]["node"], format!("/{job}/sharding/0/result"));
+        assert!(finding["evidence"][0]["at"].is_string(), "{finding}");
+        let fix = finding["fix"].as_str().unwrap();
+        assert_eq!(
+            fix,
+            format!(
+                "ejctl config set {job} props.script.command.line='{command}'   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
+            )
+        );
+        // The fix, as given: the registry holds the job file's command again.
+        let set = fix.split("   (or").next().unwrap().strip_prefix("ejctl config set ").unwrap();
+        let value = set.split_once('=').unwrap().1.trim_matches('\'');
+        let out = ejctl_on(&server, &ns)
+            .args(["config", "set", job, &format!("props.script.command.line={value}")])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for job in ["pinned", "quiet"] {
+        eventually(60, "a run that refused nothing", async || {
+            last_result(&r, job, 0).await.is_some_and(|(res, _)| res.refused.is_empty())
+        })
+        .await;
+        let (code, doc) = why(&server, &ns, &[job]);
+        assert_eq!((code, codes(&doc)), (0, vec!["will_run".to_string()]), "{doc:#}");
+    }
+    assert!(worker.log().contains("refused the registry's command"), "{}", worker.log());
+}
+
+/// A real worker's run still going, with a missed fire owed (misfire on): not in the way, the
+/// owed fire runs right after it. Then `ejctl job shutdown` stops the job on the worker: no live
+/// instance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn still_running_with_a_misfire_owed_then_shut_down() {
+    let job = "name = \"rec\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{script} {record}\"\nmisfire = true\n";
+    let mut c = Cluster::zookeeper("rec", job).await;
+    c.set_sleep(Some(60.0));
+    c.start("127.0.0.1").await;
+    let misfire = c.paths().item_leaf(0, ItemLeaf::Misfire);
+    c.wait_until(60, "a fire owed behind the run in progress", async |c| {
+        !c.starts().is_empty() && c.registry.exists(&misfire).await.unwrap().is_some()
+    })
+    .await;
+    let (code, doc) = json(ejctl_for(&c).args(["why", "rec", "--item", "0"]));
+    assert_eq!((code, codes(&doc)), (0, vec!["still_running".to_string(), "will_run".into()]), "{doc:#}");
+    let finding = &doc["findings"][0];
+    assert_eq!(finding["blocking"], false);
+    assert!(finding["message"].as_str().unwrap().contains("a missed fire is owed and runs right after it"));
+    let nodes: Vec<&str> =
+        finding["evidence"].as_array().unwrap().iter().map(|e| e["node"].as_str().unwrap()).collect();
+    assert_eq!(nodes, ["/rec/sharding/0/running", "/rec/sharding/0/misfire"]);
+    assert!(finding["evidence"][0]["at"].is_string(), "{finding}");
+
+    // `job shutdown`: the worker stops the job (and kills its run); nothing runs it any more.
+    let out = ejctl_for(&c).args(["job", "shutdown", "rec", "--yes"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let instances = c.paths().instances();
+    let no_instance = async |c: &Cluster| c.registry.children(&instances).await.unwrap().is_none_or(|i| i.is_empty());
+    c.wait_until(60, "the instance to go", no_instance).await;
+    // The worker stopped the job rather than registering again.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    assert!(no_instance(&c).await, "{}", c.logs());
+    c.set_sleep(None);
+    let (code, doc) = json(ejctl_for(&c).args(["why", "rec"]));
+    assert_eq!((code, codes(&doc)[0].as_str()), (1, "no_live_instance"), "{doc:#}");
+    assert_eq!(doc["findings"][0]["evidence"][0]["node"], "/rec/instances");
+    assert_eq!(doc["findings"][0]["fix"], "start a worker: ejctl run JOB_FILE");
+}
+
+/// A real worker cut off from ZooKeeper by a TCP proxy: while its session lasts its instance
+/// stays registered but nothing runs (it is fenced), and `why` says so; once the session expired
+/// there is no live instance; healed, the worker registers again and the job runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_cut_off_from_zookeeper() {
+    let job = "name = \"cut\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{script} {record}\"\n";
+    // Ticks of 2 s let the session last 30 s: time to see the instance registered but silent.
+    let options =
+        ClusterOptions { proxied: true, tick_ms: 2000, session_timeout_ms: 30_000, ..ClusterOptions::default() };
+    let mut c = Cluster::zookeeper_with("cut", job, options).await;
+    let w = c.start("127.0.0.1").await;
+    let result = c.paths().item_leaf(0, ItemLeaf::Result);
+    let running = c.paths().item_leaf(0, ItemLeaf::Running);
+    // Cut right after a run ended (a cut during a run leaves its `running` node, which `why`
+    // reports instead); if a run slipped in, heal and try again.
+    let mut cut = false;
+    for _ in 0..5 {
+        let version = c.registry.exists(&result).await.unwrap().map_or(-1, |s| s.version);
+        c.wait_until(60, "a run to end", async |c| {
+            c.registry.exists(&result).await.unwrap().is_some_and(|s| s.version > version)
+        })
+        .await;
+        c.proxy(w).cut(true);
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        if c.registry.exists(&running).await.unwrap().is_none() {
+            cut = true;
+            break;
+        }
+        c.proxy(w).cut(false);
+        tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    }
+    assert!(cut, "could not cut the worker off between two runs\n{}", c.logs());
+    let instance = c.paths().instance(&c.id(w));
+    let mut silent = Value::Null;
+    eventually(25, "why to find the instance silent", async || {
+        let (code, doc) = json(ejctl_for(&c).args(["why", "cut"]));
+        let found = code == 1 && codes(&doc)[0] == "instances_silent";
+        if found {
+            silent = doc;
+        }
+        found
+    })
+    .await;
+    assert!(c.registry.exists(&instance).await.unwrap().is_some(), "still registered: the session lasts");
+    let finding = &silent["findings"][0];
+    assert!(finding["message"].as_str().unwrap().contains("cut off from ZooKeeper (fenced)"), "{finding}");
+    assert_eq!(finding["evidence"][0]["node"], instance);
+    assert_eq!(finding["fix"], "ejctl instance list cut   (then check those workers' logs)");
+    // The session expires: the instance is gone.
+    c.wait_until(60, "the session to expire", async |c| c.registry.exists(&instance).await.unwrap().is_none()).await;
+    let (code, doc) = json(ejctl_for(&c).args(["why", "cut"]));
+    assert_eq!((code, codes(&doc)[0].as_str()), (1, "no_live_instance"), "{doc:#}");
+    // Healed: the worker registers again and runs the job.
+    c.proxy(w).cut(false);
+    eventually(90, "the job to run again", async || json(ejctl_for(&c).args(["why", "cut"])).0 == 0).await;
+}
+
+/// `why --fire TIME --trace STORE` against the trace a real worker writes: a fire its item ran
+/// is covered by a recorded run; a fire of a disabled item is not, and `why` says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_fires_against_a_real_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("trace.db");
+    let options = ClusterOptions { trace: Some(format!("url = \"{}\"", db.display())), ..ClusterOptions::default() };
+    let job = "name = \"tr\"\ncron = \"0/1 * * * * ?\"\nsharding_total_count = 2\ncommand = \"{script} {record}\"\n";
+    let mut c = Cluster::zookeeper_with("tr", job, options).await;
+    c.start("127.0.0.1").await;
+    c.wait_until(60, "runs of both items", async |c| {
+        c.runs().iter().map(|r| r.item).collect::<BTreeSet<_>>().len() == 2
+    })
+    .await;
+    let out = ejctl_for(&c).args(["sharding", "disable", "tr", "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A fire after the worker saw the item disabled (its cache follows within a second or so).
+    let fire = Utc::now() + chrono::Duration::seconds(3);
+    let fire_arg = fire.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let trace = db.display().to_string();
+    let why_fire =
+        |item: &str| json(ejctl_for(&c).args(["why", "tr", "--item", item, "--fire", &fire_arg, "--trace", &trace]));
+    let mut covered = Value::Null;
+    eventually(60, "a traced run of item 0 covering the fire", async || {
+        let (code, doc) = why_fire("0");
+        let found = code == 0 && codes(&doc)[0] == "fire_covered";
+        if found {
+            covered = doc;
+        }
+        found
+    })
+    .await;
+    assert_eq!(covered["traced"], true);
+    let evidence = &covered["findings"][0]["evidence"][0];
+    let id = evidence["node"].as_str().unwrap().strip_prefix("trace:").unwrap().to_string();
+    let (_, history) =
+        json(crate::support::ejctl().args(["history", "tr", "--item", "0", "--trace", &trace, "-n", "1000"]));
+    let run = history["runs"].as_array().unwrap().iter().find(|r| r["id"] == id.as_str()).cloned().unwrap();
+    assert!(run["fireMs"].as_i64().unwrap() >= fire.timestamp_millis(), "{run}");
+    let fire_ms = run["fireMs"].as_i64().unwrap();
+    c.wait_until(30, "the script's record of that run", async |c| {
+        c.runs().iter().any(|r| r.item == 0 && r.fire == fire_ms)
+    })
+    .await;
+
+    let (code, doc) = why_fire("1");
+    assert_eq!(code, 1, "{doc:#}");
+    let found = codes(&doc);
+    assert_eq!(found[0], "item_disabled", "{doc:#}");
+    assert!(found.contains(&"fire_not_run".to_string()), "{doc:#}");
+    let not_run = doc["findings"].as_array().unwrap().iter().find(|f| f["code"] == "fire_not_run").unwrap();
+    assert_eq!(
+        not_run["fix"],
+        format!("ejctl history tr --item 1 --since {}", fire.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+    );
+    assert!(
+        c.runs().iter().all(|r| r.item != 1 || r.fire < fire.timestamp_millis()),
+        "item 1 ran after it was disabled"
+    );
+
+    // Without a store, `why` says it consulted none (and accounts for no fire).
+    let state = tempfile::tempdir().unwrap();
+    let (code, doc) =
+        json(ejctl_for(&c).env("XDG_STATE_HOME", state.path()).args(["why", "tr", "--item", "0", "--fire", &fire_arg]));
+    assert_eq!((code, doc["traced"].as_bool()), (0, Some(false)), "{doc:#}");
+    assert!(!codes(&doc).iter().any(|c| c.starts_with("fire_")), "{doc:#}");
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::global::GlobalArgs;
+use super::global::{InContext, LeadingArgs, LogArgs, Reads};
 use super::{config, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
@@ -16,7 +16,7 @@ Exit status:
   0    success, including idempotent no-ops
   1    the operation failed
   2    usage error: bad arguments or a bad job file
-  3    the job, instance, server or item does not exist
+  3    the job, instance, server, item or context does not exist
   4    refused: confirmation declined, version conflict, unmet precondition
   5    the registry is unavailable: unreachable, bad connect string, wrong credentials
   130  interrupted";
@@ -28,9 +28,12 @@ Exit status:
 #[derive(Debug, Parser)]
 #[command(name = "ejctl", version, propagate_version = true, after_long_help = EXIT_STATUS)]
 pub struct Cli {
-    /// Options that apply to every command.
+    /// Registry, output and confirmation options written before the command (hidden).
     #[command(flatten)]
-    pub global: GlobalArgs,
+    pub leading: LeadingArgs,
+    /// Options of every command: verbosity.
+    #[command(flatten)]
+    pub log: LogArgs,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -70,19 +73,19 @@ pub enum Command {
     Cron(cron::CronCmd),
     /// Print the registry tree (or one job's) with node values.
     #[command(
-        after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
+        after_help = "Examples:\n  ejctl dump\n  ejctl dump myJob --mask-ips\n  ejctl dump myJob -o plain | cut -f1,2          # path and value, tab-separated\n  ejctl dump myJob --elasticjob --mask-ips       # ElasticJob's dump lines\n  ejctl dump myJob --addr 10.0.0.5:9888\n  ejctl dump -o json | jq '.nodes[].path'"
     )]
-    Dump(dump::DumpArgs),
+    Dump(Reads<dump::DumpArgs>),
     /// Runs of a job from the trace store: fire, item, instance, start, duration, result.
     #[command(
         after_help = "Examples:\n  ejctl history myJob\n  ejctl history myJob --item 3 --failed --since 2h\n  ejctl history myJob --item 3 --output-tail\n  ejctl history myJob --trace postgres://ejctl@db/jobs -o json"
     )]
-    History(history::HistoryArgs),
+    History(InContext<history::HistoryArgs>),
     /// Why a job (or item) did not run, or will not run next; with evidence and the fix.
     #[command(
         after_help = "Examples:\n  ejctl why myJob\n  ejctl why myJob --item 3\n  ejctl why myJob --fire '2026-11-25 02:00:00' --trace postgres://ejctl@db/jobs\n\nExit status 1 when something stops the next run, 0 otherwise."
     )]
-    Why(why::WhyArgs),
+    Why(Reads<why::WhyArgs>),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  ejctl completions bash > /etc/bash_completion.d/ejctl")]
     Completions(CompletionsArgs),
@@ -106,6 +109,52 @@ pub struct ManArgs {
     pub dir: PathBuf,
 }
 
+/// The command line: [`Cli`]'s definition (`--help`, the man pages and completions come from it).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+}
+
+/// Subcommands a typo must never be steered to: clap's "a similar subcommand exists" leaves
+/// these out.
+const DESTRUCTIVE: &[&str] = &["shutdown", "remove", "delete", "purge"];
+
+/// A clap usage error as `ejctl` prints every error: `ejctl: error: ...` on the first line,
+/// then clap's tips and usage; never a tip towards a destructive subcommand.
+pub fn usage_error_text(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(safe_tip);
+    let first = lines.next().flatten().unwrap_or_default();
+    let mut out = format!("ejctl: error: {}\n", first.strip_prefix("error: ").unwrap_or(&first));
+    let mut blank = false;
+    for line in lines.flatten() {
+        if line.trim().is_empty() {
+            if !blank {
+                out.push('\n');
+            }
+            blank = true;
+            continue;
+        }
+        blank = false;
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A line of clap's error with the destructive subcommands taken out of a "similar subcommand"
+/// tip (`None` when none is left).
+fn safe_tip(line: &str) -> Option<String> {
+    let Some((head, _)) = line.split_once("similar subcommand") else { return Some(line.to_string()) };
+    let names: Vec<&str> = line.split('\'').skip(1).step_by(2).filter(|n| !DESTRUCTIVE.contains(n)).collect();
+    let indent = &head[..head.len() - head.trim_start().len()];
+    match names.as_slice() {
+        [] => None,
+        [one] => Some(format!("{indent}tip: a similar subcommand exists: '{one}'")),
+        many => Some(format!("{indent}tip: some similar subcommands exist: '{}'", many.join("', '"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +163,73 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    /// A list takes an optional JOB (`instance list [JOB]`, `failover list [JOB]`), everything
+    /// else that names a job requires it.
+    #[test]
+    fn the_job_argument_is_optional_on_lists_and_required_elsewhere() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            for sub in cmd.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                walk(sub, &name);
+                if let Some(job) = sub.get_positionals().find(|a| a.get_id() == "job") {
+                    let optional = sub.get_name() == "list" || name == "ejctl dump";
+                    assert_eq!(job.is_required_set(), !optional, "{name}: JOB");
+                }
+            }
+        }
+        walk(&command(), "ejctl");
+    }
+
+    /// Every leaf command's long help, by path (`ejctl job list`).
+    fn leaf_helps() -> Vec<(String, String)> {
+        fn walk(cmd: &mut clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+            let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+            for name in names {
+                let Some(sub) = cmd.find_subcommand_mut(&name) else { continue };
+                let path = format!("{path} {name}");
+                if sub.has_subcommands() {
+                    walk(sub, &path, out);
+                } else {
+                    out.push((path, sub.render_long_help().to_string()));
+                }
+            }
+        }
+        let mut cmd = command();
+        cmd.build();
+        let mut out = Vec::new();
+        walk(&mut cmd, "ejctl", &mut out);
+        out
+    }
+
+    /// Issue 11, point 10: shared options under their own headings, after the command's own; no
+    /// empty defaults; the consequences of shutdown and remove spelled out.
+    #[test]
+    fn r11_help_that_helps() {
+        let helps = leaf_helps();
+        for (path, help) in &helps {
+            assert!(!help.contains("[default: ]"), "{path}: an empty default is shown");
+            let own = help.find("Options:").unwrap_or(0);
+            for (heading, flag) in
+                [("Registry options:", "--zk <"), ("Output options:", "--output <"), ("Global options:", "--verbose")]
+            {
+                if let Some(at) = help.find(&format!("      {flag}")).or_else(|| help.find(&format!("  -v, {flag}"))) {
+                    let under = help.find(heading).unwrap_or_else(|| panic!("{path}: no '{heading}' heading"));
+                    assert!(own < under && under < at, "{path}: {flag} is not under '{heading}'");
+                }
+            }
+        }
+        let help = |p: &str| helps.iter().find(|(path, _)| path == p).map(|(_, h)| h.clone()).unwrap();
+        assert!(help("ejctl job shutdown").contains("running items are\nkilled"), "{}", help("ejctl job shutdown"));
+        let remove = help("ejctl job remove");
+        assert!(
+            remove.contains("CRASHED") && remove.contains("comes back when a worker whose job file has it restarts"),
+            "{remove}"
+        );
+        let list = help("ejctl job list");
+        let own = &list[list.find("Options:").unwrap()..list.find("Registry options:").unwrap()];
+        assert!(!own.contains("--zk") && !own.contains("--output"), "job list's own options: {own}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use super::global::Offline;
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::schedule::cron::{self, JobTimeZone};
@@ -17,7 +18,7 @@ pub enum CronCmd {
     #[command(
         after_help = "Examples:\n  ejctl cron next '0/5 * * * * ?'\n  ejctl cron next '0 0 2 ? * MON-FRI' --time-zone Asia/Shanghai -n 3\n  ejctl cron next '0 0 12 L * ?' --after 2024-02-01T00:00:00Z -o json"
     )]
-    Next(NextArgs),
+    Next(Offline<NextArgs>),
 }
 
 /// Arguments of `ejctl cron next`.
@@ -26,8 +27,8 @@ pub struct NextArgs {
     /// The expression: 6 or 7 fields with seconds, Quartz dialect (quote it).
     pub expression: String,
     /// Time zone: `GMT+8`, `GMT-05:30`, an IANA name such as `Asia/Shanghai`; default: local.
-    #[arg(long, value_name = "TZ", default_value = "")]
-    pub time_zone: String,
+    #[arg(long, value_name = "TZ")]
+    pub time_zone: Option<String>,
     /// Start after this instant (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub after: Option<String>,
@@ -50,9 +51,10 @@ struct NextDoc {
 /// # Errors
 /// A usage error (exit 2) for an invalid expression, time zone or instant.
 pub fn exec(cmd: CronCmd, out: &mut Output) -> Result<Exit> {
-    let CronCmd::Next(args) = cmd;
+    let CronCmd::Next(Offline { args, .. }) = cmd;
     let expr = cron::parse(&args.expression).map_err(|e| CliError::usage(e.to_string()))?;
-    let tz = cron::parse_time_zone(&args.time_zone).map_err(|e| CliError::usage(e.to_string()))?;
+    let tz = cron::parse_time_zone(args.time_zone.as_deref().unwrap_or_default())
+        .map_err(|e| CliError::usage(e.to_string()))?;
     let after = match &args.after {
         Some(s) => DateTime::parse_from_rfc3339(s)
             .map_err(|e| CliError::usage(format!("--after '{s}' is not an RFC 3339 instant: {e}")))?

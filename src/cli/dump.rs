@@ -5,9 +5,12 @@
 //!
 //! * `table` (default): an indented tree for people; multi-line values (the config YAML) are
 //!   printed under their node.
-//! * `plain`: ElasticJob's dump lines (reference §5): `path | value`, children in reverse
-//!   lexicographic order, pre-order, without the job root line — the same text a Java worker's
-//!   dump port prints, so the two can be diffed.
+//! * `plain`: one node per line, the document's fields tab-separated: `path value ephemeral
+//!   version mtime`, parents first (newlines, tabs and backslashes in values as `\n`, `\t`,
+//!   `\\`).
+//! * `--elasticjob` (any format but the documents): ElasticJob's dump lines (reference §5):
+//!   `path | value`, children in reverse lexicographic order, pre-order, without the job root
+//!   line — the same text a Java worker's dump port prints, so the two can be diffed.
 //! * `json` / `yaml`: `{"namespace", "job", "nodes": [{"path", "value", "ephemeral", "version",
 //!   "mtime"}]}`, parents before children.
 //!
@@ -42,6 +45,9 @@ pub struct DumpArgs {
     /// Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob's dump does).
     #[arg(long)]
     pub mask_ips: bool,
+    /// Print ElasticJob's dump lines (`path | value`), as a Java worker's dump port answers.
+    #[arg(long)]
+    pub elasticjob: bool,
 }
 
 /// Runs `ejctl dump`.
@@ -62,7 +68,8 @@ pub async fn exec(global: &GlobalArgs, args: DumpArgs, out: &mut Output) -> Resu
     let nodes = read_tree(global, &registry, &root).await?.ok_or_else(|| {
         CliError::not_found(format!("job '{}' not found in namespace '{namespace}'", args.job.as_deref().unwrap_or("")))
     })?;
-    out.render(&Dump { tree: Tree::new(nodes), root, namespace, job: args.job, mask_ips: args.mask_ips })?;
+    let elasticjob = args.elasticjob;
+    out.render(&Dump { tree: Tree::new(nodes), root, namespace, job: args.job, mask_ips: args.mask_ips, elasticjob })?;
     Ok(Exit::Ok)
 }
 
@@ -74,6 +81,14 @@ struct Dump {
     namespace: String,
     job: Option<String>,
     mask_ips: bool,
+    elasticjob: bool,
+}
+
+impl Dump {
+    fn elasticjob_lines(&self) -> Vec<Block> {
+        let mut masker = IpMasker::new(self.mask_ips);
+        vec![Block::Text(self.tree.elasticjob_lines(&self.root, self.job.is_some(), &mut masker))]
+    }
 }
 
 impl Render for Dump {
@@ -82,11 +97,25 @@ impl Render for Dump {
     }
 
     fn plain(&self) -> Vec<Block> {
-        let mut masker = IpMasker::new(self.mask_ips);
-        vec![Block::Text(self.tree.elasticjob_lines(&self.root, self.job.is_some(), &mut masker))]
+        if self.elasticjob {
+            return self.elasticjob_lines();
+        }
+        let doc = self.tree.document(&self.namespace, self.job.as_deref(), &mut IpMasker::new(self.mask_ips));
+        let escape = |v: &str| v.replace('\\', "\\\\").replace('\n', "\\n").replace('\t', "\\t").replace('\r', "\\r");
+        let rows = doc
+            .nodes
+            .iter()
+            .map(|n| {
+                vec![escape(&n.path), escape(&n.value), n.ephemeral.to_string(), n.version.to_string(), n.mtime.clone()]
+            })
+            .collect();
+        vec![Block::Rows(rows)]
     }
 
     fn table(&self) -> Vec<Block> {
+        if self.elasticjob {
+            return self.elasticjob_lines();
+        }
         vec![Block::Text(self.tree.render(&self.root, &self.namespace, &mut IpMasker::new(self.mask_ips)))]
     }
 }

@@ -53,9 +53,9 @@ impl TraceArgs {
                 None => Err(CliError::usage(format!("{}: no [trace] table", file.display()))),
             };
         }
-        if let Some(url) = context_trace() {
+        if let Some((url, file)) = context_trace() {
             return TraceTarget::parse(&url)
-                .map(Some)
+                .map(|t| Some(t.relative_to_file(&file)))
                 .map_err(|m| CliError::usage(format!("the context's trace: {m}")));
         }
         let default = default_sqlite_path();
@@ -63,12 +63,13 @@ impl TraceArgs {
     }
 }
 
-/// The `trace` key of the context this invocation uses, if any.
-fn context_trace() -> Option<String> {
+/// The `trace` key of the context this invocation uses, if any, and the contexts file.
+fn context_trace() -> Option<(String, PathBuf)> {
     let resolution = super::context::resolution()?;
     let (name, _) = resolution.context?;
-    let contents = super::context::load(&resolution.file?).ok()??;
-    contents.contexts.get(&name)?.trace.clone()
+    let file = resolution.file?;
+    let contents = super::context::load(&file).ok()??;
+    Some((contents.contexts.get(&name)?.trace.clone()?, file))
 }
 
 /// Arguments of `ejctl history`.
@@ -265,6 +266,7 @@ pub async fn exec(args: HistoryArgs, out: &mut Output) -> Result<Exit> {
         source: args.source.map(|s| s.label().to_string()),
         limit: if args.output_tail { 1 } else { args.limit.max(1) },
         with_output: args.output_tail,
+        oldest_first: false,
     };
     let runs = ops::history(&store, &query).await;
     store.close().await;

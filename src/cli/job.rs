@@ -18,7 +18,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
 use super::{prompt, trigger};
@@ -26,7 +26,7 @@ use crate::config::schema::{self, Kind};
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
-use crate::ops::text::{join_items, local_time, name_list, rfc3339};
+use crate::ops::text::{ago, join_items, name_list, rfc3339, when};
 use crate::ops::view::{self, JobBrief, JobDetail};
 use crate::ops::{check_ip, check_job_name};
 use crate::registry::codec::ServerStatus;
@@ -38,37 +38,37 @@ pub enum JobCmd {
     #[command(
         after_help = "Examples:\n  ejctl job list\n  ejctl job list -o json | jq '.jobs[] | select(.health == \"FAILING\")'\n  ejctl job list --watch\n  ejctl job list --watch -o json    # one JSON line per change"
     )]
-    List(ListArgs),
+    List(Reads<ListArgs>),
     /// Show one job: configuration, servers, instances, sharding, failover and leader.
     #[command(after_help = "Examples:\n  ejctl job show myJob\n  ejctl job show myJob -o json | jq .job.sharding")]
-    Show(JobArg),
+    Show(Reads<JobArg>),
     /// Trigger a job now on every live instance; --wait follows the items until they finish.
     #[command(
         after_help = "Examples:\n  ejctl job trigger myJob\n  ejctl job trigger myJob --wait --timeout 5m\n\nWith --wait the exit status is 0 when every item succeeded and 1 when an item failed or the\ntimeout passed. Only ejctl workers report results; a Java instance runs the trigger but never\nreports, so --wait on a Java cluster ends at the timeout."
     )]
-    Trigger(trigger::TriggerArgs),
+    Trigger(Reads<trigger::TriggerArgs>),
     /// Disable a job on every server, or on one with --server (its items move elsewhere).
     #[command(after_help = "Examples:\n  ejctl job disable myJob\n  ejctl job disable myJob --server 10.0.0.5")]
-    Disable(ServerArgs),
+    Disable(Reads<ServerArgs>),
     /// Enable a job on every server, or on one with --server.
     #[command(after_help = "Examples:\n  ejctl job enable myJob\n  ejctl job enable myJob --server 10.0.0.5")]
-    Enable(ServerArgs),
+    Enable(Reads<ServerArgs>),
     /// Pause a job: the same as disable (ElasticJob 3.x folded 2.x's pause into DISABLED).
     #[command(after_help = "Example:\n  ejctl job pause myJob --server 10.0.0.5")]
-    Pause(ServerArgs),
+    Pause(Reads<ServerArgs>),
     /// Resume a job: the same as enable.
     #[command(after_help = "Example:\n  ejctl job resume myJob")]
-    Resume(ServerArgs),
+    Resume(Reads<ServerArgs>),
     /// Shut a job's instances down (all, or those of one server); they stay down until restarted.
     #[command(
-        after_help = "Examples:\n  ejctl job shutdown myJob --server 10.0.0.5\n  ejctl job shutdown myJob --yes\n\nDeletes the instance nodes; each owning process stops the job until it is restarted."
+        after_help = "Examples:\n  ejctl job shutdown myJob --server 10.0.0.5\n  ejctl job shutdown myJob --yes\n\nDeletes the instance nodes; each owning process stops the job at once: its running items are\nkilled (SIGTERM, then SIGKILL after kill_grace_seconds), without the graceful wait of a stop\nsignal, and their items fail over to the other instances. The job stays down in those\nprocesses until they restart. To stop fires but let running items finish: ejctl job disable."
     )]
-    Shutdown(ServerArgs),
+    Shutdown(Changes<ServerArgs>),
     /// Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job.
     #[command(
-        after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nWithout --purge the configuration stays (ElasticJob's JobOperateAPI.remove); --purge deletes\nthe whole /{job} tree (removeJobConfiguration)."
+        after_help = "Examples:\n  ejctl job remove myJob --server 10.0.0.5\n  ejctl job remove myJob --purge --yes\n\nRunning items are killed at once, as with `job shutdown`. Without --purge the configuration\nstays (ElasticJob's JobOperateAPI.remove): `job list` then shows the job as CRASHED (configured,\nno live instance), and it comes back when a worker whose job file has it restarts. --purge\ndeletes the whole /{job} tree (removeJobConfiguration); a worker with the job in its file\nstill publishes it again when it restarts, so remove the job from the files first."
     )]
-    Remove(RemoveArgs),
+    Remove(Changes<RemoveArgs>),
 }
 
 /// Arguments of `ejctl job list`.
@@ -116,15 +116,15 @@ pub struct RemoveArgs {
 /// (exit 4), an unavailable registry (exit 5), failed items of `trigger --wait` (exit 1).
 pub async fn exec(global: &GlobalArgs, cmd: JobCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        JobCmd::List(args) => list(global, args.watch, out).await,
-        JobCmd::Show(args) => show(global, &args.job, out).await,
-        JobCmd::Trigger(args) => trigger::exec(global, &args, out).await,
-        JobCmd::Disable(args) => set_status(global, &args, "disable", ServerStatus::Disabled, out).await,
-        JobCmd::Enable(args) => set_status(global, &args, "enable", ServerStatus::Enabled, out).await,
-        JobCmd::Pause(args) => set_status(global, &args, "pause", ServerStatus::Disabled, out).await,
-        JobCmd::Resume(args) => set_status(global, &args, "resume", ServerStatus::Enabled, out).await,
-        JobCmd::Shutdown(args) => shutdown(global, &args, out).await,
-        JobCmd::Remove(args) => remove(global, &args, out).await,
+        JobCmd::List(a) => list(global, a.args.watch, out).await,
+        JobCmd::Show(a) => show(global, &a.args.job, out).await,
+        JobCmd::Trigger(a) => trigger::exec(global, &a.args, out).await,
+        JobCmd::Disable(a) => set_status(global, &a.args, "disable", ServerStatus::Disabled, out).await,
+        JobCmd::Enable(a) => set_status(global, &a.args, "enable", ServerStatus::Enabled, out).await,
+        JobCmd::Pause(a) => set_status(global, &a.args, "pause", ServerStatus::Disabled, out).await,
+        JobCmd::Resume(a) => set_status(global, &a.args, "resume", ServerStatus::Enabled, out).await,
+        JobCmd::Shutdown(a) => shutdown(global, &a.args, out).await,
+        JobCmd::Remove(a) => remove(global, &a.args, out).await,
     }
 }
 
@@ -165,6 +165,8 @@ impl Render for JobList {
                     b.description.clone(),
                     b.last_run.as_ref().map(rfc3339).unwrap_or_default(),
                     b.health.to_string(),
+                    b.time_zone.clone().unwrap_or_default(),
+                    join_items(&b.failing_items),
                 ]
             })
             .collect();
@@ -172,13 +174,26 @@ impl Render for JobList {
     }
 
     fn table(&self) -> Vec<Block> {
+        vec![Block::table(self.job_table(false))]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        vec![Block::table(self.job_table(true))]
+    }
+}
+
+impl JobList {
+    /// The jobs as a table: times relative (`2m ago`, `in 3s`), or in full with `wide` (with
+    /// the offset of the job's time zone).
+    fn job_table(&self, wide: bool) -> Table {
+        let now = Utc::now();
         let mut table = Table::new();
         table.set_header([
             "NAME",
             "STATUS",
             "HEALTH",
-            "LAST RUN",
             "CRON",
+            "LAST RUN",
             "NEXT FIRE",
             "INSTANCES",
             "ITEMS",
@@ -190,19 +205,22 @@ impl Render for JobList {
                 (Some(c), None) => c.clone(),
                 (None, _) => "(one-off)".to_string(),
             };
+            let time = |t: Option<&chrono::DateTime<Utc>>| {
+                if wide { when(t, b.time_zone.as_deref(), now) } else { ago(t, now) }
+            };
             table.add_row([
                 b.name.clone(),
                 b.status.to_string(),
                 health_cell(b),
-                b.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
                 cron,
-                b.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
+                time(b.last_run.as_ref()),
+                time(b.next_fire.as_ref()),
                 b.instance_count.to_string(),
                 b.sharding_total_count.to_string(),
                 b.description.clone(),
             ]);
         }
-        vec![Block::table(table)]
+        table
     }
 }
 
@@ -269,6 +287,9 @@ impl Render for JobShow {
             vec!["next_fire".into(), d.next_fire.as_ref().map(rfc3339).unwrap_or_default()],
             vec![schema::field(schema::FieldId::ShardingTotalCount).file.into(), job.total().unwrap_or(0).to_string()],
             vec!["leader".into(), d.leader.clone().unwrap_or_default()],
+            vec!["namespace".into(), d.namespace.clone()],
+            vec!["resharding_needed".into(), d.resharding_needed.to_string()],
+            vec!["config_error".into(), d.config_error.clone().unwrap_or_default()],
         ];
         for s in &d.servers {
             rows.push(vec!["server".into(), s.ip.clone(), s.status.clone(), s.instances.join(",")]);
@@ -287,6 +308,16 @@ impl Render for JobShow {
         }
         for p in &d.failover.pending {
             rows.push(vec!["failover_pending".into(), p.item.to_string(), p.owner.clone().unwrap_or_default()]);
+        }
+        for a in &d.failover.assigned {
+            rows.push(vec![
+                "failover_assigned".into(),
+                a.item.to_string(),
+                a.owner.clone().unwrap_or_default(),
+                a.failover.clone().unwrap_or_default(),
+                a.failovering.clone().unwrap_or_default(),
+                a.running.to_string(),
+            ]);
         }
         vec![Block::Rows(rows)]
     }
@@ -315,8 +346,16 @@ impl Render for JobShow {
             Block::Text("\nInstances\n".into()),
             Block::table(instances),
             Block::Text("\nSharding\n".into()),
-            Block::table(item_table(&d.sharding)),
+            Block::table(item_table(&d.sharding, self.job.time_zone(), false)),
         ]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        let mut blocks = self.table();
+        if let Some(last) = blocks.last_mut() {
+            *last = Block::table(item_table(&self.detail.sharding, self.job.time_zone(), true));
+        }
+        blocks
     }
 }
 
@@ -324,12 +363,8 @@ impl JobShow {
     /// The key-value head of the table view.
     fn head(&self) -> String {
         let (job, d) = (&self.job, &self.detail);
-        let mut head = Table::new();
-        head.load_style(comfy_table::presets::NOTHING);
-        head.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
-        let mut kv = |k: &str, v: String| {
-            head.add_row([k.to_string(), v]);
-        };
+        let mut head: Vec<(String, String)> = Vec::new();
+        let mut kv = |k: &str, v: String| head.push((k.to_string(), v));
         let kind = if d.job_type.is_empty() { String::new() } else { format!(" ({})", d.job_type) };
         kv("Job", format!("{}{kind}", d.name));
         kv("Status", d.status.to_string());
@@ -341,7 +376,7 @@ impl JobShow {
                     (None, _) => "(one-off: runs when triggered)".to_string(),
                 };
                 kv("Cron", cron);
-                kv("Next fire", d.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time));
+                kv("Next fire", when(d.next_fire.as_ref(), job.time_zone(), Utc::now()));
                 let strategy =
                     c.job_sharding_strategy_type.as_deref().filter(|s| !s.is_empty()).unwrap_or("AVG_ALLOCATION");
                 let params = c.sharding_item_parameters.as_deref().filter(|s| !s.is_empty());
@@ -377,7 +412,8 @@ impl JobShow {
         }
         let failover_queue: Vec<u32> = d.failover.pending.iter().map(|p| p.item).collect();
         kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { join_items(&failover_queue) });
-        head.to_string().lines().map(|l| format!("{}\n", l.trim_end())).collect()
+        let width = head.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+        head.iter().map(|(k, v)| format!("{}\n", format!("{k:<width$}   {v}").trim_end())).collect()
     }
 }
 

@@ -45,12 +45,12 @@ use crate::exit::Exit;
 ///
 /// # Errors
 /// Whatever the command fails with; `main` maps the error onto an exit code.
-pub async fn run(cli: Cli) -> Result<Exit> {
-    let global = context::resolve(cli.global)?;
-    let mut out = Output::new(global.output).quiet(global.quiet);
+pub async fn run(cli: Cli, global: GlobalArgs) -> Result<Exit> {
+    let global = context::resolve(global)?;
+    let mut out = Output::new(global.output).quiet(global.quiet).tables(global.table.clone());
     let global = &global;
     match cli.command {
-        Command::Run(args) => run::exec(args).await,
+        Command::Run(args) => run::exec(global, args).await,
         Command::Job(cmd) => job::exec(global, cmd, &mut out).await,
         Command::Config(cmd) => config::exec(global, cmd, &mut out).await,
         Command::Server(cmd) => server::exec(global, cmd, &mut out).await,
@@ -59,9 +59,9 @@ pub async fn run(cli: Cli) -> Result<Exit> {
         Command::Context(cmd) => context::exec(global, cmd, &mut out).await,
         Command::Sharding(cmd) => sharding::exec(global, cmd, &mut out).await,
         Command::Cron(cmd) => cron::exec(cmd, &mut out),
-        Command::Dump(args) => dump::exec(global, args, &mut out).await,
-        Command::History(args) => history::exec(args, &mut out).await,
-        Command::Why(args) => why::exec(global, args, &mut out).await,
+        Command::Dump(a) => dump::exec(global, a.args, &mut out).await,
+        Command::History(a) => history::exec(a.args, &mut out).await,
+        Command::Why(a) => why::exec(global, a.args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),
         Command::Man(args) => generate::man(args),
     }

@@ -1,12 +1,19 @@
 //! The one place that writes command results to stdout.
 //!
 //! Every command result is a view that implements [`Render`]: its JSON/YAML document, what it
-//! prints with `-o plain` and what it prints as a table for people. [`Output::render`] picks by
-//! `-o/--output`, so commands never branch on the format. The human formats are a list of
-//! [`Block`]s: text, a table, tab-separated rows without a header, or a short note for people
-//! (what a mutation changed), which goes to stderr and is skipped with `-q`. Diagnostics,
-//! progress and prompts never come here; they go to stderr. A write to a closed pipe surfaces as
-//! `BrokenPipe`, which `main` turns into exit 0.
+//! prints with `-o plain` (the same fields as the document, tab-separated), as a table for people
+//! and with `-o wide` (extra columns). [`Output::render`] picks by `-o/--output`, so commands
+//! never branch on the format. The human formats are a list of [`Block`]s: text, a table,
+//! tab-separated rows without a header, or a short note for people (what a mutation changed),
+//! which goes to stderr and is skipped with `-q`. Diagnostics, progress and prompts never come
+//! here; they go to stderr. A write to a closed pipe surfaces as `BrokenPipe`, which `main` turns
+//! into exit 0.
+//!
+//! Tables are printed like kubectl's ([`render_table`]): aligned columns without borders (`-o
+//! boxes` draws them), a header line unless `--no-headers`, rows sorted with `--sort-by COLUMN`.
+//! Names and ids are never broken; on a terminal narrower than the table (or `COLUMNS` when
+//! stdout is not one) only the free-text columns (description, result, message, ...) are cut,
+//! with `…`.
 
 use std::io::{IsTerminal, Write};
 
@@ -20,6 +27,10 @@ pub enum Format {
     /// Tables and trees for people; the layout may change between releases.
     #[default]
     Table,
+    /// Tables with every column.
+    Wide,
+    /// Tables with borders.
+    Boxes,
     /// One JSON object per invocation; field names are stable (see the README).
     Json,
     /// The same document as JSON, in YAML.
@@ -33,6 +44,15 @@ impl Format {
     pub fn is_document(self) -> bool {
         matches!(self, Format::Json | Format::Yaml)
     }
+}
+
+/// How tables are printed: `--no-headers`, `--sort-by COLUMN`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Leave out the header line.
+    pub no_headers: bool,
+    /// Sort rows by this column (a header, case-insensitive).
+    pub sort_by: Option<String>,
 }
 
 /// One piece of what a view prints in the human formats.
@@ -65,6 +85,11 @@ pub trait Render {
 
     /// What `-o table` (the default) prints, for people.
     fn table(&self) -> Vec<Block>;
+
+    /// What `-o wide` prints: the table with every column (the table itself by default).
+    fn wide(&self) -> Vec<Block> {
+        self.table()
+    }
 }
 
 /// The stdout writer.
@@ -73,12 +98,19 @@ pub struct Output {
     pub format: Format,
     /// `-q`: notes are not written.
     pub quiet: bool,
+    /// `--no-headers`, `--sort-by`.
+    pub tables: TableOptions,
 }
 
 impl Output {
     /// A writer for `format`.
     pub fn new(format: Format) -> Output {
-        Output { format, quiet: false }
+        Output { format, quiet: false, tables: TableOptions::default() }
+    }
+
+    /// A writer that prints tables as `tables` says.
+    pub fn tables(self, tables: TableOptions) -> Output {
+        Output { tables, ..self }
     }
 
     /// A writer that skips notes when `quiet`.
@@ -94,7 +126,8 @@ impl Output {
         let blocks = match self.format {
             Format::Json | Format::Yaml => return self.document(&view.document()),
             Format::Plain => view.plain(),
-            Format::Table => view.table(),
+            Format::Table | Format::Boxes => view.table(),
+            Format::Wide => view.wide(),
         };
         for block in blocks {
             match block {
@@ -167,13 +200,162 @@ impl Output {
         Ok(())
     }
 
-    /// Writes a table, fitted to the terminal width when stdout is a terminal.
+    /// Writes a table: aligned columns (boxes with `-o boxes`), sorted and with or without the
+    /// header as the options say, free text cut to the terminal width.
     ///
     /// # Errors
-    /// I/O errors.
-    pub fn table(&mut self, mut table: Table) -> Result<()> {
-        table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-        table.set_content_arrangement(ContentArrangement::Dynamic);
-        self.text(&format!("{table}\n"))
+    /// An unknown `--sort-by` column (exit 2); I/O errors.
+    pub fn table(&mut self, table: Table) -> Result<()> {
+        let text = if self.format == Format::Boxes {
+            let mut table = sorted(table, &self.tables)?;
+            table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+            table.set_content_arrangement(ContentArrangement::Disabled);
+            if self.tables.no_headers {
+                table = without_header(&table);
+            }
+            format!("{table}\n")
+        } else {
+            render_table(&table, &self.tables, terminal_width())?
+        };
+        self.text(&text)
     }
+}
+
+/// The width tables are fitted to: the terminal's when stdout is one, else `COLUMNS` if set.
+fn terminal_width() -> Option<usize> {
+    if let Some(width) = Table::new().width() {
+        return Some(usize::from(width));
+    }
+    std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).filter(|w| *w > 0)
+}
+
+/// Columns whose cells are free text, the only ones cut to fit the width.
+const FREE_TEXT: &[&str] = &["DESCRIPTION", "RESULT", "MESSAGE", "ERROR", "REASON", "DETAIL", "OUTPUT"];
+
+/// The space between columns.
+const GAP: &str = "   ";
+
+fn cells(row: &comfy_table::Row) -> Vec<String> {
+    row.cell_iter().map(|c| c.content().replace(['\n', '\t'], " ")).collect()
+}
+
+/// `table` with its rows sorted by `--sort-by`.
+///
+/// # Errors
+/// A usage error naming the columns when the column is unknown.
+fn sorted(table: Table, options: &TableOptions) -> Result<Table> {
+    let Some(column) = options.sort_by.as_deref() else { return Ok(table) };
+    let header = table.header().map(cells).unwrap_or_default();
+    let wanted = column.trim().to_uppercase().replace(['-', '_'], " ");
+    let Some(index) = header.iter().position(|h| *h == wanted) else {
+        return Err(crate::exit::CliError::usage(format!(
+            "--sort-by: no column '{column}' (columns: {})",
+            header.iter().map(|h| h.to_lowercase().replace(' ', "-")).collect::<Vec<_>>().join(", ")
+        ))
+        .into());
+    };
+    let mut rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
+    rows.sort_by(|a, b| {
+        sort_key(a.get(index)).partial_cmp(&sort_key(b.get(index))).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut out = Table::new();
+    out.set_header(header);
+    for row in rows {
+        out.add_row(row);
+    }
+    Ok(out)
+}
+
+/// How a cell sorts: numbers and relative times (`in 3s`, `2m ago`) by value, `-` last, the rest
+/// as text.
+fn sort_key(cell: Option<&String>) -> (u8, f64, String) {
+    let text = cell.map(String::as_str).unwrap_or_default().trim();
+    if let Ok(n) = text.parse::<f64>() {
+        return (0, n, String::new());
+    }
+    let seconds = |amount: &str| -> Option<f64> {
+        let (n, unit) = amount.split_at(amount.find(|c: char| !c.is_ascii_digit())?);
+        let scale = match unit {
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            "d" => 86_400.0,
+            _ => return None,
+        };
+        Some(n.parse::<f64>().ok()? * scale)
+    };
+    let relative = match text {
+        "now" => Some(0.0),
+        t => t.strip_prefix("in ").and_then(seconds).or_else(|| t.strip_suffix(" ago").and_then(seconds).map(|s| -s)),
+    };
+    match relative {
+        Some(s) => (0, s, String::new()),
+        None if text == "-" || text.is_empty() => (2, 0.0, String::new()),
+        None => (1, 0.0, text.to_lowercase()),
+    }
+}
+
+fn without_header(table: &Table) -> Table {
+    let mut out = Table::new();
+    out.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+    for row in table.row_iter() {
+        out.add_row(cells(row));
+    }
+    out
+}
+
+/// A table as kubectl prints one: left-aligned columns three spaces apart, no borders, the header
+/// unless `--no-headers`, sorted by `--sort-by`. When `width` is given and the table is wider,
+/// only the free-text columns are cut (with `…`), down to their header's width.
+///
+/// # Errors
+/// An unknown `--sort-by` column (exit 2).
+pub fn render_table(table: &Table, options: &TableOptions, width: Option<usize>) -> Result<String> {
+    let table = sorted(table.clone(), options)?;
+    let header = table.header().map(cells).unwrap_or_default();
+    let mut rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
+    let columns = rows.iter().map(Vec::len).chain(std::iter::once(header.len())).max().unwrap_or(0);
+    let count = |s: &str| s.chars().count();
+    let mut widths = vec![0usize; columns];
+    for row in rows.iter().chain(std::iter::once(&header)) {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(count(cell));
+        }
+    }
+    if let Some(limit) = width {
+        let total = |w: &[usize]| w.iter().sum::<usize>() + GAP.len() * w.len().saturating_sub(1);
+        let free: Vec<usize> =
+            (0..columns).filter(|i| header.get(*i).is_some_and(|h| FREE_TEXT.contains(&h.as_str()))).collect();
+        while total(&widths) > limit {
+            let floor = |i: usize| header.get(i).map_or(1, |h| count(h)).max(8);
+            let Some(&widest) = free.iter().filter(|i| widths[**i] > floor(**i)).max_by_key(|i| widths[**i]) else {
+                break;
+            };
+            widths[widest] -= (total(&widths) - limit).min(widths[widest] - floor(widest));
+        }
+        for row in &mut rows {
+            for &i in &free {
+                if let Some(cell) = row.get_mut(i)
+                    && count(cell) > widths[i]
+                {
+                    *cell = cell.chars().take(widths[i].saturating_sub(1)).chain(std::iter::once('…')).collect();
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    let lines = std::iter::once(&header).filter(|h| !options.no_headers && !h.is_empty()).chain(rows.iter());
+    for row in lines {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                line.push_str(GAP);
+            }
+            line.push_str(cell);
+            line.extend(std::iter::repeat_n(' ', widths[i].saturating_sub(count(cell))));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    Ok(out)
 }

@@ -3,6 +3,9 @@
 //! * `server list`: ElasticJob's `ServerStatisticsAPI.getAllServersBriefInfo` (reference §4.4):
 //!   one row per IP found under any job's `servers`, with the live instances whose `serverIp` is
 //!   that IP, the jobs it serves and those where it is `DISABLED`.
+//! * `server show IP`: one server: every job that has `servers/{ip}` or a live instance on it,
+//!   with its status there, the instances and the items they own. An IP no job knows is exit 3,
+//!   with the closest known IP as a suggestion.
 //! * `server disable|enable|shutdown|remove IP`: the `job = null` forms of `JobOperateAPI`
 //!   (reference §4.1) — every job (child of the namespace root, with or without config) that has
 //!   `servers/{ip}` (for shutdown/remove: or a live instance on that IP). An IP no job knows is
@@ -14,13 +17,13 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, Changes, GlobalArgs, NoArgs, Reads};
 use super::output::{Block, Output, Render};
 use super::prompt;
 use super::views::{ActionDoc, ActionView};
 use crate::exit::Exit;
 use crate::ops::read::JobData;
-use crate::ops::text::name_list;
+use crate::ops::text::{join_items, name_list};
 use crate::ops::view::{self, ServerSummary};
 use crate::ops::{Admin, change, check_ip};
 use crate::registry::codec::ServerStatus;
@@ -32,19 +35,24 @@ pub enum ServerCmd {
     #[command(
         after_help = "Examples:\n  ejctl server list\n  ejctl server list -o json | jq '.servers[] | select(.disabledJobs != [])'"
     )]
-    List,
+    List(Reads<NoArgs>),
+    /// Show one server: its jobs, their status there, its instances and their items.
+    #[command(
+        after_help = "Examples:\n  ejctl server show 10.0.0.5\n  ejctl server show 10.0.0.5 -o json | jq '.server.jobs[].job'"
+    )]
+    Show(Reads<IpArg>),
     /// Disable every job on a server: its instances get no items.
     #[command(after_help = "Example:\n  ejctl server disable 10.0.0.5")]
-    Disable(IpArg),
+    Disable(Reads<IpArg>),
     /// Enable every job on a server.
     #[command(after_help = "Example:\n  ejctl server enable 10.0.0.5")]
-    Enable(IpArg),
+    Enable(Reads<IpArg>),
     /// Shut down every job instance on a server (the processes stop their jobs until restarted).
     #[command(after_help = "Example:\n  ejctl server shutdown 10.0.0.5 --yes")]
-    Shutdown(IpArg),
+    Shutdown(Changes<IpArg>),
     /// Shut a server's instances down and delete its servers/{ip} node from every job.
     #[command(after_help = "Example:\n  ejctl server remove 10.0.0.5 --yes")]
-    Remove(IpArg),
+    Remove(Changes<IpArg>),
 }
 
 /// A server IP.
@@ -76,6 +84,8 @@ impl Render for ServerListDoc {
                     s.jobs.len().to_string(),
                     s.disabled_jobs.len().to_string(),
                     s.instances.join(","),
+                    s.jobs.join(","),
+                    s.disabled_jobs.join(","),
                 ]
             })
             .collect();
@@ -105,11 +115,12 @@ impl Render for ServerListDoc {
 /// unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ServerCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ServerCmd::List => list(global, out).await,
-        ServerCmd::Disable(a) => set_status(global, &a.ip, "disable", ServerStatus::Disabled, out).await,
-        ServerCmd::Enable(a) => set_status(global, &a.ip, "enable", ServerStatus::Enabled, out).await,
-        ServerCmd::Shutdown(a) => shutdown_or_remove(global, &a.ip, false, out).await,
-        ServerCmd::Remove(a) => shutdown_or_remove(global, &a.ip, true, out).await,
+        ServerCmd::List(_) => list(global, out).await,
+        ServerCmd::Show(a) => show(global, &a.args.ip, out).await,
+        ServerCmd::Disable(a) => set_status(global, &a.args.ip, "disable", ServerStatus::Disabled, out).await,
+        ServerCmd::Enable(a) => set_status(global, &a.args.ip, "enable", ServerStatus::Enabled, out).await,
+        ServerCmd::Shutdown(a) => shutdown_or_remove(global, &a.args.ip, false, out).await,
+        ServerCmd::Remove(a) => shutdown_or_remove(global, &a.args.ip, true, out).await,
     }
 }
 
@@ -117,6 +128,81 @@ async fn list(global: &GlobalArgs, out: &mut Output) -> Result<Exit> {
     let admin = global::admin(global).await?;
     let jobs = admin.read_all().await?;
     out.render(&ServerListDoc { servers: view::server_summaries(&jobs) })?;
+    Ok(Exit::Ok)
+}
+
+/// `server show -o json`: `{"server": {"ip", "jobs": [{"job", "status", "instances", "items"}]}}`.
+#[derive(Serialize)]
+struct ServerShowDoc {
+    server: ServerDetail,
+}
+
+#[derive(Serialize)]
+struct ServerDetail {
+    ip: String,
+    jobs: Vec<ServerJob>,
+}
+
+/// One job on the server.
+#[derive(Serialize)]
+struct ServerJob {
+    job: String,
+    /// `servers/{ip}`: `ENABLED`, `DISABLED`, or `null` when the node is missing.
+    status: Option<String>,
+    /// The job's live instances on this server.
+    instances: Vec<String>,
+    /// The items they own.
+    items: Vec<u32>,
+}
+
+impl Render for ServerShowDoc {
+    fn document(&self) -> impl Serialize {
+        self
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        let rows = self
+            .server
+            .jobs
+            .iter()
+            .map(|j| {
+                vec![j.job.clone(), j.status.clone().unwrap_or_default(), j.instances.join(","), join_items(&j.items)]
+            })
+            .collect();
+        vec![Block::Rows(rows)]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut table = Table::new();
+        table.set_header(["JOB", "STATUS", "INSTANCES", "ITEMS"]);
+        for j in &self.server.jobs {
+            table.add_row([
+                j.job.clone(),
+                j.status.clone().unwrap_or_else(|| "-".into()),
+                j.instances.join(", "),
+                join_items(&j.items),
+            ]);
+        }
+        vec![Block::Text(format!("Server {}\n", self.server.ip)), Block::table(table)]
+    }
+}
+
+async fn show(global: &GlobalArgs, ip: &str, out: &mut Output) -> Result<Exit> {
+    let (_, jobs) = read_for_server(global, ip, true).await?;
+    let jobs = jobs
+        .iter()
+        .filter_map(|j| {
+            let rows: Vec<_> = view::instance_rows(j).into_iter().filter(|r| r.server_ip == ip).collect();
+            let status = j.view.servers.get(ip).map(ToString::to_string);
+            if status.is_none() && rows.is_empty() {
+                return None;
+            }
+            let mut items: Vec<u32> = rows.iter().flat_map(|r| r.items.iter().copied()).collect();
+            items.sort_unstable();
+            Some(ServerJob { job: j.name.clone(), status, instances: rows.into_iter().map(|r| r.id).collect(), items })
+        })
+        .collect();
+    out.render(&ServerShowDoc { server: ServerDetail { ip: ip.to_string(), jobs } })?;
     Ok(Exit::Ok)
 }
 

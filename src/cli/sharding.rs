@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 use comfy_table::Table;
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, GlobalArgs, Offline, Reads};
 use super::output::{Block, Output, Render};
 use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
@@ -32,18 +32,18 @@ pub enum ShardingCmd {
     #[command(
         after_help = "Examples:\n  ejctl sharding show myJob\n  ejctl sharding show myJob -o json | jq '.items[] | select(.status == \"SHARDING_FLAG\")'\n  ejctl sharding show myJob --watch"
     )]
-    Show(ShowArgs),
+    Show(Reads<ShowArgs>),
     /// Disable sharding items: their owners skip them until they are enabled again.
     #[command(after_help = "Examples:\n  ejctl sharding disable myJob 2\n  ejctl sharding disable myJob 0 1 2")]
-    Disable(ItemArgs),
+    Disable(Reads<ItemArgs>),
     /// Enable sharding items that were disabled.
     #[command(after_help = "Example:\n  ejctl sharding enable myJob 2")]
-    Enable(ItemArgs),
+    Enable(Reads<ItemArgs>),
     /// Preview what a sharding strategy assigns, without a registry.
     #[command(
         after_help = "Examples:\n  ejctl sharding plan --instances 10.0.0.1@-@100,10.0.0.2@-@200 --total 5\n  ejctl sharding plan --strategy ROUND_ROBIN --job-name myJob --instances a,b,c --total 2 -o json"
     )]
-    Plan(PlanArgs),
+    Plan(Offline<PlanArgs>),
 }
 
 /// Arguments of `ejctl sharding show`.
@@ -72,9 +72,9 @@ pub struct PlanArgs {
     /// AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE.
     #[arg(long, default_value = "AVG_ALLOCATION")]
     pub strategy: String,
-    /// The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it).
-    #[arg(long, default_value = "")]
-    pub job_name: String,
+    /// The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty.
+    #[arg(long, value_name = "NAME")]
+    pub job_name: Option<String>,
     /// Instance ids, comma-separated (`ip@-@pid`).
     #[arg(long, value_delimiter = ',', required = true)]
     pub instances: Vec<String>,
@@ -128,10 +128,10 @@ impl Render for PlanDoc {
 /// unknown job or item (exit 3); an unavailable registry (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ShardingCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ShardingCmd::Plan(args) => plan(args, out),
-        ShardingCmd::Show(args) => show(global, &args.job, args.watch, out).await,
-        ShardingCmd::Disable(args) => switch(global, &args, true, out).await,
-        ShardingCmd::Enable(args) => switch(global, &args, false, out).await,
+        ShardingCmd::Plan(a) => plan(a.args, out),
+        ShardingCmd::Show(a) => show(global, &a.args.job, a.args.watch, out).await,
+        ShardingCmd::Disable(a) => switch(global, &a.args, true, out).await,
+        ShardingCmd::Enable(a) => switch(global, &a.args, false, out).await,
     }
 }
 
@@ -149,10 +149,11 @@ fn plan(args: PlanArgs, out: &mut Output) -> Result<Exit> {
         strategy::sort_instances_like_elasticjob(&mut instances);
     }
     let now = chrono::Utc::now().timestamp_millis();
-    let result = strategy::assign(strategy, &args.job_name, &instances, args.total, now);
+    let job_name = args.job_name.unwrap_or_default();
+    let result = strategy::assign(strategy, &job_name, &instances, args.total, now);
     let assignments: Vec<Assignment> =
         result.into_iter().map(|(instance, items)| Assignment { instance, items }).collect();
-    out.render(&PlanDoc { strategy: strategy.as_str(), job_name: args.job_name, total: args.total, assignments })?;
+    out.render(&PlanDoc { strategy: strategy.as_str(), job_name, total: args.total, assignments })?;
     Ok(Exit::Ok)
 }
 
@@ -163,6 +164,9 @@ struct ShowDoc {
     job: String,
     sharding_total_count: u32,
     items: Vec<ItemRow>,
+    /// The job's time zone, for the times in tables.
+    #[serde(skip)]
+    time_zone: Option<String>,
 }
 
 impl Render for ShowDoc {
@@ -175,7 +179,11 @@ impl Render for ShowDoc {
     }
 
     fn table(&self) -> Vec<Block> {
-        vec![Block::table(item_table(&self.items))]
+        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), false))]
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), true))]
     }
 }
 
@@ -185,7 +193,8 @@ async fn show(global: &GlobalArgs, name: &str, watch: bool, out: &mut Output) ->
     let read = async || -> Result<ShowDoc> {
         let job = admin.read_job(name).await?;
         let items = view::item_rows(&job, chrono::Utc::now());
-        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items })
+        let time_zone = job.time_zone().map(str::to_string);
+        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items, time_zone })
     };
     let doc = read().await?;
     if watch {

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::output::{Block, Render};
 use crate::ops::change::Changed;
-use crate::ops::text::{local_time, rfc3339};
+use crate::ops::text::{ago, rfc3339, when};
 use crate::ops::view::ItemRow;
 use crate::registry::path::ItemLeaf;
 
@@ -59,57 +59,57 @@ fn flags(r: &ItemRow) -> String {
         .join(" ")
 }
 
-/// An item's last result for a table cell: `OK`, or `FAILED exit code 1: cannot connect`
-/// (the reason cut at 60 characters); `-` when nothing is recorded.
+/// An item's last result for a table cell: `OK`, or `FAILED exit code 1: cannot connect`; `-`
+/// when nothing is recorded. (Tables cut free text to the terminal's width.)
 pub fn result_cell(result: Option<&str>, message: Option<&str>) -> String {
     match (result, message) {
         (None, _) => "-".to_string(),
-        (Some(r), Some(m)) if r != "OK" => {
-            let short: String = m.chars().take(60).collect();
-            let more = if short.len() < m.len() { "…" } else { "" };
-            format!("{r} {short}{more}")
-        }
+        (Some(r), Some(m)) if r != "OK" => format!("{r} {m}"),
         (Some(r), _) => r.to_string(),
     }
 }
 
-/// The items as a table.
-pub fn item_table(rows: &[ItemRow]) -> Table {
+/// The items as a table: times relative (`2m ago`, `in 3s`); with `wide`, in full (in the job's
+/// time zone `zone`, else local time) with the exit code and the instance of the last run.
+pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
+    let now = chrono::Utc::now();
     let mut table = Table::new();
-    table.set_header([
-        "ITEM",
-        "INSTANCE",
-        "SERVER IP",
-        "STATUS",
-        "FAILOVER",
-        "FLAGS",
-        "LAST RUN",
-        "RESULT",
-        "NEXT FIRE",
-    ]);
+    let mut header =
+        vec!["ITEM", "INSTANCE", "SERVER IP", "STATUS", "FAILOVER", "FLAGS", "LAST RUN", "RESULT", "NEXT FIRE"];
+    if wide {
+        header.extend(["EXIT", "LAST INSTANCE"]);
+    }
+    table.set_header(header);
     for r in rows {
         let failover = match (&r.failover, &r.failovering) {
             (Some(to), _) => to.clone(),
             (None, Some(to)) => format!("{to} (failovering)"),
             (None, None) => String::new(),
         };
-        table.add_row([
+        let time = |t: Option<&chrono::DateTime<chrono::Utc>>| if wide { when(t, zone, now) } else { ago(t, now) };
+        let mut row = vec![
             r.item.to_string(),
             r.instance.clone().unwrap_or_default(),
             r.server_ip.clone().unwrap_or_default(),
             r.status.to_string(),
             failover,
             flags(r),
-            r.last_run.as_ref().map_or_else(|| "-".to_string(), local_time),
+            time(r.last_run.as_ref()),
             result_cell(r.result, r.message.as_deref()),
-            r.next_fire.as_ref().map_or_else(|| "-".to_string(), local_time),
-        ]);
+            time(r.next_fire.as_ref()),
+        ];
+        if wide {
+            row.push(r.exit_code.map_or_else(|| "-".to_string(), |c| c.to_string()));
+            row.push(r.last_instance.clone().unwrap_or_else(|| "-".to_string()));
+        }
+        table.add_row(row);
     }
     table
 }
 
-/// One item as a plain row: `[kind] item instance server_ip status failover disabled last_run
-/// result next_fire`.
+/// One item as a plain row, every field of its document: `[kind] item instance server_ip status
+/// failover-or-failovering disabled last_run result next_fire failovering running misfire
+/// exit_code message last_instance`.
 pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
     let mut row = vec![
         r.item.to_string(),
@@ -121,6 +121,12 @@ pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
         r.last_run.as_ref().map(rfc3339).unwrap_or_default(),
         r.result.unwrap_or_default().to_string(),
         r.next_fire.as_ref().map(rfc3339).unwrap_or_default(),
+        r.failovering.clone().unwrap_or_default(),
+        r.running.to_string(),
+        r.misfire.to_string(),
+        r.exit_code.map(|c| c.to_string()).unwrap_or_default(),
+        r.message.clone().unwrap_or_default(),
+        r.last_instance.clone().unwrap_or_default(),
     ];
     if !kind.is_empty() {
         row.insert(0, kind.to_string());

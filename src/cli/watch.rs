@@ -74,11 +74,11 @@ fn draw(out: &mut Output, view: &impl Render, doc: &str, first: bool) -> Result<
             out.text("---\n")?;
             out.render(view)
         }
-        Format::Table if out.is_terminal() => {
+        Format::Table | Format::Wide | Format::Boxes if out.is_terminal() => {
             out.text("\x1b[2J\x1b[H")?;
             out.render(view)
         }
-        Format::Table | Format::Plain => {
+        Format::Table | Format::Wide | Format::Boxes | Format::Plain => {
             if !first {
                 out.text("\n")?;
             }

@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 
 use super::model::{ExecutorPoolKey, JobConfig};
 pub use super::tables::TableKey;
-use super::tables::key;
 
 /// Which field of [`JobConfig`] a row is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -472,6 +471,29 @@ pub mod prop {
     pub const LISTENER_BEFORE: &str = "ejctl.listener.before";
     /// The command run after a fire's items on each instance.
     pub const LISTENER_AFTER: &str = "ejctl.listener.after";
+    /// The command run once per fire across all instances, before its items.
+    pub const LISTENER_BEFORE_ONCE: &str = "ejctl.listener.before.once";
+    /// The command run once per fire across all instances, after its items.
+    pub const LISTENER_AFTER_ONCE: &str = "ejctl.listener.after.once";
+    /// How long a fire's items wait for every instance to start it (ElasticJob's
+    /// `started-timeout-milliseconds`).
+    pub const STARTED_TIMEOUT: &str = "ejctl.listener.started.timeout.milliseconds";
+    /// How long instances wait for every item of a fire to end (ElasticJob's
+    /// `completed-timeout-milliseconds`).
+    pub const COMPLETED_TIMEOUT: &str = "ejctl.listener.completed.timeout.milliseconds";
+}
+
+/// The job-file keys of the listener commands; they also name the listener phases
+/// (`EJCTL_LISTENER`, the `phase` label of `ejctl_listener_failures_total`).
+pub mod listener_key {
+    /// Per instance, before a fire's items.
+    pub const BEFORE: &str = "before";
+    /// Per instance, after a fire's items.
+    pub const AFTER: &str = "after";
+    /// Once per fire across all instances, before its items.
+    pub const BEFORE_ONCE: &str = "before_once";
+    /// Once per fire across all instances, after its items.
+    pub const AFTER_ONCE: &str = "after_once";
 }
 
 /// How an extension's value is checked and turned into a property string.
@@ -489,6 +511,9 @@ pub enum ExtKind {
     Millis,
     /// A boolean, stored as `true` / `false`.
     Flag,
+    /// Milliseconds as a Java `long`, any value: ≤ 0 means no timeout (ElasticJob's listener
+    /// timeouts).
+    TimeoutMillis,
 }
 
 /// A job-file option ElasticJob has no field for, stored in `props`.
@@ -558,40 +583,15 @@ pub const EXTENSIONS: &[Extension] = &[
         "`false`: workers run only the pinned values of their own job file (read from the job file, never the registry)",
     ),
     ext("max_concurrent_items", prop::MAX_CONCURRENT_ITEMS, COMMAND_TYPES, ExtKind::Count, "pool type's bound"),
-    pinned(ext("before", prop::LISTENER_BEFORE, COMMAND_TYPES, ExtKind::Required, "none")),
-    pinned(ext("after", prop::LISTENER_AFTER, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext(listener_key::BEFORE, prop::LISTENER_BEFORE, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext(listener_key::AFTER, prop::LISTENER_AFTER, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext(listener_key::BEFORE_ONCE, prop::LISTENER_BEFORE_ONCE, COMMAND_TYPES, ExtKind::Required, "none")),
+    pinned(ext(listener_key::AFTER_ONCE, prop::LISTENER_AFTER_ONCE, COMMAND_TYPES, ExtKind::Required, "none")),
+    ext("started_timeout_ms", prop::STARTED_TIMEOUT, COMMAND_TYPES, ExtKind::TimeoutMillis, "`60000` (≤ 0: none)"),
+    ext("completed_timeout_ms", prop::COMPLETED_TIMEOUT, COMMAND_TYPES, ExtKind::TimeoutMillis, "none (≤ 0: none)"),
 ];
 
-/// The keys of `[registry]`.
-pub const REGISTRY_KEYS: &[TableKey] = &[
-    key("servers", "ZooKeeper connect string", "required"),
-    key("namespace", "ZooKeeper chroot", "required"),
-    key("digest", "`user:password`", "none"),
-    key("session_timeout_ms", "", "`60000`"),
-    key("connection_timeout_ms", "", "`15000`"),
-    key("fencing_timeout_ms", "less than `session_timeout_ms`", "half the session timeout"),
-    key(
-        "tls",
-        "`{ ca = \"ca.pem\", cert = \"client.pem\", key = \"client.key\" }`: PEM files, relative to the job file; `cert`/`key` for x509 auth",
-        "none (plaintext)",
-    ),
-];
-
-/// The keys of `[instance]`.
-pub const INSTANCE_KEYS: &[TableKey] = &[
-    key("ip", "IPv4 in the instance id", "detected"),
-    key("dump_port", "serves `dump@{job}`", "none"),
-    key("dump_address", "the dump port's IP address", "`127.0.0.1`"),
-    key(
-        "http",
-        "serves `/metrics`, `/healthz`, `/readyz`, `/dump/{job}` on `ADDRESS:PORT`, or on loopback for a bare `PORT`",
-        "none",
-    ),
-    key("shutdown_timeout_seconds", "", "`30`"),
-    key("kill_grace_seconds", "SIGTERM → SIGKILL", "`5`"),
-];
-
-pub use super::tables::TRACE_KEYS;
+pub use super::tables::{INSTANCE_KEYS, REGISTRY_KEYS, TRACE_KEYS};
 
 #[cfg(test)]
 mod tests {

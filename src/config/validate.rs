@@ -16,6 +16,7 @@ use std::fmt;
 
 use super::model::JobConfig;
 use super::schema::{Check, FIELDS, FieldId, Kind, Value};
+use crate::coord::once;
 use crate::coord::params::parse_item_parameters;
 use crate::coord::strategy::Strategy;
 use crate::registry::path::validate_job_name;
@@ -74,6 +75,10 @@ pub struct Checked {
     pub error_handler: crate::notify::ErrorHandler,
     /// ejctl's `max_concurrent_items`.
     pub max_concurrent_items: Option<u32>,
+    /// The once-per-fire listeners' `started_timeout_ms` (`None`: none).
+    pub started_timeout: Option<std::time::Duration>,
+    /// The once-per-fire listeners' `completed_timeout_ms` (`None`: none).
+    pub completed_timeout: Option<std::time::Duration>,
 }
 
 /// Checks a job configuration; on success returns the warnings as text
@@ -125,6 +130,8 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
         warnings: Vec::new(),
         error_handler: crate::notify::ErrorHandler::default(),
         max_concurrent_items: None,
+        started_timeout: None,
+        completed_timeout: None,
     };
     for field in FIELDS {
         let key = field.yaml;
@@ -191,6 +198,18 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
             )
         })?);
     }
+    let timeout = |prop: &str, default: i64| -> Result<Option<std::time::Duration>, ConfigError> {
+        let Some(v) = cfg.props.get(prop) else { return Ok(once::timeout(default)) };
+        let ms = v.trim().parse::<i64>().map_err(|_| {
+            ConfigError::new(
+                super::schema::yaml_key(FieldId::Props),
+                format!("'{prop}' must be an integer (milliseconds; 0 or less: no timeout), got '{v}'"),
+            )
+        })?;
+        Ok(once::timeout(ms))
+    };
+    checked.started_timeout = timeout(super::schema::prop::STARTED_TIMEOUT, once::DEFAULT_STARTED_TIMEOUT_MS)?;
+    checked.completed_timeout = timeout(super::schema::prop::COMPLETED_TIMEOUT, once::DEFAULT_COMPLETED_TIMEOUT_MS)?;
     Ok(checked)
 }
 

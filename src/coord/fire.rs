@@ -29,8 +29,9 @@ pub enum Source {
     /// A cron fire due at this instant.
     Cron(DateTime<Utc>),
     /// A manual trigger (`trigger/{id}`) seen at this instant, with the token of a
-    /// `job trigger --wait` that wants the items' results.
-    Trigger(DateTime<Utc>, Option<Arc<str>>),
+    /// `job trigger --wait` that wants the items' results, and the identity every instance it
+    /// was written for gives it (read when the job has once-per-fire listeners).
+    Trigger(DateTime<Utc>, Option<Arc<str>>, Option<FireId>),
     /// A fire (the latest one, when several coalesced) that came due while the item was busy or
     /// the registry unreachable.
     Misfire(DateTime<Utc>),
@@ -52,7 +53,7 @@ impl Source {
     /// The fire instant this run covers.
     pub fn at(&self) -> DateTime<Utc> {
         match self {
-            Source::Cron(t) | Source::Trigger(t, _) | Source::Misfire(t) | Source::Failover(t) => *t,
+            Source::Cron(t) | Source::Trigger(t, ..) | Source::Misfire(t) | Source::Failover(t) => *t,
         }
     }
 
@@ -74,8 +75,64 @@ impl Source {
     /// The `job trigger --wait` token, if any.
     pub fn token(&self) -> Option<&str> {
         match self {
-            Source::Trigger(_, token) => token.as_deref(),
+            Source::Trigger(_, token, _) => token.as_deref(),
             _ => None,
+        }
+    }
+
+    /// The fire's identity across instances, for the fires every instance handles together: a
+    /// cron instant, a trigger written for every instance at once. A misfire or a failed-over
+    /// run stands for a fire one instance owes; it has none.
+    pub fn fire_id(&self) -> Option<FireId> {
+        match self {
+            Source::Cron(t) => Some(FireId::cron(*t)),
+            Source::Trigger(_, _, id) => *id,
+            Source::Misfire(_) | Source::Failover(_) => None,
+        }
+    }
+}
+
+/// A fire's identity, the same on every instance that handles it: a cron fire's scheduled
+/// instant (every instance computes it from the same cron), or a trigger's creation — the
+/// `trigger` node an admin writes for all instances at once, its creation time (the registry's
+/// clock) and zxid. Ordered by instant, so that "a later fire" has a meaning across both kinds
+/// (a trigger and a cron fire within the same millisecond: the cron fire first).
+///
+/// Written as `cron-{ms}` or `trigger-{ms}-{zxid}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FireId {
+    /// The instant, ms since the epoch.
+    pub at_ms: i64,
+    /// For a trigger, the zxid that created its `trigger` node.
+    pub trigger: Option<i64>,
+}
+
+impl FireId {
+    /// A cron fire's identity.
+    pub fn cron(at: DateTime<Utc>) -> FireId {
+        FireId { at_ms: at.timestamp_millis(), trigger: None }
+    }
+
+    /// A trigger's identity: its `trigger` node's creation time (ms) and zxid.
+    pub fn trigger(ctime_ms: i64, czxid: i64) -> FireId {
+        FireId { at_ms: ctime_ms, trigger: Some(czxid) }
+    }
+
+    /// Parses [`FireId`]'s text; `None` for anything else.
+    pub fn parse(text: &str) -> Option<FireId> {
+        if let Some(ms) = text.strip_prefix("cron-") {
+            return Some(FireId { at_ms: ms.parse().ok()?, trigger: None });
+        }
+        let (ms, zxid) = text.strip_prefix("trigger-")?.split_once('-')?;
+        Some(FireId { at_ms: ms.parse().ok()?, trigger: Some(zxid.parse().ok()?) })
+    }
+}
+
+impl std::fmt::Display for FireId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.trigger {
+            None => write!(f, "cron-{}", self.at_ms),
+            Some(zxid) => write!(f, "trigger-{}-{zxid}", self.at_ms),
         }
     }
 }

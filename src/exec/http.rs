@@ -237,9 +237,7 @@ pub async fn run(spec: &HttpSpec, ctx: &ShardingContext, control: RunControl) ->
         () = control.kill.cancelled() => ItemOutcome { killed: true, ..ItemOutcome::failed("killed by the worker") },
         outcome = execute(spec, ctx) => outcome,
     };
-    if let Some(message) = outcome.message.as_deref().filter(|_| !outcome.success) {
-        tracing::warn!(job = %ctx.job_name, item = ctx.sharding_item, "http job failed: {message}");
-    }
+    // A failure is logged once, with its reason, where the run ends.
     outcome
 }
 

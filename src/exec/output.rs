@@ -174,7 +174,7 @@ impl LineLogger {
 fn log_line(label: &OutputLabel, stream: &str, tails: &SharedTails, line: Line<'_>) {
     match line {
         Line::Text(text) => {
-            tracing::info!(job = %label.job, item = label.item, command = label.command, stream, "{text}");
+            tracing::info!(job = %label.job, item = label.item, command = %label.command, stream = %stream, "{text}");
             match tails.lock() {
                 Ok(mut t) => t.push(stream, &text),
                 Err(poisoned) => poisoned.into_inner().push(stream, &text),
@@ -182,7 +182,7 @@ fn log_line(label: &OutputLabel, stream: &str, tails: &SharedTails, line: Line<'
         }
         Line::Truncated => {
             tracing::warn!(
-                job = %label.job, item = label.item, command = label.command, stream,
+                job = %label.job, item = label.item, command = %label.command, stream = %stream,
                 "output truncated: more than {} on {stream}, the rest is not logged",
                 format_bytes(LOG_CAP)
             );

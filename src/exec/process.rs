@@ -111,6 +111,16 @@ pub enum StopReason {
     StdoutLimit(usize),
 }
 
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Timeout(d) => write!(f, "timeout after {}s", d.as_secs_f64()),
+            StopReason::Kill => f.write_str("killed"),
+            StopReason::StdoutLimit(n) => write!(f, "stdout over {n} bytes"),
+        }
+    }
+}
+
 /// How a supervised process ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProcessEnd {
@@ -325,7 +335,7 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
             ProcessEnd::WaitFailed(format!("cannot wait for '{program}': {e}"))
         }
         Err(reason) => {
-            tracing::info!(job = %label.job, item = label.item, command = label.command, pid = pgid.as_raw(), ?reason, "stopping process group");
+            tracing::info!(job = %label.job, item = label.item, command = %label.command, pid = pgid.as_raw(), reason = %reason, "stopping process group");
             let status = terminate(&mut child, &group, control.kill_grace).await;
             ProcessEnd::Stopped { reason, status }
         }
@@ -433,7 +443,9 @@ fn signal_group(pgid: Pid, signal: Signal) {
     match killpg(pgid, signal) {
         // The group is empty: everything already exited.
         Ok(()) | Err(Errno::ESRCH) => {}
-        Err(e) => tracing::warn!(pgid = pgid.as_raw(), ?signal, error = %e, "cannot signal process group"),
+        Err(e) => {
+            tracing::warn!(pgid = pgid.as_raw(), signal = %signal.as_str(), error = %e, "cannot signal process group")
+        }
     }
 }
 

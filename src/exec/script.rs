@@ -86,11 +86,8 @@ pub async fn run(spec: &ScriptSpec, ctx: &ShardingContext, control: RunControl) 
     };
     let label = OutputLabel { job: ctx.job_name.clone(), item: ctx.sharding_item, command: "script" };
     let result = process::run_supervised(invocation, &label, &control).await;
-    let outcome = result.to_outcome(None);
-    if let Some(message) = &outcome.message {
-        tracing::warn!(job = %ctx.job_name, item = ctx.sharding_item, "script failed: {message}");
-    }
-    outcome
+    // A failure is logged once, with its reason and stderr, where the run ends.
+    result.to_outcome(None)
 }
 
 /// `argv` followed by the context's Gson JSON.

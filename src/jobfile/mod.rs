@@ -60,7 +60,9 @@
 //!
 //! `ejctl run a.toml b.toml` runs the jobs of all files in one process: job names must be unique
 //! across the files, and the `[registry]`, `[instance]` and `[trace]` tables of the files that
-//! have one must be identical (a file without the table uses the one the others give).
+//! have one must be identical (a file without the table uses the one the others give). A file
+//! may hold no job at all, only an `[instance]` table: one set of shared job files serves a fleet,
+//! with a small host file per machine (`ejctl run jobs.toml host.toml`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -562,6 +564,7 @@ fn extension_value(f: &Fields<'_>, ext: &Extension, value: &Value) -> Result<Str
             }
             Ok(v.to_string())
         }
+        ExtKind::TimeoutMillis => Ok(f.integer(key)?.unwrap_or_default().to_string()),
         ExtKind::Flag => match value {
             Value::Boolean(b) => Ok(b.to_string()),
             other => Err(f.err(key, format!("expected a boolean, found {}", describe(other)))),

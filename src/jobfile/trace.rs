@@ -2,7 +2,8 @@
 //!
 //! ```toml
 //! [trace]                           # optional; absent: no trace
-//! url = "postgres://ejctl:secret@db:5432/jobs"   # default: ~/.local/state/ejctl/trace.db
+//! url = "postgres://ejctl:secret@db:5432/jobs"   # or a SQLite file (relative to the job
+//!                                                # file); default: ~/.local/state/ejctl/trace.db
 //! retention_days = 30               # 0 keeps rows forever
 //! retention_rows = 1000000          # 0: no limit
 //! ```
@@ -23,7 +24,7 @@ pub(super) fn parse_trace(file: &Path, table: &Table) -> Result<TraceConfig, Job
     let known: Vec<&str> = TRACE_KEYS.iter().map(|k| k.key).collect();
     f.check_keys(&known, &[])?;
     let target = match f.string("url")? {
-        Some(url) => TraceTarget::parse(&url).map_err(|m| f.err("url", m))?,
+        Some(url) => TraceTarget::parse(&url).map_err(|m| f.err("url", m))?.relative_to_file(file),
         None => TraceTarget::Sqlite(default_sqlite_path()),
     };
     let mut config = TraceConfig::new(target);

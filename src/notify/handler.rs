@@ -194,13 +194,14 @@ fn email(props: &BTreeMap<String, String>) -> Result<Email, String> {
     })
 }
 
-/// A failed item, as the handlers report it.
+/// A failed item (or fire), as the handlers report it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// The job.
     pub job: String,
-    /// The item.
-    pub item: u32,
+    /// The item; `None` for a failure of the fire rather than of one item (a listener, a fire
+    /// refused).
+    pub item: Option<u32>,
     /// The instance that ran it.
     pub instance: String,
     /// What started the run (`cron`, `misfire`, `failover`, `trigger`, ...).
@@ -285,6 +286,8 @@ pub fn dingtalk_url(webhook: &str, secret: &str, millis: i64) -> String {
 ///  "job": "…", "item": 0, "instance": "…", "source": "cron", "at": "<RFC 3339>",
 ///  "exit_code": 1, "reason": "…", "stderr_tail": "…"}
 /// ```
+///
+/// `item` is `null` for a failure of the fire as a whole (a listener, a refused fire).
 pub fn webhook_body(f: &Failure) -> String {
     let text = f.text();
     serde_json::json!({

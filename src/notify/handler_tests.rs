@@ -77,7 +77,7 @@ fn email_settings() {
 fn failure() -> Failure {
     Failure {
         job: "myJob".into(),
-        item: 2,
+        item: Some(2),
         instance: "10.0.0.1@-@42".into(),
         source: "cron".into(),
         at: "2026-01-01T00:00:00Z".into(),

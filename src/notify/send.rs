@@ -10,8 +10,8 @@
 //!   HTTP 429 and 5xx, and transient SMTP errors; a robot's non-zero `errcode` or a permanent
 //!   SMTP error is not retried. Each attempt is bounded by the handler's timeouts.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -42,26 +42,48 @@ pub struct Counts {
     pub dropped: AtomicU64,
 }
 
-/// A job's handle on its sender.
+/// A queued notification (boxed: the queue's first block holds 32 slots, and most jobs never
+/// notify).
+type Queued = Box<(Notifier, Failure)>;
+
+/// A job's handle on its sender (clones share it).
+#[derive(Clone)]
 pub struct Alerts {
     job: String,
-    tx: mpsc::Sender<(Notifier, Failure)>,
+    /// The queue, made with its sender task on the first notification: a job whose handler only
+    /// logs (most of them) costs no task and no queue.
+    tx: Arc<OnceLock<mpsc::Sender<Queued>>>,
     counts: Arc<Counts>,
 }
 
 impl Alerts {
-    /// Starts the sender of `job` (on the current tokio runtime); it ends once the handle is
-    /// dropped and the queue is drained.
+    /// The handle of `job`'s sender. The sender starts (on the current tokio runtime) with the
+    /// first notification and ends once every handle is dropped and the queue is drained.
     pub fn start(job: &str) -> Alerts {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        let counts = Arc::new(Counts::default());
-        tokio::spawn(run(job.to_string(), rx, counts.clone()));
-        Alerts { job: job.to_string(), tx, counts }
+        Alerts { job: job.to_string(), tx: Arc::default(), counts: Arc::default() }
+    }
+
+    /// The queue, started if need be; `None` outside a tokio runtime.
+    fn queue(&self) -> Option<&mpsc::Sender<Queued>> {
+        if let Some(tx) = self.tx.get() {
+            return Some(tx);
+        }
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        Some(self.tx.get_or_init(|| {
+            let (tx, rx) = mpsc::channel(QUEUE);
+            runtime.spawn(run(self.job.clone(), rx, Arc::clone(&self.counts)));
+            tx
+        }))
     }
 
     /// The counters.
     pub fn counts(&self) -> &Counts {
         &self.counts
+    }
+
+    /// The counters, shared (the metrics endpoint reads them when scraped).
+    pub fn shared_counts(&self) -> Arc<Counts> {
+        Arc::clone(&self.counts)
     }
 
     /// Handles a failed item as `handler` says: logs it, ignores it, or queues a notification
@@ -72,12 +94,12 @@ impl Alerts {
             ErrorHandler::Log | ErrorHandler::Throw => tracing::error!(
                 job = %failure.job,
                 item = failure.item,
-                cause = %failure.cause().trim_end(),
+                cause = %failure.reason,
                 "Job '{}' exception occur in job processing",
                 failure.job
             ),
             ErrorHandler::Notify(n) => {
-                if self.tx.try_send((n.clone(), failure)).is_err() {
+                if self.queue().is_none_or(|tx| tx.try_send(Box::new((n.clone(), failure))).is_err()) {
                     let dropped = self.counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
                     tracing::warn!(job = %self.job, dropped, "failure notification dropped: the queue is full");
                 }
@@ -110,12 +132,13 @@ impl Bucket {
     }
 }
 
-async fn run(job: String, mut rx: mpsc::Receiver<(Notifier, Failure)>, counts: Arc<Counts>) {
+async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
     let mut bucket = Bucket { tokens: BURST, last: Instant::now() };
-    while let Some((notifier, failure)) = rx.recv().await {
+    while let Some(queued) = rx.recv().await {
+        let (notifier, failure) = *queued;
         if !bucket.take(Instant::now()) {
             let dropped = counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-            tracing::warn!(job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
+            tracing::warn!(job = %job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
             continue;
         }
         let mut wait = BACKOFF;
@@ -123,17 +146,17 @@ async fn run(job: String, mut rx: mpsc::Receiver<(Notifier, Failure)>, counts: A
             match deliver(&notifier, &failure).await {
                 Ok(()) => {
                     counts.sent.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(job, item = failure.item, "failure notification sent");
+                    tracing::info!(job = %job, item = failure.item, "failure notification sent");
                     break;
                 }
                 Err(Attempt { message, retry }) if retry && attempt < ATTEMPTS => {
-                    tracing::warn!(job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
+                    tracing::warn!(job = %job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
                     tokio::time::sleep(wait).await;
                     wait *= 2;
                 }
                 Err(Attempt { message, .. }) => {
                     counts.failed.fetch_add(1, Ordering::Relaxed);
-                    tracing::error!(job, item = failure.item, attempt, error = %message, "failure notification not sent");
+                    tracing::error!(job = %job, item = failure.item, attempt, error = %message, "failure notification not sent");
                     break;
                 }
             }

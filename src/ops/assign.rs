@@ -1,7 +1,8 @@
 //! `KEY=VALUE` assignments to a job configuration (`ejctl config set`).
 //!
-//! Keys are the YAML keys (`shardingTotalCount=4`) or the job file's snake_case names
-//! (`sharding_total_count=4`; `name` for `jobName`); `props.NAME=VALUE` sets a property and
+//! Keys are the YAML keys (`shardingTotalCount=4`) or the job file's names
+//! (`sharding_total_count=4`; `name` for `jobName`; the options stored in `props`, such as
+//! `command=...` or `timeout_seconds=60`, checked as in a job file); `props.NAME=VALUE` sets a property and
 //! `props.NAME=` removes it; an empty value removes an optional key (`timeZone=`, and `cron=`
 //! makes a one-off job); `jobListenerTypes=a,b` is comma-separated. Either executor-pool key name
 //! sets the pool type, and the key name already stored is kept (it tells which ElasticJob version
@@ -11,7 +12,8 @@
 use std::collections::BTreeMap;
 
 use crate::config::schema::{
-    self, EXTRA_CONFIGURATIONS, EXTRA_CONFIGURATIONS_FILE_KEY, FieldId, Kind, Value as FieldValue, field,
+    self, EXTENSIONS, EXTRA_CONFIGURATIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FieldId, Kind,
+    Value as FieldValue, field,
 };
 use crate::config::{ExecutorPoolKey, JobConfig};
 use crate::jobfile::edit_distance;
@@ -23,6 +25,7 @@ fn suggest(key: &str) -> Option<String> {
         .iter()
         .map(|f| if snake { f.file.to_string() } else { f.yaml.to_string() })
         .chain(std::iter::once(EXTRA_CONFIGURATIONS.to_string()))
+        .chain(EXTENSIONS.iter().map(|e| e.key.to_string()))
         .map(|candidate| (edit_distance(&key.to_lowercase(), &candidate.to_lowercase()), candidate))
         .filter(|(d, candidate)| *d <= 3 && *d * 3 <= candidate.len().max(key.len()))
         .min_by_key(|(d, _)| *d)
@@ -85,6 +88,10 @@ fn parse_assignment(raw: &str) -> Result<Assignment, String> {
             "'{key}' holds tagged Java objects and cannot be set with KEY=VALUE; use `ejctl config edit`"
         ));
     }
+    if let Some(ext) = EXTENSIONS.iter().find(|e| e.key == key) {
+        let value = extension_value(ext, value)?;
+        return Ok(Assignment { key: key.to_string(), target: Target::Prop(ext.prop.to_string()), value });
+    }
     let Some(f) = schema::lookup(key) else {
         return Err(unknown_key(key));
     };
@@ -108,6 +115,33 @@ fn parse_assignment(raw: &str) -> Result<Assignment, String> {
         Kind::Map => return Err(format!("'{raw}': set properties one at a time: props.NAME=VALUE")),
     };
     Ok(Assignment { key: key.to_string(), target: Target::Field(f.id), value })
+}
+
+/// A job-file option's value as its property holds it, checked as a job file checks it; empty
+/// removes the property.
+fn extension_value(ext: &Extension, value: &str) -> Result<FieldValue, String> {
+    let key = ext.key;
+    if value.is_empty() {
+        return Ok(FieldValue::Str(None));
+    }
+    let number = |min: i64, max: i64| -> Result<FieldValue, String> {
+        match value.trim().parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(FieldValue::Str(Some(n.to_string()))),
+            Ok(n) => Err(format!("{key}: must be from {min} to {max}, got {n}")),
+            Err(_) => Err(format!("{key}: '{value}' is not a whole number")),
+        }
+    };
+    match ext.kind {
+        ExtKind::Required if value.trim().is_empty() => Err(format!("{key}: must not be blank")),
+        ExtKind::Required | ExtKind::Text => Ok(FieldValue::Str(Some(value.to_string()))),
+        ExtKind::Seconds | ExtKind::Count => number(1, i64::MAX),
+        ExtKind::Millis => number(1, i64::from(i32::MAX)),
+        ExtKind::TimeoutMillis => number(i64::MIN, i64::MAX),
+        ExtKind::Flag => match value.trim().to_ascii_lowercase().as_str() {
+            b @ ("true" | "false") => Ok(FieldValue::Str(Some(b.to_string()))),
+            _ => Err(format!("{key}: '{value}' is not true or false")),
+        },
+    }
 }
 
 /// Parses every assignment, refusing the same key twice.
@@ -206,6 +240,27 @@ mod tests {
         set_all(&mut c, &["props.script.command.line=", "cron="]).unwrap();
         assert!(c.props.is_empty());
         assert_eq!(c.cron, None);
+    }
+
+    #[test]
+    fn job_file_names_of_properties() {
+        let mut c = cfg();
+        set_all(&mut c, &["command=/opt/run.sh --all", "timeout_seconds=60", "allow_registry_commands=TRUE"]).unwrap();
+        assert_eq!(c.props["script.command.line"], "/opt/run.sh --all");
+        assert_eq!(c.props["ejctl.timeout.seconds"], "60");
+        assert_eq!(c.props["ejctl.allow.registry.commands"], "true");
+        set_all(&mut c, &["timeout_seconds="]).unwrap();
+        assert!(!c.props.contains_key("ejctl.timeout.seconds"));
+        let err = |raw: &[&str]| set_all(&mut cfg(), raw).unwrap_err();
+        assert_eq!(err(&["timeout_seconds=0"]), format!("timeout_seconds: must be from 1 to {}, got 0", i64::MAX));
+        assert_eq!(err(&["http_read_timeout_ms=soon"]), "http_read_timeout_ms: 'soon' is not a whole number");
+        assert_eq!(err(&["command= "]), "command: must not be blank");
+        assert_eq!(err(&["timeout_secnds=3"]), "unknown key 'timeout_secnds' (did you mean 'timeout_seconds'?)");
+        // The key and its property name set the same thing.
+        assert_eq!(
+            err(&["command=a", "props.script.command.line=b"]),
+            "'command' and 'props.script.command.line' set the same key"
+        );
     }
 
     #[test]

@@ -232,8 +232,9 @@ fn check_server(admin: &Admin, job: &JobData, ip: &str, or_instances: bool) -> R
     if job.view.servers.contains_key(ip) || (or_instances && !status::instances_on(&job.view, ip).is_empty()) {
         return Ok(());
     }
+    let hint = super::text::did_you_mean(ip, job.view.servers.keys().map(String::as_str));
     Err(CliError::not_found(format!(
-        "server '{ip}' not found in job '{}' (namespace '{}')",
+        "server '{ip}' not found in job '{}' (namespace '{}'){hint}",
         job.name,
         admin.namespace()
     )))
@@ -306,7 +307,9 @@ pub fn server_known(admin: &Admin, jobs: &[JobData], ip: &str, or_instances: boo
     if known {
         Ok(())
     } else {
-        Err(CliError::not_found(format!("server '{ip}' not found in namespace '{}'", admin.namespace())))
+        let known = jobs.iter().flat_map(|j| j.view.servers.keys().map(String::as_str));
+        let hint = super::text::did_you_mean(ip, known);
+        Err(CliError::not_found(format!("server '{ip}' not found in namespace '{}'{hint}", admin.namespace())))
     }
 }
 
@@ -355,6 +358,9 @@ pub fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec
         if total == 1 { "the only item is 0".to_string() } else { format!("valid items are 0 to {}", total - 1) };
     let mut out = Vec::new();
     for raw in items {
+        if !raw.trim().chars().all(|c| c.is_ascii_digit()) || raw.trim().is_empty() {
+            return Err(CliError::usage(format!("'{raw}' is not an item number: {range}")));
+        }
         match path::parse_item(raw.trim()).filter(|i| *i < total) {
             Some(item) => {
                 if !out.contains(&item) {

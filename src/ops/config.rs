@@ -145,6 +145,52 @@ pub fn changes(old: Option<&JobConfig>, new: &JobConfig) -> BTreeMap<String, Val
 }
 
 // ---------------------------------------------------------------------------------------------
+// Changes that deserve a confirmation
+
+/// What a configuration change does that its author may not expect: each asks for confirmation
+/// and says what will happen and what to use instead.
+///
+/// * `shardingTotalCount` changes: the items are resharded.
+/// * `cron` is removed (`cron=`, an empty `$CRON`): the job becomes a one-off job.
+/// * a new cron (or time zone) that never fires again: the job stops running on schedule.
+/// * `disabled` becomes true: workers read it only when they register, so the running ones go
+///   on (as in ElasticJob); `ejctl job disable` stops the job now.
+pub fn risks(job: &str, old: Option<&JobConfig>, new: &JobConfig, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(old) = old else { return out };
+    if old.sharding_total_count != new.sharding_total_count {
+        out.push(format!(
+            "change {} of job '{job}' from {} to {} (its items are resharded)",
+            field(FieldId::ShardingTotalCount).yaml,
+            old.sharding_total_count,
+            new.sharding_total_count
+        ));
+    }
+    let disable = format!("to stop it for a while, use `ejctl job disable {job}` instead");
+    match (&old.cron, &new.cron) {
+        (Some(_), None) => out.push(format!(
+            "remove the cron of job '{job}': it becomes a one-off job that runs only when triggered ({disable})"
+        )),
+        (_, Some(cron)) if old.cron != new.cron || old.time_zone != new.time_zone => {
+            let zone = crate::schedule::cron::parse_time_zone(new.time_zone.as_deref().unwrap_or(""));
+            let next = crate::schedule::cron::parse(cron).ok().zip(zone.ok()).map(|(c, z)| c.next_after(now, &z));
+            if let Some(None) = next {
+                out.push(format!(
+                    "set the cron of job '{job}' to '{cron}', which never fires again: the job stops running on schedule ({disable})"
+                ));
+            }
+        }
+        _ => {}
+    }
+    if new.disabled && !old.disabled {
+        out.push(format!(
+            "set disabled=true for job '{job}': workers read it only when they register, so the running instances go on firing until they restart; to stop the job now, use `ejctl job disable {job}` instead"
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
 // Reading, checking and writing
 
 /// A job's root and configuration nodes as read.
@@ -200,7 +246,7 @@ impl Admin {
         let (root, config) = (nodes.next().flatten(), nodes.next().flatten());
         match (root, config) {
             (root, Some(config)) => Ok(StoredConfig { root, text: config.text(), config }),
-            (None, None) => Err(self.job_not_found(job)),
+            (None, None) => Err(self.missing_job(job).await),
             (Some(_), None) => Err(CliError::not_found(format!(
                 "job '{job}' has no configuration ({} does not exist) in namespace '{}'",
                 paths.config(),
@@ -348,6 +394,33 @@ mod tests {
             assign::apply_assignment(c, &a);
         }
         Ok(())
+    }
+
+    #[test]
+    fn risky_changes_are_named_with_what_to_use_instead() {
+        let now = chrono::Utc::now();
+        let old = cfg();
+        let with = |raw: &[&str]| {
+            let mut new = old.clone();
+            set_all(&mut new, raw).unwrap();
+            risks("j", Some(&old), &new, now)
+        };
+        assert!(with(&["failover=true", "cron=0/10 * * * * ?"]).is_empty());
+        let r = with(&["cron="]);
+        assert_eq!(r.len(), 1);
+        assert!(r[0].contains("becomes a one-off job") && r[0].contains("ejctl job disable j"), "{r:?}");
+        let r = with(&["cron=0 0 0 31 2 ?"]);
+        assert!(r[0].contains("never fires again") && r[0].contains("ejctl job disable j"), "{r:?}");
+        let r = with(&["disabled=true"]);
+        assert!(r[0].contains("only when they register") && r[0].contains("ejctl job disable j"), "{r:?}");
+        let r = with(&["shardingTotalCount=4", "disabled=true"]);
+        assert_eq!(r.len(), 2);
+        assert!(r[0].starts_with("change shardingTotalCount of job 'j' from 2 to 4"), "{r:?}");
+        // A job that was disabled already, or a new job: nothing to confirm.
+        let mut off = old.clone();
+        off.disabled = true;
+        assert!(risks("j", Some(&off), &off, now).is_empty());
+        assert!(risks("j", None, &off, now).is_empty());
     }
 
     #[test]

@@ -74,6 +74,14 @@ impl Admin {
     pub fn job_not_found(&self, job: &str) -> CliError {
         CliError::not_found(format!("job '{job}' not found in namespace '{}'", self.namespace))
     }
+
+    /// [`Admin::job_not_found`], with the closest job name of the namespace when there is one
+    /// (`(did you mean 'hello'?)`).
+    pub async fn missing_job(&self, job: &str) -> CliError {
+        let names = self.job_names().await.unwrap_or_default();
+        let hint = text::did_you_mean(job, names.iter().map(String::as_str));
+        CliError::not_found(format!("job '{job}' not found in namespace '{}'{hint}", self.namespace))
+    }
 }
 
 /// Checks a job name as the registry layout allows it (exit 2 otherwise).

@@ -100,6 +100,15 @@ impl JobData {
         expr.next_after(now, &tz)
     }
 
+    /// The next fire that will happen: [`JobData::next_fire`], unless nothing will fire it: no
+    /// live instance (`CRASHED`) or every server disabled (`DISABLED`).
+    pub fn upcoming_fire(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        match self.status() {
+            JobStatus::Crashed | JobStatus::Disabled => None,
+            _ => self.next_fire(now),
+        }
+    }
+
     /// The description, empty when there is none.
     pub fn description(&self) -> String {
         self.config.as_ref().ok().and_then(|c| c.description.clone()).unwrap_or_default()
@@ -240,11 +249,11 @@ impl Admin {
             .registry()
             .read_subtree(paths.root(), &|_| {})
             .await
-            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?
-            .ok_or_else(|| self.job_not_found(name))?;
+            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?;
+        let Some(nodes) = nodes else { return Err(self.missing_job(name).await) };
         let data = JobData::from_nodes(name, &nodes);
         if !data.has_config {
-            return Err(self.job_not_found(name));
+            return Err(self.missing_job(name).await);
         }
         Ok((data, nodes))
     }
@@ -260,7 +269,7 @@ impl Admin {
                 super::check_job_name(name)?;
                 let jobs = self.read_jobs(&[name.to_string()]).await?;
                 if !jobs.iter().any(|j| j.has_config) {
-                    return Err(self.job_not_found(name));
+                    return Err(self.missing_job(name).await);
                 }
                 Ok(jobs)
             }

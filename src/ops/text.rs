@@ -19,9 +19,50 @@ pub fn humanize(d: Duration) -> String {
     }
 }
 
-/// An instant for tables: local time.
+/// An instant for people, with its offset, in local time: `2026-11-25 09:12:40 +08:00`.
 pub fn local_time(t: &DateTime<Utc>) -> String {
-    t.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M:%S").to_string()
+    absolute(t, None)
+}
+
+/// An instant for people, with its offset: in the job's time zone `zone` when it names one
+/// (`GMT+8`, `Asia/Shanghai`), else in local time. Every absolute time ejctl shows people goes
+/// through here; documents use [`rfc3339`] (UTC).
+pub fn absolute(t: &DateTime<Utc>, zone: Option<&str>) -> String {
+    use crate::schedule::cron::{JobTimeZone, parse_time_zone};
+    const FORMAT: &str = "%Y-%m-%d %H:%M:%S %:z";
+    match zone.filter(|z| !z.trim().is_empty()).and_then(|z| parse_time_zone(z).ok()) {
+        Some(JobTimeZone::Fixed(offset)) => t.with_timezone(&offset).format(FORMAT).to_string(),
+        Some(JobTimeZone::Iana(tz)) => t.with_timezone(&tz).format(FORMAT).to_string(),
+        Some(JobTimeZone::Local) | None => t.with_timezone(&chrono::Local).format(FORMAT).to_string(),
+    }
+}
+
+/// How far an instant is from `now`, for people: `in 3s`, `2m ago`, `in 5h`, `3d ago`, `now`.
+pub fn relative(t: &DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let ms = (*t - now).num_milliseconds();
+    let secs = (ms.unsigned_abs() + 500) / 1000;
+    if secs == 0 {
+        return "now".to_string();
+    }
+    let amount = match secs {
+        0..90 => format!("{secs}s"),
+        90..5400 => format!("{}m", (secs + 30) / 60),
+        5400..129_600 => format!("{}h", (secs + 1800) / 3600),
+        _ => format!("{}d", (secs + 43_200) / 86_400),
+    };
+    if ms > 0 { format!("in {amount}") } else { format!("{amount} ago") }
+}
+
+/// An instant for a table cell: [`relative`], or `-` when there is none (nothing will fire, no
+/// run yet).
+pub fn ago(t: Option<&DateTime<Utc>>, now: DateTime<Utc>) -> String {
+    t.map_or_else(|| "-".to_string(), |t| relative(t, now))
+}
+
+/// An instant in full: `2026-11-25 09:12:40 +08:00 (in 3s)` ([`absolute`] and [`relative`]), or
+/// `-` when there is none.
+pub fn when(t: Option<&DateTime<Utc>>, zone: Option<&str>, now: DateTime<Utc>) -> String {
+    t.map_or_else(|| "-".to_string(), |t| format!("{} ({})", absolute(t, zone), relative(t, now)))
 }
 
 /// An instant for documents: RFC 3339, UTC, seconds.
@@ -53,6 +94,28 @@ pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
         s.push_str(&format!(" and {} more", names.len() - 5));
     }
     s
+}
+
+/// The candidate closest to a mistyped `name` (case-insensitive edit distance), when it is close
+/// enough to be what was meant: at most 2 edits (3 for names of 9 characters or more), fewer than
+/// the shorter name has characters.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (crate::jobfile::edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, c)| {
+            let (a, b) = (c.chars().count(), name.chars().count());
+            *d < a.min(b) && (*d <= 2 || (*d == 3 && a.max(b) >= 9))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// ` (did you mean 'x'?)` for a mistyped name, or nothing.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default()
 }
 
 /// A configuration value for people: strings bare (quoted when empty or padded), `(unset)` for
@@ -90,6 +153,33 @@ mod tests {
         assert_eq!(name_list(&["a", "b"]), "a, b");
         assert_eq!(name_list(&["1", "2", "3", "4", "5", "6", "7"]), "1, 2, 3, 4, 5 and 2 more");
         assert_eq!(join_items(&[0, 2]), "0,2");
+    }
+
+    #[test]
+    fn times_for_people() {
+        let now: DateTime<Utc> = "2026-11-25T01:00:00Z".parse().unwrap();
+        let at = |s: &str| -> DateTime<Utc> { s.parse().unwrap() };
+        assert_eq!(relative(&at("2026-11-25T01:00:03Z"), now), "in 3s");
+        assert_eq!(relative(&at("2026-11-25T00:58:00Z"), now), "2m ago");
+        assert_eq!(relative(&at("2026-11-25T06:00:00Z"), now), "in 5h");
+        assert_eq!(relative(&at("2026-11-22T01:00:00Z"), now), "3d ago");
+        assert_eq!(relative(&now, now), "now");
+        assert_eq!(absolute(&now, Some("GMT+8")), "2026-11-25 09:00:00 +08:00");
+        assert_eq!(absolute(&now, Some("America/New_York")), "2026-11-24 20:00:00 -05:00");
+        let local = absolute(&now, None);
+        assert!(local.ends_with(":00") && (local.contains(" +") || local.contains(" -")), "{local}");
+        assert_eq!(when(Some(&at("2026-11-25T01:00:03Z")), Some("GMT"), now), "2026-11-25 01:00:03 +00:00 (in 3s)");
+        assert_eq!(when(None, None, now), "-");
+        assert_eq!(ago(None, now), "-");
+    }
+
+    #[test]
+    fn close_names_are_suggested() {
+        assert_eq!(closest("helo", ["hello", "report"]), Some("hello"));
+        assert_eq!(closest("HELLO", ["hello"]), Some("hello"));
+        assert_eq!(closest("x", ["hello"]), None);
+        assert_eq!(did_you_mean("prdo", ["prod", "local"]), " (did you mean 'prod'?)");
+        assert_eq!(did_you_mean("zzz", ["prod"]), "");
     }
 
     #[test]

@@ -156,7 +156,10 @@ impl Admin {
 fn live_instances(job: &JobData) -> Result<Vec<String>, CliError> {
     let ids: Vec<String> = job.view.instances.keys().cloned().collect();
     if ids.is_empty() {
-        return Err(CliError::failure(format!("job '{}' has no live instances to trigger", job.name)));
+        return Err(CliError::refused(format!(
+            "job '{}' has no live instances to trigger: start a worker with its job file (ejctl run FILE)",
+            job.name
+        )));
     }
     Ok(ids)
 }

@@ -75,7 +75,8 @@ pub struct JobBrief {
     pub cron: Option<String>,
     /// The configured time zone, if any.
     pub time_zone: Option<String>,
-    /// The next fire (RFC 3339 in documents).
+    /// The next fire that will happen (RFC 3339 in documents); none for a one-off job, a job
+    /// without live instances or with every server disabled.
     #[serde(serialize_with = "serialize_rfc3339")]
     pub next_fire: Option<DateTime<Utc>>,
     /// The number of live instances.
@@ -106,7 +107,7 @@ pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
         status: j.status(),
         cron: j.cron().map(str::to_string),
         time_zone: j.time_zone().map(str::to_string),
-        next_fire: j.next_fire(now),
+        next_fire: j.upcoming_fire(now),
         instance_count: j.view.instances.len(),
         sharding_total_count: j.config.as_ref().map_or(0, |c| c.sharding_total_count),
         description: j.description(),
@@ -133,7 +134,8 @@ pub struct JobDetail {
     pub config: serde_json::Value,
     /// Why the configuration cannot be decoded, if it cannot.
     pub config_error: Option<String>,
-    /// The next fire (RFC 3339 in documents).
+    /// The next fire that will happen (RFC 3339 in documents); none for a one-off job, a job
+    /// without live instances or with every server disabled.
     #[serde(serialize_with = "serialize_rfc3339")]
     pub next_fire: Option<DateTime<Utc>>,
     /// The leader's instance id.
@@ -163,7 +165,7 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         status: job.status(),
         config,
         config_error: job.config.as_ref().err().cloned(),
-        next_fire: job.next_fire(now),
+        next_fire: job.upcoming_fire(now),
         leader: job.view.leader.clone(),
         resharding_needed: job.resharding,
         servers: server_rows(job),
@@ -299,7 +301,7 @@ pub struct ItemRow {
     pub message: Option<String>,
     /// The instance that ran it.
     pub last_instance: Option<String>,
-    /// The job's next fire, unless the item is disabled (RFC 3339 in documents).
+    /// The job's next fire that will happen, unless the item is disabled (RFC 3339 in documents).
     #[serde(serialize_with = "serialize_rfc3339")]
     pub next_fire: Option<DateTime<Utc>>,
 }
@@ -307,7 +309,7 @@ pub struct ItemRow {
 /// The items of a job (children of `sharding` and `0..shardingTotalCount`), with their last
 /// results and the next fire after `now`.
 pub fn item_rows(job: &JobData, now: DateTime<Utc>) -> Vec<ItemRow> {
-    let next_fire = job.next_fire(now);
+    let next_fire = job.upcoming_fire(now);
     status::sharding_info(&job.view, job.total())
         .into_iter()
         .map(|info| {

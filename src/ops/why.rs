@@ -86,11 +86,14 @@ impl Admin {
             .collect();
         let runs = match store {
             Some(store) => {
+                // For a past fire, the first runs since it: the one that covered it is among them
+                // however many ran after.
                 let query = HistoryQuery {
                     job: name.to_string(),
                     item,
                     since_ms: fire.map(|f| f.timestamp_millis()),
                     limit: 1000,
+                    oldest_first: fire.is_some(),
                     ..HistoryQuery::default()
                 };
                 let records = history(store, &query).await?;

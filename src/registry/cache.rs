@@ -143,6 +143,11 @@ impl CacheReader {
     pub fn root(&self) -> &str {
         &self.shared.root
     }
+
+    /// A receiver that is notified after every change applied to the cache.
+    pub fn revisions(&self) -> watch::Receiver<u64> {
+        self.shared.revision.subscribe()
+    }
 }
 
 /// The watched cache of one subtree. Dropping it stops its task and the watch.

@@ -173,6 +173,17 @@ pub enum LinkState {
     Expired,
 }
 
+impl LinkState {
+    /// The state in a word, for logs: `connected`, `disconnected`, `expired`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkState::Connected => "connected",
+            LinkState::Disconnected => "disconnected",
+            LinkState::Expired => "expired",
+        }
+    }
+}
+
 /// What [`Registry::session`] publishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionStatus {

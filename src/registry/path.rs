@@ -33,6 +33,8 @@ const TRIGGER: &str = "trigger";
 const TRIGGER_RESULTS: &str = "trigger-results";
 const RUNNERS: &str = "runners";
 const GUARANTEE: &str = "guarantee";
+const STARTED: &str = "started";
+const COMPLETED: &str = "completed";
 const SYSTEM_TIME: &str = "systemTime";
 const CURRENT: &str = "current";
 const NEXT_JOB_INSTANCE_IP: &str = "next-job-instance-ip";
@@ -94,6 +96,32 @@ impl FromStr for ItemLeaf {
 
     fn from_str(s: &str) -> Result<ItemLeaf, ()> {
         ItemLeaf::ALL.into_iter().find(|leaf| leaf.name() == s).ok_or(())
+    }
+}
+
+/// A phase of the once-per-fire listeners (ElasticJob's `GuaranteeNode`): `guarantee/started`
+/// before a fire's items, `guarantee/completed` after them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GuaranteePhase {
+    /// `started`: every instance started the fire.
+    Started,
+    /// `completed`: every item of the fire ended.
+    Completed,
+}
+
+impl GuaranteePhase {
+    /// The node name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuaranteePhase::Started => STARTED,
+            GuaranteePhase::Completed => COMPLETED,
+        }
+    }
+}
+
+impl fmt::Display for GuaranteePhase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -253,6 +281,18 @@ impl JobPaths {
         self.join(&[GUARANTEE])
     }
 
+    /// `/{job}/guarantee/{started|completed}`: the phase's root; ejctl keeps the phase's state
+    /// for the current fire as its data (see `coord::once`).
+    pub fn guarantee_root(&self, phase: GuaranteePhase) -> String {
+        self.join(&[GUARANTEE, phase.name()])
+    }
+
+    /// `/{job}/guarantee/{started|completed}/{item}`: the item took part in the phase; ejctl
+    /// writes the fire's identity as its data.
+    pub fn guarantee_item(&self, phase: GuaranteePhase, item: u32) -> String {
+        self.join(&[GUARANTEE, phase.name(), &item.to_string()])
+    }
+
     /// `/{job}/systemTime/current`: written to read the registry's clock from its mtime.
     pub fn system_time(&self) -> String {
         self.join(&[SYSTEM_TIME, CURRENT])
@@ -301,7 +341,11 @@ pub enum Node {
     Trigger(String),
     /// `/{job}/trigger-results/{token}/{item}`.
     TriggerResult(String, u32),
-    /// Any other node under the job (latches, guarantee, system time, parents).
+    /// `/{job}/guarantee/{started|completed}`.
+    GuaranteeRoot(GuaranteePhase),
+    /// `/{job}/guarantee/{started|completed}/{item}`.
+    GuaranteeItem(GuaranteePhase, u32),
+    /// Any other node under the job (latches, the `guarantee` parent, system time, parents).
     Other,
 }
 
@@ -340,6 +384,12 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
         [LEADER, FAILOVER, ITEMS] => Node::FailoverItems,
         [LEADER, FAILOVER, ITEMS, item] => parse_item(item).map_or(Node::Other, Node::FailoverItem),
         [TRIGGER, id] if !id.is_empty() => Node::Trigger((*id).to_string()),
+        [GUARANTEE, STARTED] => Node::GuaranteeRoot(GuaranteePhase::Started),
+        [GUARANTEE, COMPLETED] => Node::GuaranteeRoot(GuaranteePhase::Completed),
+        [GUARANTEE, phase @ (STARTED | COMPLETED), item] => {
+            let phase = if *phase == STARTED { GuaranteePhase::Started } else { GuaranteePhase::Completed };
+            parse_item(item).map_or(Node::Other, |i| Node::GuaranteeItem(phase, i))
+        }
         [TRIGGER_RESULTS, token, item] => {
             parse_item(item).map_or(Node::Other, |i| Node::TriggerResult((*token).to_string(), i))
         }
@@ -484,6 +534,8 @@ mod tests {
         assert_eq!(p.system_time(), "/test_job/systemTime/current");
         assert_eq!(p.next_job_instance_ip(), "/test_job/next-job-instance-ip");
         assert_eq!(p.guarantee(), "/test_job/guarantee");
+        assert_eq!(p.guarantee_root(GuaranteePhase::Started), "/test_job/guarantee/started");
+        assert_eq!(p.guarantee_item(GuaranteePhase::Completed, 2), "/test_job/guarantee/completed/2");
     }
 
     #[test]
@@ -509,6 +561,9 @@ mod tests {
             (p.trigger("x@-@1"), Node::Trigger("x@-@1".into())),
             (p.trigger_result("tok", 3), Node::TriggerResult("tok".into(), 3)),
             (p.election_latch(), Node::Other),
+            (p.guarantee(), Node::Other),
+            (p.guarantee_root(GuaranteePhase::Completed), Node::GuaranteeRoot(GuaranteePhase::Completed)),
+            (p.guarantee_item(GuaranteePhase::Started, 7), Node::GuaranteeItem(GuaranteePhase::Started, 7)),
         ];
         for (path, node) in cases {
             assert_eq!(parse(&path), Some(("j", node)), "{path}");

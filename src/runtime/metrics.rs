@@ -7,7 +7,7 @@
 //! Without an endpoint the metrics are off: every call is a branch on `None`.
 //!
 //! Labels are bounded: `job` (the jobs of this process), `source` (`cron`, `trigger`, `misfire`,
-//! `failover`), `outcome` and `reason` (fixed lists below). Items are not labels: their number
+//! `failover`), `outcome`, `reason` and `phase` (fixed lists below). Items are not labels: their number
 //! is bounded per job, but the counts by job already answer the alerting questions.
 //!
 //! prometheus-client was chosen over `metrics` + its exporter: its registry is a value, not a
@@ -29,6 +29,7 @@ use prometheus_client::registry::Registry as PromRegistry;
 use tokio::sync::watch;
 
 use super::StopMode;
+use crate::config::schema::listener_key::{AFTER, AFTER_ONCE, BEFORE, BEFORE_ONCE};
 use crate::registry::{LinkState, Registry, SessionStatus};
 use crate::trace::Tracer;
 
@@ -95,7 +96,16 @@ struct Families {
     fencing_events: Counter,
     trace_dropped: Counter,
     ready: Gauge,
+    notifications: Family<Labels, Counter>,
+    listener_failures: Family<Labels, Counter>,
 }
+
+/// What became of a job's failure notifications (the `outcome` label of
+/// `ejctl_notifications_total`), in the order of [`JobProbe::notified`].
+const NOTIFICATION_OUTCOMES: [&str; 3] = ["sent", "failed", "dropped"];
+
+/// The listener phases (the `phase` label of `ejctl_listener_failures_total`).
+pub(crate) const LISTENER_PHASES: [&str; 4] = [BEFORE, AFTER, BEFORE_ONCE, AFTER_ONCE];
 
 /// What the job task publishes for the probes, read when scraped.
 #[derive(Default)]
@@ -107,6 +117,10 @@ pub(crate) struct JobProbe {
     deferred_since_ms: AtomicI64,
     /// Registered in the current session.
     registered: AtomicBool,
+    /// The error handler's counters (see [`crate::notify::send::Counts`]).
+    alerts: Option<Arc<crate::notify::send::Counts>>,
+    /// The values of those counters at the last scrape: sent, failed, dropped.
+    notified: [AtomicU64; 3],
 }
 
 impl JobProbe {
@@ -181,6 +195,8 @@ impl Metrics {
             fencing_events: Counter::default(),
             trace_dropped: Counter::default(),
             ready: Gauge::default(),
+            notifications: Family::default(),
+            listener_failures: Family::default(),
         };
         let mut r = PromRegistry::with_prefix("ejctl");
         r.register("fires", "Fires handled, by job and source", f.fires.clone());
@@ -230,6 +246,16 @@ impl Metrics {
             f.trace_dropped.clone(),
         );
         r.register("ready", "1 when /readyz answers ready", f.ready.clone());
+        r.register(
+            "notifications",
+            "Failure notifications of the error handler, by job and outcome (sent, failed, dropped)",
+            f.notifications.clone(),
+        );
+        r.register(
+            "listener_failures",
+            "Listener phases that failed or timed out, by job and phase",
+            f.listener_failures.clone(),
+        );
         Metrics {
             inner: Some(Box::new(Inner {
                 registry: r,
@@ -245,9 +271,10 @@ impl Metrics {
         self.inner.as_deref().map(|i| &i.families)
     }
 
-    /// The probe of a job; its families start at zero so dashboards see the job before it fires.
-    pub(crate) fn job(&self, name: &str) -> Arc<JobProbe> {
-        let probe = Arc::new(JobProbe::default());
+    /// The probe of a job, reading its error handler's `alerts` counters when scraped; its
+    /// families start at zero so dashboards see the job before it fires.
+    pub(crate) fn job(&self, name: &str, alerts: Arc<crate::notify::send::Counts>) -> Arc<JobProbe> {
+        let probe = Arc::new(JobProbe { alerts: Some(alerts), ..JobProbe::default() });
         if let Some(inner) = self.inner.as_deref() {
             let f = &inner.families;
             let labels = job(name);
@@ -257,6 +284,14 @@ impl Metrics {
             let _ = f.failover_claimed.get_or_create(&labels);
             let _ = f.fires_deferred.get_or_create(&labels);
             let _ = f.leader_changes.get_or_create(&labels);
+            for outcome in NOTIFICATION_OUTCOMES {
+                let _ =
+                    f.notifications.get_or_create(&vec![("job", name.to_string()), ("outcome", outcome.to_string())]);
+            }
+            for phase in LISTENER_PHASES {
+                let _ =
+                    f.listener_failures.get_or_create(&vec![("job", name.to_string()), ("phase", phase.to_string())]);
+            }
             lock(&inner.jobs).insert(name.to_string(), Arc::clone(&probe));
         }
         probe
@@ -334,6 +369,13 @@ impl Metrics {
                 ("outcome", outcome.to_string()),
             ])
             .inc();
+    }
+
+    /// A listener phase failed or timed out (`phase`: one of [`LISTENER_PHASES`]).
+    pub(crate) fn listener_failed(&self, name: &str, phase: &'static str) {
+        if let Some(f) = self.f() {
+            f.listener_failures.get_or_create(&vec![("job", name.to_string()), ("phase", phase.to_string())]).inc();
+        }
     }
 
     /// This instance claimed an orphaned item.
@@ -465,6 +507,15 @@ impl Metrics {
             f.fires_due.get_or_create(&labels).set(count);
             let overdue = oldest.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
             f.fire_overdue.get_or_create(&labels).set(overdue);
+            if let Some(counts) = &probe.alerts {
+                let now = [&counts.sent, &counts.failed, &counts.dropped].map(|c| c.load(Ordering::Relaxed));
+                for ((outcome, total), seen) in NOTIFICATION_OUTCOMES.into_iter().zip(now).zip(&probe.notified) {
+                    let before = seen.swap(total, Ordering::Relaxed);
+                    f.notifications
+                        .get_or_create(&vec![("job", name.to_string()), ("outcome", outcome.to_string())])
+                        .inc_by(total.saturating_sub(before));
+                }
+            }
         }
         if let Some(tracer) = lock(&inner.tracer).as_ref() {
             let total = tracer.stats().dropped.load(Ordering::Relaxed);

@@ -15,7 +15,7 @@ fn outcome_labels() {
 #[test]
 fn counts_render_in_openmetrics_text() {
     let m = Metrics::on();
-    let probe = m.job("j");
+    let probe = m.job("j", Arc::default());
     m.fire("j", "cron");
     m.item_started("j", "cron", Some(0.002));
     m.item_ended("j", "cron", "failure", 0.5);
@@ -39,9 +39,33 @@ fn counts_render_in_openmetrics_text() {
 }
 
 #[test]
+fn notifications_and_listener_failures_are_counted() {
+    let m = Metrics::on();
+    let counts = Arc::new(crate::notify::send::Counts::default());
+    m.job("j", counts.clone());
+    counts.sent.fetch_add(2, Ordering::Relaxed);
+    counts.dropped.fetch_add(1, Ordering::Relaxed);
+    m.listener_failed("j", "after_once");
+    let store = crate::registry::embedded::EmbeddedStore::new();
+    let registry = Registry::embedded(&store);
+    let _ = m.render(Utc::now(), &registry, HEALTHY, false);
+    counts.sent.fetch_add(1, Ordering::Relaxed);
+    let text = m.render(Utc::now(), &registry, HEALTHY, false);
+    for line in [
+        "ejctl_notifications_total{job=\"j\",outcome=\"sent\"} 3",
+        "ejctl_notifications_total{job=\"j\",outcome=\"failed\"} 0",
+        "ejctl_notifications_total{job=\"j\",outcome=\"dropped\"} 1",
+        "ejctl_listener_failures_total{job=\"j\",phase=\"after_once\"} 1",
+        "ejctl_listener_failures_total{job=\"j\",phase=\"before\"} 0",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+    }
+}
+
+#[test]
 fn off_records_nothing() {
     let m = Metrics::off();
-    m.job("j");
+    m.job("j", Arc::default());
     m.fire("j", "cron");
     let store = crate::registry::embedded::EmbeddedStore::new();
     assert_eq!(m.render(Utc::now(), &Registry::embedded(&store), HEALTHY, false), "");
@@ -50,7 +74,7 @@ fn off_records_nothing() {
 #[test]
 fn readiness_needs_registration_and_a_healthy_link() {
     let m = Metrics::on();
-    let probe = m.job("j");
+    let probe = m.job("j", Arc::default());
     let store = crate::registry::embedded::EmbeddedStore::new();
     let registry = Registry::embedded(&store);
     assert!(!m.readiness(&registry, HEALTHY, false).ready);
@@ -64,7 +88,7 @@ fn readiness_needs_registration_and_a_healthy_link() {
 fn families() -> Vec<(String, String)> {
     let store = crate::registry::embedded::EmbeddedStore::new();
     let m = Metrics::on();
-    m.job("j");
+    m.job("j", Arc::default());
     m.fire("j", "cron");
     m.fire_refused("j", Refusal::ClockSkew);
     m.item_started("j", "cron", Some(0.0));

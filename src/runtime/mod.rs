@@ -85,12 +85,14 @@ pub struct JobDefinition {
     pub in_process: Option<Arc<dyn ErasedJob>>,
     /// Its listeners ([`crate::listener`]).
     pub listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    /// Its once-per-fire listeners ([`crate::listener::DistributeOnceListener`]).
+    pub once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 impl JobDefinition {
     /// A job run by ejctl's own executors (script, HTTP, dataflow commands).
     pub fn new(job_type: JobType, config: JobConfig) -> JobDefinition {
-        JobDefinition { job_type, config, in_process: None, listeners: Vec::new() }
+        JobDefinition { job_type, config, in_process: None, listeners: Vec::new(), once_listeners: Vec::new() }
     }
 
     /// A job implemented in Rust; `type_name` is written as the job root's data.
@@ -100,6 +102,7 @@ impl JobDefinition {
             config,
             in_process: Some(job),
             listeners: Vec::new(),
+            once_listeners: Vec::new(),
         }
     }
 
@@ -107,6 +110,15 @@ impl JobDefinition {
     #[must_use]
     pub fn with_listener(mut self, listener: Arc<dyn crate::listener::JobListener>) -> JobDefinition {
         self.listeners.push(listener);
+        self
+    }
+
+    /// Adds a once-per-fire listener, run once per fire across all the job's instances
+    /// (ElasticJob's `AbstractDistributeOnceElasticJobListener`); its timeouts are the job's
+    /// `ejctl.listener.started.timeout.milliseconds` / `…completed…` properties.
+    #[must_use]
+    pub fn with_once_listener(mut self, listener: Arc<dyn crate::listener::DistributeOnceListener>) -> JobDefinition {
+        self.once_listeners.push(listener);
         self
     }
 }
@@ -227,12 +239,7 @@ impl Worker {
             RegistryTarget::ZooKeeper(options) => {
                 Registry::connect(options.clone()).await.context("cannot connect to the registry")?
             }
-            RegistryTarget::Embedded(store) => {
-                tracing::warn!(
-                    "no [registry] configured: using the embedded in-process registry, which coordinates this process only"
-                );
-                Registry::embedded(store)
-            }
+            RegistryTarget::Embedded(store) => Registry::embedded(store),
         };
         let ip = match &config.ip {
             Some(ip) => ip.clone(),
@@ -262,12 +269,14 @@ impl Worker {
         let mut services = JoinSet::new();
         let session_timeout = registry.session_timeout();
         let fencing = config.fencing_timeout.unwrap_or_else(|| fence::default_fencing(session_timeout));
-        if fencing + config.kill_grace >= session_timeout {
+        // Only another process can take a cut-off item over, and only through ZooKeeper.
+        let shared = matches!(config.registry, RegistryTarget::ZooKeeper(_));
+        if shared && fencing + config.kill_grace >= session_timeout {
             tracing::warn!(
-                fencing = ?fencing,
-                kill_grace = ?config.kill_grace,
-                session_timeout = ?session_timeout,
-                "fencing timeout + kill grace is not below the session timeout: a cut-off item may still run when it is failed over"
+                fencing_ms = fencing.as_millis(),
+                kill_grace_ms = config.kill_grace.as_millis(),
+                session_timeout_ms = session_timeout.as_millis(),
+                "fencing timeout + kill grace is not below the session timeout: a cut-off item may still run when it is failed over; lower [registry] fencing_timeout_ms or [instance] kill_grace_seconds"
             );
         }
         let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
@@ -280,6 +289,7 @@ impl Worker {
                 in_process: job.in_process,
                 config: job.config,
                 listeners: job.listeners,
+                once_listeners: job.once_listeners,
             };
             let runner = job::JobTask::start(
                 registry.clone(),
@@ -392,7 +402,7 @@ impl Worker {
                 }
             }
         }
-        tracing::info!(instance = %self.instance_id, timeout = ?self.shutdown_timeout, "stopping: no new fires, waiting for running items");
+        tracing::info!(instance = %self.instance_id, timeout_s = self.shutdown_timeout.as_secs(), "stopping: no new fires, waiting for running items");
         let _ = self.stop.send(StopMode::Graceful(Instant::now() + self.shutdown_timeout));
         let mut was_forced = false;
         loop {

@@ -64,6 +64,16 @@ impl TraceTarget {
         Ok(TraceTarget::Sqlite(PathBuf::from(s)))
     }
 
+    /// The location as a file names it (a job file, the contexts file): a relative SQLite path
+    /// is relative to that file's directory, like the other paths such files give, so that a
+    /// worker and `ejctl history --job-file` meet on one file whatever their working directories.
+    pub fn relative_to_file(self, file: &Path) -> TraceTarget {
+        match (self, file.parent().filter(|d| !d.as_os_str().is_empty())) {
+            (TraceTarget::Sqlite(path), Some(dir)) if path.is_relative() => TraceTarget::Sqlite(dir.join(path)),
+            (target, _) => target,
+        }
+    }
+
     /// The location for messages, without a password.
     pub fn describe(&self) -> String {
         match self {
@@ -216,6 +226,12 @@ mod tests {
         assert!(TraceTarget::parse("mysql://x/y").unwrap_err().contains("unsupported trace store 'mysql://'"));
         assert!(TraceTarget::parse(" ").is_err());
         assert!(TraceTarget::parse("sqlite://").is_err());
+        let from = |s: &str, file: &str| TraceTarget::parse(s).unwrap().relative_to_file(Path::new(file));
+        assert_eq!(from("t.db", "/etc/ejctl/w.toml"), TraceTarget::Sqlite("/etc/ejctl/t.db".into()));
+        assert_eq!(from("sqlite:../t.db", "conf/w.toml"), TraceTarget::Sqlite("conf/../t.db".into()));
+        assert_eq!(from("t.db", "w.toml"), TraceTarget::Sqlite("t.db".into()));
+        assert_eq!(from("/var/t.db", "/etc/w.toml"), TraceTarget::Sqlite("/var/t.db".into()));
+        assert_eq!(from(pg, "/etc/w.toml"), TraceTarget::Postgres(pg.into()));
     }
 
     #[tokio::test]

@@ -124,8 +124,10 @@ pub struct HistoryQuery {
     pub failed: bool,
     /// Only this source (`cron`, `trigger`, `misfire`, `failover`).
     pub source: Option<String>,
-    /// At most this many (newest first).
+    /// At most this many (newest first, or oldest first with `oldest_first`).
     pub limit: u32,
+    /// The oldest runs first (the first runs since `since_ms`).
+    pub oldest_first: bool,
     /// Include the output tail.
     pub with_output: bool,
 }
@@ -308,7 +310,7 @@ impl Store {
         Ok(deleted)
     }
 
-    /// The runs `q` asks for, newest first.
+    /// The runs `q` asks for, newest first (oldest first with `q.oldest_first`).
     ///
     /// # Errors
     /// Database errors.
@@ -329,7 +331,8 @@ impl Store {
             if q.failed {
                 qb.push(" AND outcome IS NOT NULL AND outcome <> 'ok'");
             }
-            qb.push(" ORDER BY start_ms DESC, id LIMIT ").push_bind(i64::from(q.limit));
+            let order = if q.oldest_first { "ASC" } else { "DESC" };
+            qb.push(format!(" ORDER BY start_ms {order}, id LIMIT ")).push_bind(i64::from(q.limit));
             let rows = qb.build().fetch_all(pool).await?;
             let mut out = Vec::with_capacity(rows.len());
             for r in rows {

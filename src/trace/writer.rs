@@ -136,10 +136,10 @@ async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc
             Err(e) => {
                 stats.failed_batches.fetch_add(1, Ordering::Relaxed);
                 if healthy {
-                    tracing::warn!(store = %config.target.describe(), error = %format!("{e:#}"), retry_in = ?backoff, "cannot write to the trace store; retrying (fires are not affected)");
+                    tracing::warn!(store = %config.target.describe(), error = %format!("{e:#}"), retry_in_ms = backoff.as_millis(), "cannot write to the trace store; retrying (fires are not affected)");
                     healthy = false;
                 } else {
-                    tracing::debug!(error = %format!("{e:#}"), retry_in = ?backoff, "trace store still failing");
+                    tracing::debug!(error = %format!("{e:#}"), retry_in_ms = backoff.as_millis(), "trace store still failing");
                 }
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(BACKOFF_MAX);

@@ -34,6 +34,12 @@ use super::{Rng, miss, read_records, signal, wait_exit, write_script};
 /// The chaos job's sharding total count.
 const ITEMS: u32 = 8;
 
+/// The longest run of [`CHAOS_SCRIPT`] (it sleeps 0.0–1.4 s), in ms.
+const LONGEST_RUN_MS: i64 = 1400;
+
+/// The ensemble's tick (tests/support/zk.rs): a session expires up to one tick after its timeout.
+const ZK_TICK_MS: i64 = 1000;
+
 /// Records start and end lines; sleeps a deterministic 0–1.4 s.
 const CHAOS_SCRIPT: &str = r#"#!/bin/sh
 start=$(date +%s%3N)
@@ -445,8 +451,13 @@ pub fn check(outcome: &Outcome) -> Summary {
             // period before the fault.
             let first_run_killed =
                 list.iter().filter(|r| r.start >= fire).min_by_key(|r| r.start).is_some_and(|r| r.end.is_none());
+            // Owed through a fault: the fault may begin up to a period after the fire; the session
+            // of a worker that holds the item expires up to a tick after its timeout; the leader
+            // then reshards once nothing runs (new fires wait), which takes up to the longest
+            // run, and once more when the worker comes back with a new session; plus a second
+            // for a loaded machine.
             let bound = if in_fault_window(fire) || first_run_killed {
-                fire + 1000 + t + 2000
+                fire + 1000 + t + ZK_TICK_MS + 2 * LONGEST_RUN_MS + 1000
             } else {
                 busy_end.max(fire) + 1000
             };

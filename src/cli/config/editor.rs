@@ -1,10 +1,13 @@
-//! The editor `ejctl config edit` runs: `$VISUAL`, else `$EDITOR`, else `vi`, split into words
-//! like a shell would (no shell runs), on a private copy of the stored YAML (mode 0600, removed
-//! afterwards unless the edit must be kept).
+//! The editor `ejctl config edit` runs: `$VISUAL`, else `$EDITOR`, split into words like a shell
+//! would (no shell runs), on a private copy of the stored YAML (mode 0600, removed afterwards
+//! unless the edit must be kept). Without either variable, or with an editor that needs a
+//! terminal when there is none, `config edit` refuses before it reads anything ([`check_editor`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+
+use std::io::IsTerminal;
 
 use crate::exit::{CliError, Exit};
 
@@ -36,6 +39,21 @@ impl EditFile {
     pub(super) fn keep(&mut self) -> String {
         self.keep = true;
         format!(" (your edit is kept in {})", self.path.display())
+    }
+
+    /// Keeps the file and says where in `err`: in its own message when it is a refusal of ours,
+    /// as context when a registry or I/O error is behind it.
+    pub(super) fn kept(&mut self, err: anyhow::Error) -> anyhow::Error {
+        let note = self.keep();
+        match err.downcast::<CliError>() {
+            Ok(mut e) if e.registry_error().is_none() => {
+                e.message.push_str(&note);
+                e.into()
+            }
+            Ok(e) => anyhow::Error::new(e)
+                .context(format!("nothing was written; your edit is kept in {}", self.path.display())),
+            Err(e) => e.context(format!("nothing was written; your edit is kept in {}", self.path.display())),
+        }
     }
 }
 
@@ -107,20 +125,58 @@ fn split_command(s: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// The editor command: `$VISUAL`, else `$EDITOR`, else `vi`.
-fn editor_command() -> String {
-    ["VISUAL", "EDITOR"]
-        .iter()
-        .filter_map(|v| std::env::var(v).ok())
-        .find(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "vi".to_string())
+/// The editor command: `$VISUAL`, else `$EDITOR`.
+fn editor_command() -> Option<String> {
+    ["VISUAL", "EDITOR"].iter().filter_map(|v| std::env::var(v).ok()).find(|v| !v.trim().is_empty())
 }
 
-/// Runs the editor on `path` (the runtime keeps serving the registry session meanwhile).
-pub(super) async fn run_editor(job: &str, path: &Path) -> Result<()> {
-    let command = editor_command();
+/// Editors that draw on the terminal they are started from.
+const TERMINAL_EDITORS: &[&str] = &[
+    "vi",
+    "vim",
+    "nvim",
+    "vim.basic",
+    "vim.tiny",
+    "view",
+    "nano",
+    "pico",
+    "emacs",
+    "mg",
+    "micro",
+    "joe",
+    "ne",
+    "hx",
+    "kak",
+];
+
+/// Checks, before anything is read, that there is an editor to run: `$VISUAL` or `$EDITOR`
+/// set, and a terminal when it is a terminal editor. Returns the command.
+///
+/// # Errors
+/// Exit 4 naming what is missing and what to use instead.
+pub(super) fn check_editor(job: &str) -> Result<String, CliError> {
+    let instead = format!("or change keys with `ejctl config set {job} KEY=VALUE`");
+    let Some(command) = editor_command() else {
+        return Err(CliError::refused(format!(
+            "no editor: set VISUAL or EDITOR (EDITOR=vi ejctl config edit {job}), {instead}"
+        )));
+    };
+    let program = split_command(&command).ok().and_then(|w| w.into_iter().next()).unwrap_or_default();
+    let name = Path::new(&program).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if TERMINAL_EDITORS.contains(&name.as_str()) && !terminal {
+        return Err(CliError::refused(format!(
+            "the editor '{command}' needs a terminal and there is none: run `ejctl config edit {job}` on a terminal, use an editor that opens a window (EDITOR='code --wait'), {instead}"
+        )));
+    }
+    Ok(command)
+}
+
+/// Runs the editor `command` on `path` (the runtime keeps serving the registry session
+/// meanwhile).
+pub(super) async fn run_editor(job: &str, command: &str, path: &Path) -> Result<()> {
     let words =
-        split_command(&command).map_err(|e| CliError::usage(format!("cannot use the editor '{command}': {e}")))?;
+        split_command(command).map_err(|e| CliError::usage(format!("cannot use the editor '{command}': {e}")))?;
     let status = tokio::process::Command::new(&words[0])
         .args(&words[1..])
         .arg(path)

@@ -20,10 +20,11 @@ use serde::Serialize;
 use crate::cli::context::{self, Layer};
 use crate::cli::global::GlobalArgs;
 use crate::cli::output::{Block, Output, Render};
+use crate::cli::prompt;
 use crate::config::JobConfig;
 use crate::exit::{CliError, Exit};
 use crate::jobfile;
-use crate::ops::config::ValueChange;
+use crate::ops::config::{self as ops_config, ValueChange};
 use crate::ops::publish::{self, Action, Plan};
 use crate::ops::text::plain_value;
 use crate::registry::codec::JobType;
@@ -93,7 +94,9 @@ impl Render for Applied<'_> {
         let rows = self
             .rows()
             .iter()
-            .map(|(p, result, version)| vec![p.plan.job.clone(), result.to_string(), version.to_string()])
+            .map(|(p, result, version)| {
+                vec![p.plan.job.clone(), result.to_string(), version.to_string(), p.file.display().to_string()]
+            })
             .collect();
         vec![Block::Rows(rows)]
     }
@@ -224,15 +227,7 @@ pub async fn apply_or_diff(global: &GlobalArgs, files: &[PathBuf], out: &mut Out
     for w in &loaded.warnings {
         tracing::warn!("{w}");
     }
-    let file_layer = loaded.registry.as_ref().map(|r| Layer {
-        zk: Some(r.servers.clone()),
-        namespace: Some(r.namespace.clone()),
-        digest: r.digest.clone(),
-        connect_timeout: None,
-        tls_ca: r.tls.as_ref().map(|t| t.ca.display().to_string()),
-        tls_cert: r.tls.as_ref().and_then(|t| t.cert.as_ref()).map(|p| p.display().to_string()),
-        tls_key: r.tls.as_ref().and_then(|t| t.key.as_ref()).map(|p| p.display().to_string()),
-    });
+    let file_layer = loaded.registry.as_ref().map(Layer::from_section);
     let global = context::for_job_files(global, file_layer.as_ref());
     let registry = connect_for_files(&global, write).await?;
     let namespace = global.namespace.clone().unwrap_or_default().trim_matches('/').to_string();
@@ -245,6 +240,16 @@ pub async fn apply_or_diff(global: &GlobalArgs, files: &[PathBuf], out: &mut Out
         loaded.jobs.iter().zip(plans).map(|(def, plan)| FilePlan { file: &def.file, plan }).collect();
     if write {
         if let Some(registry) = &registry {
+            let risks: Vec<String> = plans
+                .iter()
+                .filter(|p| p.plan.action == Action::Update)
+                .flat_map(|p| {
+                    ops_config::risks(&p.plan.job, p.plan.stored.as_ref(), &p.plan.config, chrono::Utc::now())
+                })
+                .collect();
+            if !risks.is_empty() {
+                prompt::confirm(&global, &risks.join("; "))?;
+            }
             let plans: Vec<&Plan> = plans.iter().map(|p| &p.plan).collect();
             publish::apply(registry, &plans).await?;
         }
@@ -255,6 +260,124 @@ pub async fn apply_or_diff(global: &GlobalArgs, files: &[PathBuf], out: &mut Out
         out.render(&Diff { namespace: &namespace, plans, drift })?;
         Ok(if drift { Exit::Failure } else { Exit::Ok })
     }
+}
+
+/// `config diff --files A B`: the jobs of two files compared (the old and new YAML of each job
+/// that differs, is only in A or only in B).
+struct FileDiff {
+    old: PathBuf,
+    new: PathBuf,
+    jobs: Vec<FileDiffJob>,
+}
+
+#[derive(Serialize)]
+struct FileDiffJob {
+    job: String,
+    /// `create` (only in the second file), `delete` (only in the first), `update`, `none`.
+    action: &'static str,
+    changed: BTreeMap<String, ValueChange>,
+    #[serde(skip)]
+    old_yaml: String,
+    #[serde(skip)]
+    new_yaml: String,
+}
+
+#[derive(Serialize)]
+struct FileDiffDoc<'a> {
+    old: String,
+    new: String,
+    drift: bool,
+    jobs: &'a [FileDiffJob],
+}
+
+impl FileDiff {
+    fn drift(&self) -> bool {
+        self.jobs.iter().any(|j| j.action != "none")
+    }
+}
+
+impl Render for FileDiff {
+    fn document(&self) -> impl Serialize {
+        FileDiffDoc {
+            old: self.old.display().to_string(),
+            new: self.new.display().to_string(),
+            drift: self.drift(),
+            jobs: &self.jobs,
+        }
+    }
+
+    fn plain(&self) -> Vec<Block> {
+        let mut rows = Vec::new();
+        for j in &self.jobs {
+            for (k, c) in &j.changed {
+                rows.push(vec![
+                    j.job.clone(),
+                    j.action.to_string(),
+                    k.clone(),
+                    plain_value(&c.old),
+                    plain_value(&c.new),
+                ]);
+            }
+        }
+        vec![Block::Rows(rows)]
+    }
+
+    fn table(&self) -> Vec<Block> {
+        let mut text = String::new();
+        for j in self.jobs.iter().filter(|j| j.action != "none") {
+            text.push_str(&format!("--- {} (job '{}')\n", self.old.display(), j.job));
+            text.push_str(&format!("+++ {} (job '{}')\n", self.new.display(), j.job));
+            text.push_str(&unified_diff(&j.old_yaml, &j.new_yaml, 3));
+        }
+        vec![Block::Text(text)]
+    }
+}
+
+/// Runs `ejctl config diff --files A B`: exit 1 when their jobs differ.
+///
+/// # Errors
+/// Not exactly two files, or a bad job file (exit 2).
+pub fn diff_files(files: &[PathBuf], out: &mut Output) -> Result<Exit> {
+    let [old, new] = files else {
+        return Err(CliError::usage(format!("--files compares two job files, got {}", files.len())).into());
+    };
+    let load = |f: &PathBuf| -> Result<Vec<jobfile::JobDefinition>, CliError> {
+        let loaded = jobfile::load(std::slice::from_ref(f)).map_err(|e| CliError::usage(e.to_string()))?;
+        Ok(loaded.jobs)
+    };
+    let (a, b) = (load(old)?, load(new)?);
+    let text = |d: &jobfile::JobDefinition| format!("# type: {}\n{}", d.job_type, d.config.to_yaml());
+    let mut names: Vec<&str> = a.iter().chain(&b).map(|d| d.config.job_name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let jobs = names
+        .into_iter()
+        .map(|name| {
+            let find = |defs: &[jobfile::JobDefinition]| defs.iter().find(|d| d.config.job_name == name).cloned();
+            let (x, y) = (find(&a), find(&b));
+            let old_yaml = x.as_ref().map(text).unwrap_or_default();
+            let new_yaml = y.as_ref().map(text).unwrap_or_default();
+            let changed = match (&x, &y) {
+                (Some(x), Some(y)) => crate::ops::config::changes(Some(&x.config), &y.config),
+                (None, Some(y)) => crate::ops::config::changes(None, &y.config),
+                (Some(x), None) => crate::ops::config::changes(None, &x.config)
+                    .into_iter()
+                    .map(|(k, c)| (k, ValueChange { old: c.new, new: c.old }))
+                    .collect(),
+                (None, None) => BTreeMap::new(),
+            };
+            let action = match (&x, &y) {
+                (None, _) => "create",
+                (_, None) => "delete",
+                _ if old_yaml == new_yaml => "none",
+                _ => "update",
+            };
+            FileDiffJob { job: name.to_string(), action, changed, old_yaml, new_yaml }
+        })
+        .collect();
+    let diff = FileDiff { old: old.clone(), new: new.clone(), jobs };
+    out.render(&diff)?;
+    Ok(if diff.drift() { Exit::Failure } else { Exit::Ok })
 }
 
 /// A unified line diff (hunks with `context` lines around changes), without file headers.

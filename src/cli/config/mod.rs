@@ -18,12 +18,17 @@
 //!   ones are rewritten, keeping what the files cannot express (unknown keys,
 //!   `jobExtraConfigurations`) from the stored YAML; identical ones are left alone. All the
 //!   writes of one `apply` are one transaction: all or nothing.
-//! * `diff FILE...`: what `apply` would change; exit 1 when there is drift, 0 when none.
+//! * `diff FILE...`: what `apply` would change; exit 1 when there is drift, 0 when none. With
+//!   `--files A B`, the jobs of two job files compared with each other (their `[instance]` and
+//!   `[registry]` tables ignored), no registry read: one set of job files for a fleet.
 //!
 //! `set`, `edit` and `apply` validate the result with the job-file validation
 //! ([`crate::ops::config::check_change`]; for `SCRIPT`, `HTTP` and `DATAFLOW` jobs the executor
-//! properties too), ask before changing `shardingTotalCount` (`--yes` without a terminal), and
-//! write with the version read, so a concurrent change is refused (exit 4) instead of
+//! properties too), ask before a change that does more than it seems
+//! ([`crate::ops::config::risks`]: `shardingTotalCount` reshards, a removed cron makes a one-off
+//! job, a cron that never fires again, `disabled=true` that running workers ignore; `--yes`
+//! without a terminal, exit 4 otherwise, each with what to use instead), and write with the
+//! version read, so a concurrent change is refused (exit 4) instead of
 //! overwritten. Nothing unchanged is written. The reading, checking and writing are
 //! [`crate::ops::config`]'s and [`crate::ops::publish`]'s; [`update`] and [`files`] ask, run the
 //! editor and render.
@@ -56,7 +61,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::global::{self, GlobalArgs};
+use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::config::JobConfig;
 use crate::exit::Exit;
@@ -68,27 +73,27 @@ use crate::ops::config::{StoredConfig, config_json};
 pub enum ConfigCmd {
     /// Print a job's configuration YAML exactly as stored.
     #[command(after_help = "Examples:\n  ejctl config get myJob\n  ejctl config get myJob -o json | jq .config.cron")]
-    Get(JobArg),
+    Get(Reads<JobArg>),
     /// Change configuration keys, validated and written with a version check.
     #[command(
-        after_help = "Examples:\n  ejctl config set myJob cron='0/10 * * * * ?' failover=true\n  ejctl config set myJob shardingTotalCount=4 --yes\n  ejctl config set myJob sharding_item_parameters=0=A,1=B props.script.command.line='/opt/run.sh'\n  ejctl config set myJob props.obsolete=      # an empty value removes a property or an optional key\n\nKeys: the YAML keys (jobName cannot change) or the job file's snake_case names.\nChanging shardingTotalCount asks for confirmation (--yes without a terminal)."
+        after_help = "Examples:\n  ejctl config set myJob cron='0/10 * * * * ?' failover=true\n  ejctl config set myJob shardingTotalCount=4 --yes\n  ejctl config set myJob sharding_item_parameters=0=A,1=B props.script.command.line='/opt/run.sh'\n  ejctl config set myJob props.obsolete=      # an empty value removes a property or an optional key\n\nKeys: the YAML keys (jobName cannot change) or the job file's names (command, timeout_seconds, ...).\nThese ask for confirmation (--yes without a terminal): changing shardingTotalCount (the items\nare resharded), an empty cron (a one-off job), a cron that never fires again, disabled=true\n(running workers ignore it until they restart: use `ejctl job disable`)."
     )]
-    Set(SetArgs),
+    Set(Changes<SetArgs>),
     /// Edit a job's configuration in $VISUAL / $EDITOR, validated and written with a version check.
     #[command(
         after_help = "Examples:\n  ejctl config edit myJob\n  EDITOR='code --wait' ejctl config edit myJob\n\nAn invalid result is refused (exit 2) and the edited copy is kept; on a terminal the editor can be reopened."
     )]
-    Edit(JobArg),
+    Edit(Changes<JobArg>),
     /// Write the configurations of job files to the registry (created, updated or unchanged).
     #[command(
         after_help = "Examples:\n  ejctl config apply jobs/*.toml\n  ejctl --context prod config apply billing.toml -o json\n\nRegistry: --zk/--namespace (or --context) win over the files' [registry], which wins over the current context."
     )]
-    Apply(FilesArg),
-    /// Show what `config apply` would change; exit 1 when there is drift.
+    Apply(Changes<FilesArg>),
+    /// Show what `config apply` would change (or how two job files differ); exit 1 on a difference.
     #[command(
-        after_help = "Examples:\n  ejctl config diff jobs/*.toml\n  ejctl config diff billing.toml -o json | jq '.jobs[] | select(.action != \"none\")'\n\nExit status 0: no drift, 1: drift."
+        after_help = "Examples:\n  ejctl config diff jobs/*.toml\n  ejctl config diff billing.toml -o json | jq '.jobs[] | select(.action != \"none\")'\n  ejctl config diff --files host-a/jobs.toml host-b/jobs.toml\n\nWith --files, the jobs of the first file are compared with those of the second; [instance]\nand [registry] tables are ignored and no registry is read.\nExit status 0: no drift, 1: drift."
     )]
-    Diff(FilesArg),
+    Diff(Reads<DiffArgs>),
 }
 
 /// A job name.
@@ -116,6 +121,17 @@ pub struct FilesArg {
     pub files: Vec<PathBuf>,
 }
 
+/// Arguments of `ejctl config diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Job files (TOML, as for `ejctl run`).
+    #[arg(required = true, value_name = "JOB_FILE")]
+    pub files: Vec<PathBuf>,
+    /// Compare the jobs of two job files with each other instead of with the registry.
+    #[arg(long = "files")]
+    pub between_files: bool,
+}
+
 /// Runs `ejctl config ...`.
 ///
 /// # Errors
@@ -123,11 +139,12 @@ pub struct FilesArg {
 /// a declined confirmation or a concurrent change (exit 4), registry errors (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ConfigCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ConfigCmd::Get(args) => get(global, &args.job, out).await,
-        ConfigCmd::Set(args) => update::set(global, &args.job, &args.assignments, out).await,
-        ConfigCmd::Edit(args) => update::edit(global, &args.job, out).await,
-        ConfigCmd::Apply(args) => files::apply_or_diff(global, &args.files, out, true).await,
-        ConfigCmd::Diff(args) => files::apply_or_diff(global, &args.files, out, false).await,
+        ConfigCmd::Get(a) => get(global, &a.args.job, out).await,
+        ConfigCmd::Set(a) => update::set(global, &a.args.job, &a.args.assignments, out).await,
+        ConfigCmd::Edit(a) => update::edit(global, &a.args.job, out).await,
+        ConfigCmd::Apply(a) => files::apply_or_diff(global, &a.args.files, out, true).await,
+        ConfigCmd::Diff(a) if a.args.between_files => files::diff_files(&a.args.files, out),
+        ConfigCmd::Diff(a) => files::apply_or_diff(global, &a.args.files, out, false).await,
     }
 }
 

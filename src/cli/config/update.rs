@@ -1,6 +1,6 @@
 //! `ejctl config set` and `ejctl config edit`: one job's configuration changed, checked
-//! ([`crate::ops::config`]), confirmed when `shardingTotalCount` changes, and written with the
-//! version read.
+//! ([`crate::ops::config`]), confirmed when it does more than it seems ([`confirm_risky`]), and
+//! written with the version read.
 //!
 //! Both print what changed: a line per key for people, `key old new` rows with `-o plain`, and
 //! `{"job", "version", "changed": {KEY: {"old", "new"}}}` with `-o json|yaml` (`version`: the
@@ -12,12 +12,11 @@ use std::io::IsTerminal;
 use anyhow::{Context as _, Result};
 use serde::Serialize;
 
-use super::editor::{EditFile, run_editor};
+use super::editor::{EditFile, check_editor, run_editor};
 use crate::cli::global::{self, GlobalArgs};
 use crate::cli::output::{Block, Output, Render};
 use crate::cli::prompt;
 use crate::config::JobConfig;
-use crate::config::schema::{self, FieldId};
 use crate::exit::{CliError, Exit};
 use crate::ops::assign;
 use crate::ops::check_job_name;
@@ -56,17 +55,25 @@ impl Render for UpdateDoc<'_> {
     }
 }
 
-/// Asks before changing `shardingTotalCount` (the items are resharded).
-fn confirm_count(global: &GlobalArgs, job: &str, changed: &BTreeMap<String, ValueChange>) -> Result<()> {
-    if let Some(c) = changed.get(schema::yaml_key(FieldId::ShardingTotalCount)) {
-        prompt::confirm(
-            global,
-            &format!(
-                "change shardingTotalCount of job '{job}' from {} to {} (its items are resharded)",
-                show_value(&c.old),
-                show_value(&c.new)
-            ),
-        )?;
+/// Asks before a change that does more than its author may expect ([`config::risks`]: a
+/// resharding, a job switched to one-off or to a cron that never fires, `disabled` that running
+/// workers ignore).
+///
+/// # Errors
+/// Exit 4 when declined, or without a terminal and `--yes`.
+pub fn confirm_risky(
+    global: &GlobalArgs,
+    job: &str,
+    old: Option<&JobConfig>,
+    new: &JobConfig,
+    changed: &BTreeMap<String, ValueChange>,
+) -> Result<()> {
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let risks = config::risks(job, old, new, chrono::Utc::now());
+    if !risks.is_empty() {
+        prompt::confirm(global, &risks.join("; "))?;
     }
     Ok(())
 }
@@ -100,7 +107,7 @@ pub async fn set(global: &GlobalArgs, job: &str, raw: &[String], out: &mut Outpu
     warn_all(&update.warnings);
     let mut version = stored.version();
     if !update.changed.is_empty() {
-        confirm_count(global, job, &update.changed)?;
+        confirm_risky(global, job, Some(&update.old), &update.new, &update.changed)?;
         version = admin.write_config(job, version, &update.new).await?;
         warn_overwrite(job, &update.new);
     }
@@ -116,10 +123,13 @@ fn may_ask(global: &GlobalArgs) -> bool {
 /// Runs `ejctl config edit`.
 ///
 /// # Errors
-/// An invalid result (exit 2, the edit is kept), a missing job (exit 3), a declined
-/// confirmation or a concurrent change (exit 4), a failing editor, registry errors.
+/// No editor or no terminal for it (exit 4, before anything is read); an invalid result (exit
+/// 2), a declined confirmation or a concurrent change (exit 4), a failing editor or registry
+/// errors: after the edit, every refusal keeps the edited file and says where. A missing job is
+/// exit 3.
 pub async fn edit(global: &GlobalArgs, job: &str, out: &mut Output) -> Result<Exit> {
     check_job_name(job)?;
+    let editor = check_editor(job)?;
     let admin = global::admin(global).await?;
     let stored = admin.read_config(job).await?;
     let old = match JobConfig::from_yaml(&stored.text) {
@@ -129,18 +139,35 @@ pub async fn edit(global: &GlobalArgs, job: &str, out: &mut Output) -> Result<Ex
             None
         }
     };
-    let job_type = stored.job_type();
-    let version = stored.version();
     let mut file = EditFile::create(job, &stored.text)?;
+    match edit_and_write(global, &admin, job, &editor, &stored, old.as_ref(), &file, out).await {
+        Ok(exit) => Ok(exit),
+        Err(e) => Err(file.kept(e)),
+    }
+}
+
+/// `config edit` once the copy exists: edit, check, confirm, write.
+#[allow(clippy::too_many_arguments)] // one call site; the pieces are what the edit needs
+async fn edit_and_write(
+    global: &GlobalArgs,
+    admin: &crate::ops::Admin,
+    job: &str,
+    editor: &str,
+    stored: &config::StoredConfig,
+    old: Option<&JobConfig>,
+    file: &EditFile,
+    out: &mut Output,
+) -> Result<Exit> {
+    let version = stored.version();
     let new = loop {
-        run_editor(job, &file.path).await?;
+        run_editor(job, editor, &file.path).await?;
         let edited = std::fs::read_to_string(&file.path)
             .with_context(|| format!("job '{job}': cannot read the edited file {}", file.path.display()))?;
         if edited == stored.text {
             out.render(&UpdateDoc { job, version, changed: &BTreeMap::new() })?;
             return Ok(Exit::Ok);
         }
-        match config::prepare_edit(job, job_type.as_ref(), old.as_ref(), &edited) {
+        match config::prepare_edit(job, stored.job_type().as_ref(), old, &edited) {
             Ok((new, warnings)) => {
                 warn_all(&warnings);
                 break new;
@@ -155,35 +182,17 @@ pub async fn edit(global: &GlobalArgs, job: &str, out: &mut Output) -> Result<Ex
                 {
                     continue;
                 }
-                let note = file.keep();
-                return Err(CliError::usage(format!("{e}{note}")).into());
+                return Err(e.into());
             }
         }
     };
-    let changed = changes(old.as_ref(), &new);
-    let unchanged = match &old {
-        Some(old) => old.to_yaml() == new.to_yaml(),
-        None => false,
-    };
-    if unchanged {
+    let changed = changes(old, &new);
+    if old.is_some_and(|old| old.to_yaml() == new.to_yaml()) {
         out.render(&UpdateDoc { job, version, changed: &BTreeMap::new() })?;
         return Ok(Exit::Ok);
     }
-    confirm_count(global, job, &changed)?;
-    let version = match admin.write_config(job, version, &new).await {
-        Ok(v) => v,
-        Err(mut e) => {
-            let note = file.keep();
-            // A refusal gets the note in its own message; a registry failure gets it as context.
-            return Err(if e.registry_error().is_none() {
-                e.message.push_str(&note);
-                e.into()
-            } else {
-                anyhow::Error::new(e)
-                    .context(format!("job '{job}': nothing was written; your edit is kept in {}", file.path.display()))
-            });
-        }
-    };
+    confirm_risky(global, job, old, &new, &changed)?;
+    let version = admin.write_config(job, version, &new).await?;
     warn_overwrite(job, &new);
     out.render(&UpdateDoc { job, version, changed: &changed })?;
     Ok(Exit::Ok)

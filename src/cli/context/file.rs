@@ -14,6 +14,7 @@
 //! digest = "ops:secret"               # optional: digest credentials
 //! connect_timeout = "3s"              # optional: like --connect-timeout
 //! trace = "postgres://ejctl@db/jobs"  # optional: the trace store of `history` and `why`
+//!                                     # (or a SQLite file, relative to this file)
 //! tls_ca = "/etc/ejctl/zk-ca.pem"     # optional: TLS to ZooKeeper, like --tls-ca
 //! tls_cert = "ops.pem"                # optional: x509 client certificate, like --tls-cert
 //! tls_key = "ops.key"                 # optional: its key, like --tls-key
@@ -29,19 +30,20 @@
 //!
 //! # Resolution ([`resolve`], before every command)
 //!
-//! The context is the one named by `--context NAME` / `EJCTL_CONTEXT` (an unknown name is a usage
-//! error, exit 2, listing the known ones), else the file's `current_context`, else none. A
+//! The context is the one named by `--context NAME` / `EJCTL_CONTEXT` (an unknown name is exit 3,
+//! naming the closest and the known ones), else the file's `current_context`, else none. A
 //! missing file is no context. Each registry option is then taken field by field from the first
 //! of: the command line or its environment variable (`--zk`/`EJCTL_ZK`, `--namespace`,
 //! `--digest`, `--connect-timeout`), the context. One exception protects credentials: a
 //! context's digest is not sent to a connect string other than the context's own (`--zk`
 //! naming another cluster drops it). The TLS files are taken the same way, and as a group: from
-//! the first source that names any of them. Relative TLS paths in the contexts file are relative
-//! to the file's directory.
+//! the first source that names any of them. Relative TLS paths (and a relative SQLite `trace`)
+//! in the contexts file are relative to the file's directory.
 //!
 //! `config apply` / `config diff` put the job files' `[registry]` between the two: command
 //! line, then a context named with `--context`, then the files' `[registry]`, then the current
-//! context ([`for_job_files`]).
+//! context ([`for_job_files`]). `ejctl run` uses the same order without the current context
+//! ([`for_worker`]).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -82,7 +84,8 @@ pub struct ContextEntry {
     /// How long to wait for the registry (`500ms`, `3s`, `1m`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_timeout: Option<String>,
-    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file or a postgres URL).
+    /// The trace store `ejctl history` and `ejctl why` read (a SQLite file, relative to the
+    /// contexts file, or a postgres URL).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
     /// The CA (PEM) of a ZooKeeper reached over TLS.
@@ -116,6 +119,20 @@ pub struct Layer {
 }
 
 impl Layer {
+    /// The registry a job file's `[registry]` table names.
+    pub fn from_section(r: &crate::jobfile::RegistrySection) -> Layer {
+        let path = |p: &std::path::Path| p.display().to_string();
+        Layer {
+            zk: Some(r.servers.clone()),
+            namespace: Some(r.namespace.clone()),
+            digest: r.digest.clone(),
+            connect_timeout: None,
+            tls_ca: r.tls.as_ref().map(|t| path(&t.ca)),
+            tls_cert: r.tls.as_ref().and_then(|t| t.cert.as_deref()).map(path),
+            tls_key: r.tls.as_ref().and_then(|t| t.key.as_deref()).map(path),
+        }
+    }
+
     /// Fills what `self` lacks from `next`. A digest is only taken along with its own connect
     /// string: when the connect string is already chosen and differs, `next`'s digest is not
     /// used.
@@ -158,7 +175,14 @@ impl Resolution {
     /// The global options with every registry field taken from the layers in precedence order:
     /// the command line, an explicitly named context, `extra` (a job file's registry), the
     /// current context.
-    pub fn apply(&self, mut global: GlobalArgs, extra: Option<&Layer>) -> GlobalArgs {
+    pub fn apply(&self, global: GlobalArgs, extra: Option<&Layer>) -> GlobalArgs {
+        self.apply_layers(global, extra, true)
+    }
+
+    /// The registry settings from the layers in precedence order: the command line and the
+    /// environment, an explicitly named context, `extra` (the job files' registry), and the
+    /// current context when `use_current`.
+    pub fn merged(&self, extra: Option<&Layer>, use_current: bool) -> Layer {
         let mut merged = self.explicit.clone();
         let context = self.context.as_ref().map(|(_, layer)| layer);
         if self.context_explicit
@@ -170,10 +194,17 @@ impl Resolution {
             merged.fill_from(extra);
         }
         if !self.context_explicit
+            && use_current
             && let Some(c) = context
         {
             merged.fill_from(c);
         }
+        merged
+    }
+
+    /// [`Resolution::apply`], using the current context only when `use_current`.
+    pub fn apply_layers(&self, mut global: GlobalArgs, extra: Option<&Layer>, use_current: bool) -> GlobalArgs {
+        let merged = self.merged(extra, use_current);
         global.zk = merged.zk;
         global.namespace = merged.namespace;
         global.digest = merged.digest.filter(|d| !d.is_empty());
@@ -186,6 +217,52 @@ impl Resolution {
         }
         global
     }
+
+    /// Where the connect string comes from, for logs and messages (`--zk`, `EJCTL_ZK`,
+    /// `context 'prod' (--context)`, `the current context 'prod' in FILE`, `the job files'
+    /// [registry]`), with the layers [`Resolution::merged`] uses; `None` when none gives one.
+    pub fn zk_source(&self, global: &GlobalArgs, extra: Option<&Layer>, use_current: bool) -> Option<String> {
+        if self.explicit.zk.is_some() {
+            return Some(global.origins.get("zk").cloned().unwrap_or_else(|| "--zk".into()));
+        }
+        let context = self.context.as_ref().filter(|(_, c)| c.zk.is_some());
+        if self.context_explicit
+            && let Some((name, _)) = context
+        {
+            let how = global.origins.get("context").cloned().unwrap_or_else(|| "--context".into());
+            return Some(format!("context '{name}' ({how})"));
+        }
+        if extra.is_some_and(|e| e.zk.is_some()) {
+            return Some("the job files' [registry] table".into());
+        }
+        match context {
+            Some((name, _)) if use_current => {
+                Some(format!("the current context '{name}' in {}", file_label(self.file.as_deref())))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The registry of `ejctl run`: the command line and the environment, then a context named with
+/// `--context` / `EJCTL_CONTEXT`, then the job files' `[registry]` (`files`). The current
+/// context is not used: a worker joins the registry its files name unless told otherwise.
+/// Returns the settings and where the connect string came from (`None`: no registry, so the
+/// embedded one).
+pub fn for_worker(global: &GlobalArgs, files: Option<&Layer>) -> (Layer, Option<String>) {
+    let resolution =
+        resolution().unwrap_or_else(|| Resolution { explicit: explicit_layer(global), ..Resolution::default() });
+    (resolution.merged(files, false), resolution.zk_source(global, files, false))
+}
+
+/// The current context's name when `ejctl run` does not use it (no `--context`), for the
+/// start-up message.
+pub fn unused_current_context() -> Option<String> {
+    let resolution = resolution()?;
+    if resolution.context_explicit {
+        return None;
+    }
+    resolution.context.map(|(name, _)| name)
 }
 
 /// The resolution of the running command (set by [`resolve`]).
@@ -202,22 +279,14 @@ struct Env {
     ejctl_config: Option<OsString>,
     xdg_config_home: Option<OsString>,
     home: Option<OsString>,
-    /// `--connect-timeout` or `EJCTL_CONNECT_TIMEOUT` was given.
-    connect_timeout_given: bool,
 }
 
 impl Env {
     fn from_process() -> Env {
-        let args_give_timeout = std::env::args_os().skip(1).take_while(|a| a != "--").any(|a| {
-            let a = a.to_string_lossy();
-            a == "--connect-timeout" || a.starts_with("--connect-timeout=")
-        });
         Env {
             ejctl_config: std::env::var_os("EJCTL_CONFIG"),
             xdg_config_home: std::env::var_os("XDG_CONFIG_HOME"),
             home: std::env::var_os("HOME"),
-            connect_timeout_given: args_give_timeout
-                || std::env::var_os("EJCTL_CONNECT_TIMEOUT").is_some_and(|v| !v.is_empty()),
         }
     }
 
@@ -246,7 +315,9 @@ pub fn contexts_path() -> Option<PathBuf> {
 /// An unknown context, an unreadable contexts file.
 pub fn resolve(global: GlobalArgs) -> Result<GlobalArgs> {
     let resolution = resolution_for(&global, &Env::from_process())?;
-    let resolved = resolution.apply(global, None);
+    let source = resolution.zk_source(&global, None, true);
+    let mut resolved = resolution.apply(global, None);
+    resolved.source = source;
     if let Ok(mut slot) = RESOLUTION.lock() {
         *slot = Some(resolution);
     }
@@ -256,25 +327,23 @@ pub fn resolve(global: GlobalArgs) -> Result<GlobalArgs> {
 /// The global options for `config apply` / `config diff`: the command line, then a context
 /// named with `--context`, then the job files' registry (`files`), then the current context.
 pub fn for_job_files(global: &GlobalArgs, files: Option<&Layer>) -> GlobalArgs {
-    match resolution() {
-        Some(resolution) => resolution.apply(global.clone(), files),
-        None => {
-            // Not resolved (library use): what `global` holds is explicit.
-            let resolution = Resolution { explicit: explicit_layer(global, true), ..Resolution::default() };
-            resolution.apply(global.clone(), files)
-        }
-    }
+    // Not resolved (library use): what `global` holds is explicit.
+    let resolution =
+        resolution().unwrap_or_else(|| Resolution { explicit: explicit_layer(global), ..Resolution::default() });
+    let mut resolved = resolution.apply(global.clone(), files);
+    resolved.source = resolution.zk_source(global, files, true);
+    resolved
 }
 
 /// What the command line gave. An empty `--digest ''` is kept: it means "no digest" and
 /// overrides a context's.
-pub(super) fn explicit_layer(global: &GlobalArgs, connect_timeout_given: bool) -> Layer {
+pub(super) fn explicit_layer(global: &GlobalArgs) -> Layer {
     let given = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
     Layer {
         zk: given(&global.zk),
         namespace: given(&global.namespace),
         digest: global.digest.clone(),
-        connect_timeout: connect_timeout_given.then_some(global.connect_timeout),
+        connect_timeout: global.connect_timeout_given.then_some(global.connect_timeout),
         tls_ca: global.tls_ca.as_ref().map(|p| p.display().to_string()),
         tls_cert: global.tls_cert.as_ref().map(|p| p.display().to_string()),
         tls_key: global.tls_key.as_ref().map(|p| p.display().to_string()),
@@ -283,7 +352,7 @@ pub(super) fn explicit_layer(global: &GlobalArgs, connect_timeout_given: bool) -
 
 fn resolution_for(global: &GlobalArgs, env: &Env) -> Result<Resolution> {
     let file = env.contexts_path();
-    let explicit = explicit_layer(global, env.connect_timeout_given);
+    let explicit = explicit_layer(global);
     let named = global.context.clone().filter(|c| !c.is_empty());
     let mut resolution = Resolution { file: file.clone(), explicit, context: None, context_explicit: named.is_some() };
     let contents = match &file {
@@ -354,11 +423,15 @@ pub(super) fn file_label(file: Option<&Path>) -> String {
     )
 }
 
-/// `unknown context 'x'`, listing the known ones (a usage error).
+/// `unknown context 'x'`, with the closest known name and the known ones (exit 3).
 pub(super) fn unknown_context(name: &str, contents: &ContextsFile, file: Option<&Path>) -> CliError {
     let known: Vec<&str> = contents.contexts.keys().map(String::as_str).collect();
+    let hint = crate::ops::text::did_you_mean(name, known.iter().copied());
     let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-    CliError::usage(format!("unknown context '{name}' (known contexts: {known}; contexts file: {})", file_label(file)))
+    CliError::not_found(format!(
+        "unknown context '{name}'{hint} (known contexts: {known}; contexts file: {})",
+        file_label(file)
+    ))
 }
 
 /// Reads the contexts file; `None` when it does not exist.
@@ -455,13 +528,13 @@ pub fn mask_digest(digest: &str) -> String {
 mod tests {
     use super::*;
     use crate::exit::Exit;
-    use clap::Parser;
 
     fn global(args: &[&str]) -> GlobalArgs {
         let mut argv = vec!["ejctl"];
         argv.extend_from_slice(args);
-        argv.extend_from_slice(&["context", "list"]);
-        let mut g = crate::cli::Cli::try_parse_from(argv).unwrap().global;
+        argv.extend_from_slice(&["job", "list"]);
+        let matches = crate::cli::app::command().try_get_matches_from(argv).unwrap();
+        let mut g = GlobalArgs::from_matches(&matches).unwrap();
         // Environment variables of the developer's shell must not leak into the tests.
         let given = |flag: &str| args.contains(&flag);
         if !given("--zk") {
@@ -478,6 +551,7 @@ mod tests {
         }
         if !given("--connect-timeout") {
             g.connect_timeout = Duration::from_secs(5);
+            g.connect_timeout_given = false;
         }
         g
     }
@@ -539,8 +613,7 @@ namespace = "demo"
         assert_eq!(g.namespace.as_deref(), Some("other"));
         assert_eq!(g.digest.as_deref(), Some("ops:secret"));
 
-        let env_t = Env { connect_timeout_given: true, ..env.clone() };
-        let g = resolved(&["--connect-timeout", "1s", "--digest", "me:pw"], &env_t).unwrap();
+        let g = resolved(&["--connect-timeout", "1s", "--digest", "me:pw"], &env).unwrap();
         assert_eq!(g.connect_timeout, Duration::from_secs(1));
         assert_eq!(g.digest.as_deref(), Some("me:pw"));
     }
@@ -576,10 +649,16 @@ namespace = "demo"
     }
 
     #[test]
-    fn unknown_contexts_are_usage_errors_listing_the_known_ones() {
+    fn unknown_contexts_are_not_found_listing_the_known_ones() {
         let (_dir, env) = env_with(Some(FILE));
+        let err = resolved(&["--context", "prdo"], &env).unwrap_err();
+        assert_eq!(crate::exit::classify(&err), Exit::NotFound);
+        assert!(
+            err.to_string().starts_with("unknown context 'prdo' (did you mean 'prod'?) (known contexts: "),
+            "{err}"
+        );
         let err = resolved(&["--context", "stage"], &env).unwrap_err();
-        assert_eq!(crate::exit::classify(&err), Exit::Usage);
+        assert_eq!(crate::exit::classify(&err), Exit::NotFound);
         assert!(
             err.to_string().starts_with("unknown context 'stage' (known contexts: local, prod; contexts file: "),
             "{err}"
@@ -649,7 +728,6 @@ namespace = "demo"
             ejctl_config: Some("/x/ejctl.toml".into()),
             xdg_config_home: Some("/xdg".into()),
             home: Some("/home/u".into()),
-            connect_timeout_given: false,
         };
         assert_eq!(env.contexts_path(), Some(PathBuf::from("/x/ejctl.toml")));
         let env = Env { ejctl_config: None, ..env };

@@ -17,11 +17,11 @@ use comfy_table::Table;
 use serde::Serialize;
 
 pub use self::file::{
-    ContextEntry, ContextsFile, Layer, Resolution, contexts_path, for_job_files, load, mask_digest, resolution,
-    resolve, save,
+    ContextEntry, ContextsFile, Layer, Resolution, contexts_path, for_job_files, for_worker, load, mask_digest,
+    resolution, resolve, save, unused_current_context,
 };
 use self::file::{explicit_layer, file_label, unknown_context};
-use super::global::GlobalArgs;
+use super::global::{GlobalArgs, InContext, NoArgs, Offline, WithConnect};
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::registry::path::validate_namespace;
@@ -32,21 +32,21 @@ use crate::registry::zk::parse_connect_string;
 pub enum ContextCmd {
     /// List the registry contexts; `*` marks the current one.
     #[command(after_help = "Examples:\n  ejctl context list\n  ejctl context list -o json")]
-    List,
+    List(Offline<NoArgs>),
     /// Show one context (default: the one in use).
     #[command(after_help = "Examples:\n  ejctl context show\n  ejctl context show prod -o json")]
-    Show(ShowArgs),
+    Show(InContext<ShowArgs>),
     /// Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*.
     #[command(
         after_help = "Examples:\n  ejctl context set prod --zk 10.0.0.1:2181,10.0.0.2:2181 --namespace jobs --digest ops:secret\n  ejctl context set local --zk 127.0.0.1:2181 --namespace demo --use\n  ejctl context set prod --digest ''      # remove the digest\n\nOnly the options given change an existing context; a new one needs --zk and --namespace.\nThe file is written with mode 0600."
     )]
-    Set(SetArgs),
+    Set(WithConnect<SetArgs>),
     /// Make a context the current one.
     #[command(after_help = "Example:\n  ejctl context use prod")]
-    Use(NameArgs),
+    Use(Offline<NameArgs>),
     /// Delete a context (and clear the current context if it was that one).
     #[command(after_help = "Example:\n  ejctl context delete old-cluster")]
-    Delete(NameArgs),
+    Delete(Offline<NameArgs>),
 }
 
 /// Arguments of `ejctl context show`.
@@ -146,6 +146,11 @@ impl Render for ListDoc {
                     d.zk.clone(),
                     d.namespace.clone(),
                     if d.current { "*".into() } else { String::new() },
+                    d.digest.clone().unwrap_or_default(),
+                    d.connect_timeout.clone().unwrap_or_default(),
+                    d.tls_ca.clone().unwrap_or_default(),
+                    d.tls_cert.clone().unwrap_or_default(),
+                    d.tls_key.clone().unwrap_or_default(),
                 ]
             })
             .collect();
@@ -189,6 +194,11 @@ impl Render for ShowDoc {
             doc.namespace.clone(),
             doc.digest.clone().unwrap_or_default(),
             doc.connect_timeout.clone().unwrap_or_default(),
+            doc.current.to_string(),
+            doc.tls_ca.clone().unwrap_or_default(),
+            doc.tls_cert.clone().unwrap_or_default(),
+            doc.tls_key.clone().unwrap_or_default(),
+            self.file.clone().unwrap_or_default(),
         ]])]
     }
 
@@ -239,7 +249,7 @@ impl Render for ChangeDoc {
 pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Result<Exit> {
     let resolution = resolution().unwrap_or_else(|| Resolution {
         file: contexts_path(),
-        explicit: explicit_layer(global, true),
+        explicit: explicit_layer(global),
         ..Resolution::default()
     });
     let file = resolution.file.clone();
@@ -250,12 +260,12 @@ pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Res
     };
     let current = contents.current_context.as_deref();
     match cmd {
-        ContextCmd::List => {
+        ContextCmd::List(_) => {
             let contexts: Vec<ContextDoc> =
                 contents.contexts.iter().map(|(name, entry)| ContextDoc::new(name, entry, current)).collect();
             out.render(&ListDoc { file: file_text, current: current.map(str::to_string), contexts })?;
         }
-        ContextCmd::Show(args) => {
+        ContextCmd::Show(InContext { args, .. }) => {
             let name = match args.name.or_else(|| resolution.context.as_ref().map(|(n, _)| n.clone())) {
                 Some(name) => name,
                 None => {
@@ -269,7 +279,7 @@ pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Res
             let entry = contents.contexts.get(&name).ok_or_else(|| not_found(&name, &contents, file.as_deref()))?;
             out.render(&ShowDoc { file: file_text, context: ContextDoc::new(&name, entry, current) })?;
         }
-        ContextCmd::Set(args) => {
+        ContextCmd::Set(WithConnect { args, .. }) => {
             let path = writable(file.as_deref())?;
             let mut contents = contents;
             let action = set_context(&mut contents, &args.name, &resolution.explicit, args.make_current)?;
@@ -278,7 +288,7 @@ pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Res
             }
             report_change(out, path, &args.name, action, &contents)?;
         }
-        ContextCmd::Use(args) => {
+        ContextCmd::Use(Offline { args, .. }) => {
             let path = writable(file.as_deref())?;
             let mut contents = contents;
             if !contents.contexts.contains_key(&args.name) {
@@ -293,7 +303,7 @@ pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Res
             };
             report_change(out, path, &args.name, action, &contents)?;
         }
-        ContextCmd::Delete(args) => {
+        ContextCmd::Delete(Offline { args, .. }) => {
             let path = writable(file.as_deref())?;
             let mut contents = contents;
             if contents.contexts.remove(&args.name).is_none() {
@@ -316,9 +326,7 @@ fn writable(file: Option<&Path>) -> Result<&Path, CliError> {
 }
 
 fn not_found(name: &str, contents: &ContextsFile, file: Option<&Path>) -> CliError {
-    let mut e = unknown_context(name, contents, file);
-    e.exit = Exit::NotFound;
-    e
+    unknown_context(name, contents, file)
 }
 
 /// Checks a context name: not empty, no whitespace or control characters.

@@ -32,7 +32,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 pub use self::instance::{InstanceId, InstanceInfo, instance_ip};
-pub use self::result::{ItemResult, RunOutcome};
+pub use self::result::{ItemResult, RefusedValue, RunOutcome};
 
 /// The data of marker nodes.
 pub const EMPTY: &[u8] = b"";

@@ -1,6 +1,7 @@
 //! `sharding/{item}/result` (ejctl): the last run of an item — when it started and ended, which
-//! fire it covered, who ran it, how it ended and the tail of its stderr — or the last fire a worker
-//! refused for it (clock skew, a configuration it cannot run).
+//! fire it covered, who ran it, how it ended and the tail of its stderr, and the registry's
+//! command values it did not run because the worker's job file pins others — or the last fire a
+//! worker refused for it (clock skew, a configuration it cannot run).
 //!
 //! Workers write it in the transaction that deletes the run's `running` node, so it costs no
 //! request of its own. The value is JSON with a version field `v`; readers ignore fields they do
@@ -20,6 +21,9 @@ pub const MESSAGE_CAP: usize = 512;
 
 /// At most this many bytes of stderr (its last lines) are stored.
 pub const STDERR_TAIL_CAP: usize = 1024;
+
+/// At most this many bytes of each value of a [`RefusedValue`] are stored.
+pub const REFUSED_VALUE_CAP: usize = 1024;
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +96,25 @@ pub struct ItemResult {
     /// The last lines of the script's stderr (capped at [`STDERR_TAIL_CAP`] bytes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
+    /// The registry's command values the run did not run, because the worker's job file pins
+    /// other ones (it ran those): empty when the registry agrees with the job file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<RefusedValue>,
+}
+
+/// A command property whose registry value a worker refused to run ([`crate::coord::pin`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedValue {
+    /// The property (`script.command.line`, ...).
+    pub prop: String,
+    /// What the registry holds (`None`: unset there). Capped at [`REFUSED_VALUE_CAP`] bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
+    /// What the worker's job file gives, and the worker ran (`None`: unset there). Capped at
+    /// [`REFUSED_VALUE_CAP`] bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_file: Option<String>,
 }
 
 impl ItemResult {
@@ -101,6 +124,10 @@ impl ItemResult {
         capped.v = RESULT_VERSION;
         capped.message = capped.message.map(|m| cap_head(&m, MESSAGE_CAP));
         capped.stderr_tail = capped.stderr_tail.map(|t| cap_tail(&t, STDERR_TAIL_CAP)).filter(|t| !t.is_empty());
+        for r in &mut capped.refused {
+            r.registry = r.registry.take().map(|v| cap_head(&v, REFUSED_VALUE_CAP));
+            r.job_file = r.job_file.take().map(|v| cap_head(&v, REFUSED_VALUE_CAP));
+        }
         serde_json::to_vec(&capped).unwrap_or_default()
     }
 
@@ -181,6 +208,7 @@ mod tests {
             signal: None,
             message: Some("exit code 1".into()),
             stderr_tail: Some("connecting\ncannot connect to db\n".into()),
+            refused: Vec::new(),
         }
     }
 
@@ -204,6 +232,19 @@ mod tests {
         assert_eq!(r.end_ms, 5);
         assert!(ItemResult::decode(b"").is_err());
         assert!(ItemResult::decode(b"{}").is_err(), "the outcome is required");
+        // What a run that refused the registry's command records.
+        let r = ItemResult::decode(
+            br#"{"v":1,"outcome":"ok","endMs":5,"refused":[{"prop":"script.command.line","registry":"/evil.sh","jobFile":"/job.sh"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            r.refused,
+            vec![RefusedValue {
+                prop: "script.command.line".into(),
+                registry: Some("/evil.sh".into()),
+                job_file: Some("/job.sh".into())
+            }]
+        );
     }
 
     #[test]
@@ -215,6 +256,10 @@ mod tests {
         assert!(back.message.unwrap().len() <= MESSAGE_CAP);
         let tail = back.stderr_tail.unwrap();
         assert!(tail.len() <= STDERR_TAIL_CAP && tail.ends_with("last line"));
+        r.refused = vec![RefusedValue { prop: "http.data".into(), registry: Some("d".repeat(2000)), job_file: None }];
+        let back = ItemResult::decode(&r.encode()).unwrap();
+        assert_eq!(back.refused[0].registry.as_deref().map(str::len), Some(REFUSED_VALUE_CAP));
+        assert_eq!(back.refused[0].job_file, None);
         assert_eq!(cap_tail("aé", 1), "");
         assert_eq!(cap_head("éa", 1), "");
     }

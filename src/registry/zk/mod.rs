@@ -95,6 +95,11 @@ pub fn parse_connect_string(servers: &str) -> Result<String> {
     if trimmed.is_empty() {
         return Err(invalid("it is empty".into()));
     }
+    if let Some((scheme, _)) = trimmed.split_once("://") {
+        return Err(invalid(format!(
+            "a connect string has no scheme ('{scheme}://'): write HOST:PORT[,HOST:PORT...], such as zk1:2181,zk2:2181"
+        )));
+    }
     if let Some(i) = trimmed.find('/') {
         return Err(invalid(format!("it has a path '{}'; the namespace is set separately", &trimmed[i..])));
     }
@@ -149,6 +154,11 @@ impl ZkBackend {
         path::validate_namespace(&options.namespace)
             .map_err(|reason| RegistryError::InvalidConnectString { servers: options.servers.clone(), reason })?;
         let servers = parse_connect_string(&options.servers)?;
+        // Local mistakes first (unusable TLS files), then the names, then the network.
+        if let Some(tls) = &options.tls {
+            tls.options().map_err(RegistryError::TlsConfig)?;
+        }
+        resolve_hosts(&servers, options.connection_timeout).await?;
         let client = establish(&options, &servers).await?;
         let status = SessionStatus { epoch: 1, session_id: client.session_id().0, state: LinkState::Connected };
         let states = client.state_watcher();
@@ -372,6 +382,32 @@ fn zk_mode(mode: Mode) -> zkc::CreateMode {
     }
 }
 
+/// Checks that the hosts of a (normalised) connect string resolve, so that a misspelt host fails
+/// at once, naming it, instead of after the connection timeout. Fails only when no host
+/// resolves: an ensemble with one member's name gone still works (that member is logged).
+async fn resolve_hosts(servers: &str, timeout: Duration) -> Result<()> {
+    let mut failures = Vec::new();
+    let entries: Vec<&str> = servers.split(',').collect();
+    for entry in &entries {
+        let host = entry.rsplit_once(':').map_or(*entry, |(h, _)| h);
+        let lookup = tokio::time::timeout(timeout, tokio::net::lookup_host(*entry)).await;
+        let reason = match lookup.map(|r| r.map(|addrs| addrs.count())) {
+            Ok(Ok(n)) if n > 0 => continue,
+            Ok(Ok(_)) => "it has no address".to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no answer from the resolver within {}s", timeout.as_secs()),
+        };
+        failures.push(format!("host '{host}' does not resolve ({reason})"));
+    }
+    if failures.len() == entries.len() {
+        return Err(RegistryError::Unreachable { servers: servers.to_string(), reason: failures.join("; ") });
+    }
+    for failure in failures {
+        tracing::warn!(servers = %servers, "{failure}");
+    }
+    Ok(())
+}
+
 /// Connects (retrying until the connection timeout), makes sure the namespace exists, chroots to
 /// it and proves the credentials with a first read.
 async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
@@ -392,7 +428,7 @@ async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
         let Some(tls) = &options.tls else { return reason };
         match tls::diagnose(tls, servers).await {
             Some(cause) => {
-                tracing::warn!(servers, cause = %cause, "TLS connection to the registry failed");
+                tracing::warn!(servers = %servers, cause = %cause, "TLS connection to the registry failed");
                 format!("{reason}; {cause}")
             }
             None => reason,
@@ -467,7 +503,12 @@ async fn supervise(
                         continue;
                     }
                     zkc::SessionState::Expired | zkc::SessionState::Closed | zkc::SessionState::AuthFailed => {
-                        tracing::warn!(registry = %b.describe(), state = ?state, "registry session ended, establishing a new one");
+                        let state = match state {
+                            zkc::SessionState::Expired => "expired",
+                            zkc::SessionState::AuthFailed => "auth failed",
+                            _ => "closed",
+                        };
+                        tracing::warn!(registry = %b.describe(), state = %state, "registry session ended, establishing a new one");
                         None
                     }
                 }
@@ -539,5 +580,7 @@ mod tests {
             let err = parse_connect_string(bad).unwrap_err();
             assert!(matches!(err, RegistryError::InvalidConnectString { .. }), "{bad}: {err}");
         }
+        let err = parse_connect_string("zk://h:2181").unwrap_err().to_string();
+        assert!(err.contains("a connect string has no scheme ('zk://')"), "{err}");
     }
 }

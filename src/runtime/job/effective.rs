@@ -5,7 +5,8 @@
 //!
 //! The executor runs the command properties the job file pins ([`crate::coord::pin`]): when the
 //! registry's differ, the executor is built from the job file's and the difference is kept in
-//! [`Effective::refused`], which every fire logs and counts.
+//! [`Effective::refused`], which every fire logs and counts and every run records on its item's
+//! `result` leaf.
 
 use std::sync::Arc;
 
@@ -31,10 +32,11 @@ pub(crate) struct Effective {
     /// The executor, or why the job cannot run until its configuration is fixed (a missing
     /// command, say): the job stays registered and fires are refused with this message.
     pub(crate) executor: Result<Arc<Executor>, String>,
-    /// The registry's command values the executor does not run (pinned to the job file), for the
-    /// log; `None` when the registry agrees with the job file.
-    pub(crate) refused: Option<String>,
-    /// The job file's `before` / `after` commands (pinned like the job's command).
+    /// The registry's command values the executor does not run (pinned to the job file); empty
+    /// when the registry agrees with the job file.
+    pub(crate) refused: Vec<pin::Refused>,
+    /// The job file's `before` / `after` / `before_once` / `after_once` commands (pinned like the
+    /// job's command).
     pub(crate) command_listener: Option<Arc<CommandListener>>,
 }
 
@@ -55,9 +57,9 @@ impl Effective {
             Some(applied) if !applied.refused.is_empty() => {
                 let mut pinned = config.clone();
                 pinned.props = applied.props;
-                (Executor::from_config(job_type, &pinned, in_process), Some(pin::describe(&applied.refused)))
+                (Executor::from_config(job_type, &pinned, in_process), applied.refused)
             }
-            _ => (Executor::from_config(job_type, &config, in_process), None),
+            _ => (Executor::from_config(job_type, &config, in_process), Vec::new()),
         };
         let props = pin.map_or_else(|| config.props.clone(), |p| p.apply(&config.props).props);
         let command_listener = command_listener(&props)?;
@@ -113,7 +115,7 @@ impl Effective {
     }
 }
 
-/// The `before` / `after` commands of `props`, parsed.
+/// The listener commands of `props`, parsed.
 fn command_listener(
     props: &std::collections::BTreeMap<String, String>,
 ) -> Result<Option<Arc<CommandListener>>, String> {
@@ -123,10 +125,15 @@ fn command_listener(
             None => Ok(None),
         }
     };
-    let (before, after) = (parse(prop::LISTENER_BEFORE)?, parse(prop::LISTENER_AFTER)?);
-    if before.is_none() && after.is_none() {
+    let listener = CommandListener {
+        before: parse(prop::LISTENER_BEFORE)?,
+        after: parse(prop::LISTENER_AFTER)?,
+        before_once: parse(prop::LISTENER_BEFORE_ONCE)?,
+        after_once: parse(prop::LISTENER_AFTER_ONCE)?,
+        timeout: script::timeout_from_props(props).ok().flatten(),
+    };
+    if [&listener.before, &listener.after, &listener.before_once, &listener.after_once].iter().all(|c| c.is_none()) {
         return Ok(None);
     }
-    let timeout = script::timeout_from_props(props).ok().flatten();
-    Ok(Some(Arc::new(CommandListener { before, after, timeout })))
+    Ok(Some(Arc::new(listener)))
 }

@@ -1,20 +1,38 @@
 //! The listener phases of this instance's fires ([`crate::listener`]): `before` when a fire's
 //! items start (they wait for it), `after` once the last of them ended, each in a task of its
-//! own so the job's loop never waits for a listener. The tasks belong to [`Phases`]: dropped with
-//! it, and waited for (up to the graceful deadline) when the job stops.
+//! own so the job's loop never waits for a listener; and, for the fires that take part, the
+//! once-per-fire phases ([`super::once`]): `before_once` after `before` (the items wait for it
+//! too), `after_once` beside `after`. The tasks belong to [`Phases`]: dropped with it, and waited
+//! for (up to the graceful deadline) when the job stops — once-per-fire waits end at once then,
+//! a callback in progress is let finish.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use super::JobCtx;
 use super::effective::Effective;
-use crate::listener::{FireContext, JobListener};
+use super::once::OnceFire;
+use super::report::Reporter;
+use crate::config::schema::listener_key;
+use crate::coord::fire::{FireId, Source};
+use crate::coord::once::Mark;
+use crate::exec::context::task_id;
+use crate::listener::{DistributeOnceListener, FireContext, JobListener};
+use crate::registry::cache::CacheReader;
+use crate::registry::path::GuaranteePhase;
+
+/// True when the job has once-per-fire listeners (the library's, or the job file's commands).
+pub(crate) fn has_once_listeners(ctx: &JobCtx, config: &Effective) -> bool {
+    let command = config.command_listener.as_ref();
+    !ctx.once_listeners.is_empty() || command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
+}
 
 /// A `before` phase: items await it.
 pub(crate) type Before = Shared<BoxFuture<'static, ()>>;
@@ -25,60 +43,142 @@ struct Fire {
     pending: BTreeSet<u32>,
     failed: Vec<u32>,
     before: Before,
+    once: Option<Arc<OnceFire>>,
+    report: Arc<Reporter>,
 }
 
 /// The fires with listeners in progress here.
-#[derive(Default)]
 pub(crate) struct Phases {
     fires: BTreeMap<u64, Fire>,
+    /// The job's cache: what the once-per-fire phases wait on.
+    cache: CacheReader,
     /// How many listener calls failed (a log line reports each).
     failures: Arc<AtomicU64>,
+    /// Cancelled when the job stops: once-per-fire waits end.
+    stopping: CancellationToken,
     /// The phases' tasks (aborted when this is dropped).
     tasks: JoinSet<()>,
 }
 
 impl Phases {
-    /// Items of fire `group` start: runs the `before` phase, if the job has listeners.
+    /// The phases of a job whose cache is `cache`.
+    pub(crate) fn new(cache: CacheReader) -> Phases {
+        Phases {
+            fires: BTreeMap::new(),
+            cache,
+            failures: Arc::default(),
+            stopping: CancellationToken::new(),
+            tasks: JoinSet::new(),
+        }
+    }
+
+    /// Items of fire `group` start: runs the `before` phase, then the `before_once` one when the
+    /// fire takes part, if the job has such listeners.
     pub(crate) fn open(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
-        group: u64,
-        task_id: &str,
+        (group, task_id): (u64, &str),
         items: &[u32],
-        source: &'static str,
+        source: &Source,
     ) {
         let mut listeners: Vec<Arc<dyn JobListener>> = ctx.listeners.clone();
-        if let Some(command) = &config.command_listener {
+        if let Some(command) = config.command_listener.as_ref().filter(|c| c.before.is_some() || c.after.is_some()) {
             listeners.push(command.clone());
         }
-        if listeners.is_empty() || items.is_empty() {
+        if items.is_empty() || (listeners.is_empty() && !has_once_listeners(ctx, config)) {
             return;
         }
-        listeners.sort_by_key(|l| l.order());
+        // The fire a failed-over run stands for: its item's `started` mark.
+        let fire = source.fire_id().or_else(|| match (source, items) {
+            (Source::Failover(_), [item]) => self.started_mark(ctx, *item),
+            _ => None,
+        });
         let context = Arc::new(FireContext {
             job_name: ctx.name().to_string(),
             task_id: task_id.to_string(),
             sharding_total_count: config.total(),
             job_parameter: config.config.job_parameter.clone().unwrap_or_default(),
             items: items.iter().map(|&i| (i, config.context(ctx.name(), i, task_id).sharding_parameter)).collect(),
-            source,
+            source: source.label(),
+            fire: fire.map(|f| f.to_string()),
         });
+        let report = Arc::new(Reporter::new(ctx, config, self.failures.clone()));
+        let once = fire.and_then(|fire| self.once_fire(ctx, config, fire, &context, &report));
+        if listeners.is_empty() && once.is_none() {
+            return;
+        }
+        listeners.sort_by_key(|l| l.order());
         let listeners = Arc::new(listeners);
-        let (l, c, f) = (listeners.clone(), context.clone(), self.failures.clone());
+        let (l, c, r) = (listeners.clone(), context.clone(), report.clone());
+        // A failed-over run's item started in its own fire: it takes no part in `started`.
+        let started = once.clone().filter(|_| !matches!(source, Source::Failover(_)));
+        let local = items.to_vec();
         let before = async move {
             for listener in l.iter() {
                 if let Err(e) = listener.before(&c).await {
-                    failed(&f, &c, "before", &e);
+                    r.listener_failed(&c, listener_key::BEFORE, &e);
                     break;
                 }
+            }
+            if let Some(once) = started {
+                once.started(&local).await;
             }
         }
         .boxed()
         .shared();
         self.spawn(before.clone());
-        let fire = Fire { context, listeners, pending: items.iter().copied().collect(), failed: Vec::new(), before };
+        let pending = items.iter().copied().collect();
+        let fire = Fire { context, listeners, pending, failed: Vec::new(), before, once, report };
         self.fires.insert(group, fire);
+    }
+
+    /// The once-per-fire phases of `fire`, when the job has once-per-fire listeners.
+    fn once_fire(
+        &self,
+        ctx: &JobCtx,
+        config: &Effective,
+        fire: FireId,
+        context: &FireContext,
+        report: &Arc<Reporter>,
+    ) -> Option<Arc<OnceFire>> {
+        let command = config.command_listener.as_ref();
+        let with = |has: bool| -> Vec<Arc<dyn DistributeOnceListener>> {
+            let mut all = ctx.once_listeners.clone();
+            all.extend(command.filter(|_| has).map(|c| c.clone() as Arc<dyn DistributeOnceListener>));
+            all
+        };
+        let before = with(command.is_some_and(|c| c.before_once.is_some()));
+        let after = with(command.is_some_and(|c| c.after_once.is_some()));
+        if before.is_empty() && after.is_empty() {
+            return None;
+        }
+        // The callbacks get the whole fire: every item of the job.
+        let all: Vec<u32> = (0..config.total()).collect();
+        let task = task_id(ctx.name(), &all, ctx.me.as_str());
+        let items = all.iter().map(|&i| (i, config.context(ctx.name(), i, &task).sharding_parameter)).collect();
+        Some(Arc::new(OnceFire {
+            registry: ctx.registry.clone(),
+            paths: ctx.paths.clone(),
+            me: ctx.me.as_str().to_string(),
+            cache: self.cache.clone(),
+            report: report.clone(),
+            fence: ctx.fence.clone(),
+            stopping: self.stopping.clone(),
+            fire,
+            total: config.total(),
+            started_timeout: config.checked.started_timeout,
+            completed_timeout: config.checked.completed_timeout,
+            before,
+            after,
+            context: FireContext { task_id: task, items, ..context.clone() },
+        }))
+    }
+
+    /// The fire whose `started` mark `item` carries.
+    fn started_mark(&self, ctx: &JobCtx, item: u32) -> Option<FireId> {
+        let view = self.cache.view();
+        view.data(&ctx.paths.guarantee_item(GuaranteePhase::Started, item)).and_then(Mark::decode).map(|m| m.fire)
     }
 
     /// What a run of fire `group` waits for before it starts.
@@ -86,23 +186,33 @@ impl Phases {
         self.fires.get(&group).map(|f| f.before.clone())
     }
 
-    /// An item of fire `group` ended; after the last one, runs the `after` phase.
+    /// An item of fire `group` ended; after the last one, runs the `after` phase and waits for
+    /// the `after_once` one.
     pub(crate) fn close_item(&mut self, group: u64, item: u32, success: bool) {
         let Some(fire) = self.fires.get_mut(&group) else { return };
         fire.pending.remove(&item);
         if !success {
             fire.failed.push(item);
         }
+        if let Some(once) = fire.once.clone().filter(|o| !o.after.is_empty()) {
+            self.spawn(async move { once.item_completed(item, !success).await });
+        }
+        let Some(fire) = self.fires.get(&group) else { return };
         if !fire.pending.is_empty() {
             return;
         }
         let Some(fire) = self.fires.remove(&group) else { return };
-        let failures = self.failures.clone();
+        if let Some(once) = fire.once.clone().filter(|o| !o.after.is_empty()) {
+            self.spawn(async move { once.completed().await });
+        }
+        if fire.listeners.is_empty() {
+            return;
+        }
         self.spawn(async move {
             fire.before.await;
             for listener in fire.listeners.iter() {
                 if let Err(e) = listener.after(&fire.context, &fire.failed).await {
-                    failed(&failures, &fire.context, "after", &e);
+                    fire.report.listener_failed(&fire.context, listener_key::AFTER, &e);
                     break;
                 }
             }
@@ -116,18 +226,20 @@ impl Phases {
         self.tasks.spawn(phase);
     }
 
-    /// The job stops: waits for the phases in flight until `deadline` (not at all for none), then
-    /// aborts what is left.
+    /// The job is stopping: once-per-fire waits end (and claim nothing more), so that items
+    /// waiting on a `before_once` phase need not wait for its timeout.
+    pub(crate) fn stop_waiting(&self) {
+        self.stopping.cancel();
+    }
+
+    /// The job stops: once-per-fire waits end; waits for the phases in flight until `deadline`
+    /// (not at all for none), then aborts what is left.
     pub(crate) async fn finish(&mut self, deadline: Option<Instant>) {
+        self.stopping.cancel();
         if let Some(deadline) = deadline {
             let _ = tokio::time::timeout_at(deadline, async { while self.tasks.join_next().await.is_some() {} }).await;
         }
         self.tasks.abort_all();
         while self.tasks.join_next().await.is_some() {}
     }
-}
-
-fn failed(failures: &AtomicU64, fire: &FireContext, phase: &str, error: &str) {
-    let failures = failures.fetch_add(1, Ordering::Relaxed) + 1;
-    tracing::warn!(job = %fire.job_name, task_id = %fire.task_id, phase, failures, error, "job listener failed");
 }

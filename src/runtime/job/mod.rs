@@ -14,7 +14,8 @@
 //! fire, a finished claim round, cache events, a registration retry and the reconcile tick.
 //! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
 //! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
-//! fire are the batched `running` node writes when `monitorExecution` is on.
+//! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
+//! once-per-fire listeners, their marks and claims: [`once`]).
 
 mod effective;
 mod election;
@@ -22,7 +23,9 @@ mod execution;
 mod failover;
 mod leader;
 mod listeners;
+mod once;
 mod registration;
+mod report;
 
 #[cfg(test)]
 #[path = "tests.rs"]
@@ -65,7 +68,7 @@ const RECONCILE_TICK: Duration = Duration::from_secs(60);
 /// last-start stamps (read directly in the rare case they matter). Every run creates and deletes a
 /// `running` node and stamps its item, so reading their data on each event would cost every
 /// instance reads on every fire. Trigger nodes are not lazy: their data is the
-/// `job trigger --wait` token.
+/// `job trigger --wait` token; nor are `guarantee` phase nodes: theirs is the fire they hold.
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
         Some((_, Node::ItemLeaf(_, leaf))) => {
@@ -83,6 +86,7 @@ pub(crate) struct JobSetup {
     pub(crate) in_process: Option<Arc<dyn ErasedJob>>,
     pub(crate) config: JobConfig,
     pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    pub(crate) once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 /// What every room of a job reads and nobody changes.
@@ -105,6 +109,8 @@ pub(crate) struct JobCtx {
     pub(crate) alerts: crate::notify::Alerts,
     /// The library's listeners of the job.
     pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
+    /// The library's once-per-fire listeners of the job.
+    pub(crate) once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
 }
 
 impl JobCtx {
@@ -131,7 +137,8 @@ impl JobCtx {
 
     /// Logs and counts a fire that runs the pinned command instead of the registry's.
     pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
-        if let Some(refused) = &config.refused {
+        if !config.refused.is_empty() {
+            let refused = crate::coord::pin::describe(&config.refused);
             let count = self.refusals.fetch_add(1, Ordering::Relaxed) + 1;
             self.settings.metrics.fire_refused(self.name(), Refusal::RegistryCommand);
             tracing::warn!(
@@ -174,12 +181,14 @@ impl JobTask {
         let paths = JobPaths::new(&setup.config.job_name);
         let (stored, fault) = publish_config(&registry, &setup).await?;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
-        let probe = settings.metrics.job(paths.job());
+        let alerts = crate::notify::Alerts::start(paths.job());
+        let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
         let ctx = JobCtx {
             registry,
             me,
-            alerts: crate::notify::Alerts::start(paths.job()),
+            alerts,
             listeners: setup.listeners,
+            once_listeners: setup.once_listeners,
             paths,
             settings,
             job_type: setup.job_type,
@@ -211,6 +220,7 @@ impl JobTask {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
         let cache = TreeCache::start(ctx.registry.clone(), ctx.paths.root(), lazy_path).await?;
+        let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {
             session: ctx.registry.session(),
@@ -223,7 +233,7 @@ impl JobTask {
             registration: Registration::new(),
             election: Election::new(),
             leader: Leader::new(),
-            execution: Execution::new(),
+            execution: Execution::new(reader),
             failover: Failover::new(),
         };
         task.registration.register(&task.ctx, task.config.config.disabled).await?;
@@ -241,10 +251,13 @@ impl JobTask {
     }
 
     /// Runs until stopped; then stops gracefully (or at once) and leaves the registry.
+    ///
+    /// Every handler below is boxed: an idle job's task then holds only the loop's own state,
+    /// not the largest handler's (a few KB per job, with thousands of jobs in one process).
     pub(crate) async fn run(mut self) {
         let mut reconcile = tokio::time::interval(RECONCILE_TICK);
         reconcile.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        self.after_change().await;
+        Box::pin(self.after_change()).await;
         loop {
             if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
                 break;
@@ -270,16 +283,16 @@ impl JobTask {
                     }
                 }
                 ends = self.execution.next_ends() => {
-                    self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends).await;
-                    self.after_change().await;
+                    Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
+                    Box::pin(self.after_change()).await;
                 }
                 changed = self.session.changed() => {
                     if changed.is_err() {
                         break;
                     }
                     let status = *self.session.borrow_and_update();
-                    if self.registration.on_session(&self.ctx, status, self.config.config.disabled).await {
-                        self.resume_after_outage().await;
+                    if Box::pin(self.registration.on_session(&self.ctx, status, self.config.config.disabled)).await {
+                        Box::pin(self.resume_after_outage()).await;
                     }
                 }
                 changed = self.ctx.fence.changed() => {
@@ -287,18 +300,18 @@ impl JobTask {
                         break;
                     }
                     if self.ctx.fence.borrow_and_update().healthy {
-                        self.resume_after_outage().await;
+                        Box::pin(self.resume_after_outage()).await;
                     }
                 }
                 // Fires before registry events: a busy stream of events must not delay a fire.
-                () = sleep_until_utc(now, fire_at) => self.on_cron().await,
+                () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
                 claimed = self.failover.next_claim() => {
                     if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
                         && !self.execution.start_failover(&self.ctx, &self.config, item)
                     {
-                        failover::return_claim(&self.ctx, item).await;
+                        Box::pin(failover::return_claim(&self.ctx, item)).await;
                     }
-                    self.after_change().await;
+                    Box::pin(self.after_change()).await;
                 }
                 event = self.cache.recv() => {
                     let Some(event) = event else { break };
@@ -306,13 +319,13 @@ impl JobTask {
                     while let Some(more) = self.cache.try_recv() {
                         batch.push(more);
                     }
-                    self.on_cache_events(batch).await;
+                    Box::pin(self.on_cache_events(batch)).await;
                 }
-                () = sleep_until_opt(retry_at) => self.on_retry().await,
-                _ = reconcile.tick() => self.reconcile().await,
+                () = sleep_until_opt(retry_at) => Box::pin(self.on_retry()).await,
+                _ = reconcile.tick() => Box::pin(self.reconcile()).await,
             }
         }
-        self.shutdown().await;
+        Box::pin(self.shutdown()).await;
     }
 
     /// Something that failed is due to be tried again: a registration, a failover round, a
@@ -373,12 +386,28 @@ impl JobTask {
         }
         if triggered {
             let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
+            let round = self.trigger_round().await;
             match self.ctx.registry.delete_if_exists(&trigger).await {
-                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token)).await,
+                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token, round)).await,
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
         }
         self.after_change().await;
+    }
+
+    /// A trigger's identity across instances ([`crate::coord::fire::FireId`]), read only when the
+    /// job has once-per-fire listeners: the `trigger` node's creation, shared by every instance
+    /// the admin triggered (ejctl writes them in one transaction; ElasticJob's admin deletes and
+    /// recreates the parent).
+    async fn trigger_round(&self) -> Option<crate::coord::fire::FireId> {
+        let command = self.config.command_listener.as_ref();
+        if self.ctx.once_listeners.is_empty()
+            && !command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
+        {
+            return None;
+        }
+        let stat = self.ctx.registry.exists(&self.ctx.paths.triggers()).await.ok().flatten()?;
+        Some(crate::coord::fire::FireId::trigger(stat.ctime, stat.czxid))
     }
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
@@ -412,7 +441,8 @@ impl JobTask {
         if change.reschedule {
             let checked = &self.config.checked;
             self.next_fire = checked.cron.as_ref().and_then(|c| c.next_after(self.ctx.now(), &checked.time_zone));
-            tracing::info!(job = %self.name(), next = ?self.next_fire, "rescheduled");
+            let next_fire = self.next_fire.map_or_else(|| "none".to_string(), |t| crate::ops::text::rfc3339(&t));
+            tracing::info!(job = %self.name(), next_fire = %next_fire, "rescheduled");
         }
         if change.monitor_switched_off {
             self.execution.clear_all_running_nodes(&self.ctx, &self.cache).await;
@@ -517,7 +547,7 @@ impl JobTask {
             }
         }
         if self.execution.has_runs() {
-            tracing::warn!(job = %self.name(), items = self.execution.run_count(), "killing running items");
+            tracing::warn!(job = %self.name(), item_count = self.execution.run_count(), "killing running items");
             self.execution.kill_all();
             while let Some(end) = self.execution.next_end_stopping().await {
                 self.execution.on_end_stopping(&self.ctx, &self.config, &self.cache, end).await;

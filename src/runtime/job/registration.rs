@@ -87,7 +87,7 @@ impl Registration {
         match react::session(&mut self.connected, self.registered_session, status) {
             SessionStep::Down { was_up } => {
                 if was_up {
-                    tracing::warn!(job = %ctx.name(), state = ?status.state, "registry connection lost: no new fires until it is back");
+                    tracing::warn!(job = %ctx.name(), state = %status.state.as_str(), "registry connection lost: no new fires until it is back");
                 }
                 false
             }

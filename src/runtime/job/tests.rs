@@ -39,6 +39,7 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         probe: Default::default(),
         alerts: crate::notify::Alerts::start("j"),
         listeners: Vec::new(),
+        once_listeners: Vec::new(),
     }
 }
 
@@ -111,7 +112,8 @@ async fn the_leader_writes_an_assignment_for_a_flagged_job() {
 async fn a_fire_is_owed_once_and_only_when_no_later_run_covers_it() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
-    let execution = Execution::new();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let execution = Execution::new(cache.reader());
     let fire = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
     let item = a.paths.item(0);
     let misfire = a.paths.item_leaf(0, ItemLeaf::Misfire);

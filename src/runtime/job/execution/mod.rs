@@ -9,9 +9,10 @@
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
 //! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
-//! fires and runs.
+//! fires and runs; [`refusal`] records what the worker refuses on the items.
 
 mod pool;
+mod refusal;
 mod runs;
 mod traced;
 
@@ -22,17 +23,17 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use self::runs::{ActiveRun, RunEnd};
+use self::refusal::{RecordedRefusals, clock_within_limits, refuse};
+use self::runs::{ActiveRun, Launch, RunEnd};
 use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
-use crate::coord::react;
 use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::coord::view::JobView;
 use crate::exec::context::task_id;
 use crate::registry::cache::TreeCache;
-use crate::registry::codec::{self, ItemResult, RunOutcome};
+use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 use crate::runtime::InjectedBug;
@@ -89,10 +90,12 @@ pub(super) struct Execution {
     pool: pool::Pool,
     /// The listener phases of fires in progress.
     phases: super::listeners::Phases,
+    /// What the runs here last recorded as refused, per item (`monitorExecution` off).
+    refusals: RecordedRefusals,
 }
 
 impl Execution {
-    pub(super) fn new() -> Execution {
+    pub(super) fn new(cache: crate::registry::cache::CacheReader) -> Execution {
         let (stream_stop, _) = watch::channel(false);
         Execution {
             state: FireState::default(),
@@ -104,7 +107,8 @@ impl Execution {
             retry_at: None,
             groups: FireGroups::default(),
             pool: pool::Pool::default(),
-            phases: super::listeners::Phases::default(),
+            phases: super::listeners::Phases::new(cache),
+            refusals: RecordedRefusals::default(),
         }
     }
 
@@ -195,12 +199,13 @@ impl Execution {
         ctx.settings.metrics.fire(ctx.name(), source.label());
         if !link_ok {
             ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
-            tracing::warn!(job = %ctx.name(), source = source.label(), "fire deferred: the registry is unreachable");
+            tracing::warn!(job = %ctx.name(), source = %source.label(), "fire deferred: the registry is unreachable");
             self.state.defer_offline(source.at());
             return;
         }
         if let Err(reason) = clock_within_limits(ctx, config).await {
             ctx.settings.metrics.fire_refused(ctx.name(), Refusal::ClockSkew);
+            super::report::clock_refused(ctx, config, source.label(), &reason);
             let view = ctx.view(cache);
             refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
@@ -231,7 +236,7 @@ impl Execution {
             Gate::Run(items) => items,
             Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
         };
-        tracing::info!(job = %ctx.name(), items = items.len(), "fires were missed while the registry was unreachable: owing the latest");
+        tracing::info!(job = %ctx.name(), item_count = items.len(), "fires were missed while the registry was unreachable: owing the latest");
         ctx.settings.metrics.deferred_handled(&ctx.probe);
         let owes = items.into_iter().map(|item| self.owe(ctx, item, at));
         futures::future::join_all(owes).await;
@@ -288,7 +293,8 @@ impl Execution {
         let executor = match &config.executor {
             Ok(executor) => Arc::clone(executor),
             Err(e) => {
-                tracing::error!(job = %ctx.name(), items = ?to_start, error = %e, "items not run");
+                let items: Vec<String> = to_start.iter().map(ToString::to_string).collect();
+                tracing::error!(job = %ctx.name(), items = %items.join(","), error = %e, "items not run");
                 ctx.settings.metrics.fire_refused(ctx.name(), Refusal::Config);
                 refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
                 return;
@@ -311,10 +317,11 @@ impl Execution {
         ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
         let group = self.groups.open(ctx, &task, &started);
-        self.phases.open(ctx, config, group, &task, &started, source.label());
+        self.phases.open(ctx, config, (group, &task), &started, &source);
+        let launch = Launch::new(config, group);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), (group, config.pool_limit()));
+            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), launch.clone());
         }
     }
 
@@ -335,8 +342,9 @@ impl Execution {
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
         let group = self.groups.open(ctx, &task, &[item]);
-        self.phases.open(ctx, config, group, &task, &[item], "failover");
-        self.spawn_run(ctx, item, sharding, Source::Failover(ctx.now()), executor, (group, config.pool_limit()));
+        let source = Source::Failover(ctx.now());
+        self.phases.open(ctx, config, (group, &task), &[item], &source);
+        self.spawn_run(ctx, item, sharding, source, executor, Launch::new(config, group));
         true
     }
 
@@ -477,67 +485,6 @@ async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) -> Resu
 async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
     if misfire && let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire)).await {
         tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear the misfire node");
-    }
-}
-
-/// A fire the worker refused for `items`: each item's `result` leaf records it (one write per
-/// item; refusals are rare, and off the path of runs), so `ejctl why` can name the reason.
-async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
-    let result = ItemResult {
-        v: 0,
-        instance: ctx.me.to_string(),
-        source: source.label().to_string(),
-        fire_ms: Some(source.at().timestamp_millis()),
-        start_ms: None,
-        end_ms: ctx.now().timestamp_millis(),
-        outcome: RunOutcome::Refused,
-        exit_code: None,
-        signal: None,
-        message: Some(reason.to_string()),
-        stderr_tail: None,
-    }
-    .encode();
-    traced::refused(ctx, &task_id(ctx.name(), items, ctx.me.as_str()), items, reason);
-    for &item in items {
-        if let Err(e) = ctx.registry.put(&ctx.paths.item_leaf(item, ItemLeaf::Result), &result).await {
-            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the refused fire");
-        }
-    }
-}
-
-/// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
-/// node written now). Returns why the fire is refused, and logs, when the skew is over the limit
-/// or the registry's clock cannot be read.
-async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> Result<(), String> {
-    let limit = config.config.max_time_diff_seconds;
-    if limit < 0 {
-        return Ok(());
-    }
-    let node = ctx.paths.system_time();
-    let result = async {
-        ctx.registry.put(&node, codec::EMPTY).await?;
-        ctx.registry.exists(&node).await
-    }
-    .await;
-    match result {
-        Ok(Some(stat)) => match react::clock_skew(limit, ctx.now().timestamp_millis(), stat.mtime) {
-            None => Ok(()),
-            Some(skew_ms) => {
-                tracing::error!(
-                    job = %ctx.name(),
-                    skew_ms,
-                    "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
-                );
-                Err(format!(
-                    "clock skew: this machine's clock is {skew_ms} ms off the registry's, over maxTimeDiffSeconds = {limit}"
-                ))
-            }
-        },
-        Ok(None) => Ok(()),
-        Err(e) => {
-            tracing::warn!(job = %ctx.name(), error = %e, "cannot read the registry clock; fire refused");
-            Err(format!("cannot read the registry's clock for the maxTimeDiffSeconds check: {e}"))
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Run tasks: starting an item's execution, and what happens when it ends — its outcome logged
 //! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch together with
-//! the items' `result` leaves, an owed misfire settled, a queued fire run again.
+//! the items' `result` leaves (which list the registry values the run refused), an owed misfire
+//! settled, a queued fire run again.
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -12,8 +13,10 @@ use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::refusal::Refusals;
 use super::{Execution, JobCtx, Owner, Unsettled, apply_all, lock, settle_misfire, traced};
 use crate::coord::fire::{self, Ended, Rerun, RunInfo, Source, StopCleanup, stop_cleanup};
+use crate::coord::pin;
 use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
@@ -40,6 +43,35 @@ pub(super) struct ActiveRun {
     trace: Option<crate::trace::RunStart>,
     /// Its source's label, for the metrics.
     source: &'static str,
+    /// The registry values it does not run (its `result` lists them).
+    refused: Refusals,
+}
+
+/// What the runs of one fire share: their fire group (status rows), the bound of the executor
+/// pool, and the registry values they refuse.
+#[derive(Clone)]
+pub(super) struct Launch {
+    group: u64,
+    limit: Option<usize>,
+    refused: Refusals,
+}
+
+impl Launch {
+    /// The runs of fire group `group` under `config`.
+    pub(super) fn new(config: &Effective, group: u64) -> Launch {
+        Launch { group, limit: config.pool_limit(), refused: Arc::new(pin::recorded(&config.refused)) }
+    }
+}
+
+/// What an ended run leaves for the bookkeeping of its end.
+#[derive(Default)]
+struct Finished {
+    /// How long it ran.
+    elapsed_ms: u64,
+    /// The session epoch it started in (`None`: unknown).
+    epoch: Option<u64>,
+    /// The registry values it refused.
+    refused: Refusals,
 }
 
 /// A run task's report.
@@ -53,15 +85,16 @@ pub(crate) struct RunEnd {
 
 impl Execution {
     /// Starts a run of `item` as a task of its own.
-    pub(crate) fn spawn_run(
+    pub(super) fn spawn_run(
         &mut self,
         ctx: &JobCtx,
         item: u32,
         sharding: ShardingContext,
         source: Source,
         executor: Arc<Executor>,
-        (group, limit): (u64, Option<usize>),
+        launch: Launch,
     ) {
+        let Launch { group, limit, refused } = launch;
         let fire_time = source.at();
         let label = source.label();
         let started_at = ctx.now();
@@ -83,9 +116,9 @@ impl Execution {
         let before = self.phases.before(group);
         let mut ticket = self.pool.ticket(limit);
         if ticket.queued() {
-            tracing::info!(job = %ctx.name(), item, source = label, "item started: waiting for a slot of the executor pool");
+            tracing::info!(job = %ctx.name(), item, source = %label, "item started: waiting for a slot of the executor pool");
         } else {
-            tracing::info!(job = %ctx.name(), item, source = label, "item started");
+            tracing::info!(job = %ctx.name(), item, source = %label, "item started");
         }
         let lateness = (started_at - fire_time).to_std().map_or(0.0, |d| d.as_secs_f64());
         ctx.settings.metrics.item_started(ctx.name(), label, Some(lateness));
@@ -135,7 +168,8 @@ impl Execution {
             RunEnd { item, id, outcome, fenced }
         });
         let epoch = ctx.registry.session().borrow().epoch;
-        self.active.insert(id, ActiveRun { kill, started: Instant::now(), epoch, group, trace, source: label });
+        let run = ActiveRun { kill, started: Instant::now(), epoch, group, trace, source: label, refused };
+        self.active.insert(id, run);
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -174,17 +208,24 @@ impl Execution {
         let done = self.state.finish(&ended);
         let mut epochs: BTreeMap<u32, u64> = BTreeMap::new();
         let mut results = Vec::new();
+        let mut refusals = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
-            let (elapsed_ms, run_epoch) = self.finish_active(ctx, *item, run.id, &end.outcome);
-            epochs.extend(run_epoch.map(|e| (*item, e)));
-            log_outcome(ctx.name(), *item, run, elapsed_ms, &end.outcome);
+            let finished = self.finish_active(ctx, *item, run.id, &end.outcome);
+            epochs.extend(finished.epoch.map(|e| (*item, e)));
+            log_outcome(ctx.name(), *item, run, finished.elapsed_ms, &end.outcome);
             if !end.outcome.success && !end.fenced {
                 ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
             }
-            record_trigger_result(ctx, *item, run, elapsed_ms, &end.outcome).await;
-            results.push(result_write(ctx, cache, *item, run, &end.outcome));
+            record_trigger_result(ctx, *item, run, finished.elapsed_ms, &end.outcome).await;
+            let result = result_write(ctx, cache, *item, run, &end.outcome, &finished.refused);
+            if !config.config.monitor_execution && !done.complete_failover.contains(item) {
+                refusals.push((result.clone(), finished.refused));
+            }
+            results.push(result);
         }
+        // Without monitoring no result is written, but a change of what the runs refuse is.
+        self.refusals.record(ctx, refusals).await;
         for item in &done.fenced {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
             lock(&self.local).remove(item);
@@ -254,21 +295,22 @@ impl Execution {
         }
     }
 
-    /// A run ended: forget its kill switch, tell the trace; returns how long it ran and the
-    /// session epoch it started in.
-    fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> (u64, Option<u64>) {
-        let Some(active) = self.active.remove(&id) else { return (0, None) };
+    /// A run ended: forget its kill switch, tell the trace; returns how long it ran, the session
+    /// epoch it started in and what it refused.
+    fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> Finished {
+        let Some(active) = self.active.remove(&id) else { return Finished::default() };
         if let Some(start) = active.trace {
             traced::run_ended(ctx, start, outcome);
         }
         self.groups.close_item(ctx, active.group, item, outcome);
         self.phases.close_item(active.group, item, outcome.success);
-        (elapsed_ms(active.started), Some(active.epoch))
+        Finished { elapsed_ms: elapsed_ms(active.started), epoch: Some(active.epoch), refused: active.refused }
     }
 
-    /// Stopping: tells streaming runs to stop after their batch.
+    /// Stopping: tells streaming runs to stop after their batch, and once-per-fire waits to end.
     pub(crate) fn stop_streams(&self) {
         let _ = self.stream_stop.send(true);
+        self.phases.stop_waiting();
     }
 
     /// True while runs are in progress.
@@ -311,14 +353,15 @@ impl Execution {
         let Ok(end) = result else { return };
         self.meter_end(ctx, &end);
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
-        let (elapsed_ms, run_epoch) = self.finish_active(ctx, end.item, run.id, &end.outcome);
-        log_outcome(ctx.name(), end.item, &run, elapsed_ms, &end.outcome);
-        record_trigger_result(ctx, end.item, &run, elapsed_ms, &end.outcome).await;
+        let finished = self.finish_active(ctx, end.item, run.id, &end.outcome);
+        let run_epoch = finished.epoch;
+        log_outcome(ctx.name(), end.item, &run, finished.elapsed_ms, &end.outcome);
+        record_trigger_result(ctx, end.item, &run, finished.elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
         // Stopping: what cannot be cleared now is left for whoever sees this instance leave. A
         // completed run settles the misfire it covers first, as in `on_ends`; if it cannot, its
         // nodes stay too, so that the misfire is not run by the next owner while they last.
-        let result = [result_write(ctx, cache, end.item, &run, &end.outcome)];
+        let result = [result_write(ctx, cache, end.item, &run, &end.outcome, &finished.refused)];
         let cleanup = stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor);
         let unsettled = cleanup != StopCleanup::Keep
             && !end.outcome.killed
@@ -352,7 +395,14 @@ async fn clear_running(ctx: &JobCtx, items: &[u32], results: &[ResultWrite], fre
 }
 
 /// What an ended run records on its item's `result` leaf.
-fn result_write(ctx: &JobCtx, cache: &TreeCache, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> ResultWrite {
+fn result_write(
+    ctx: &JobCtx,
+    cache: &TreeCache,
+    item: u32,
+    run: &RunInfo,
+    outcome: &ItemOutcome,
+    refused: &[crate::registry::codec::RefusedValue],
+) -> ResultWrite {
     let result = ItemResult {
         v: 0,
         instance: ctx.me.to_string(),
@@ -365,6 +415,7 @@ fn result_write(ctx: &JobCtx, cache: &TreeCache, item: u32, run: &RunInfo, outco
         signal: outcome.signal,
         message: if outcome.success { None } else { outcome.message.clone() },
         stderr_tail: Some(outcome.stderr_tail.clone()).filter(|t| !t.is_empty()),
+        refused: refused.to_vec(),
     };
     let exists = cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Result));
     ResultWrite { item, data: result.encode(), exists }
@@ -407,7 +458,7 @@ fn elapsed_ms(started: Instant) -> u64 {
 fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> crate::notify::Failure {
     crate::notify::Failure {
         job: ctx.name().to_string(),
-        item,
+        item: Some(item),
         instance: ctx.me.as_str().to_string(),
         source: run.source.label().to_string(),
         at: ctx.now().to_rfc3339(),
@@ -417,19 +468,26 @@ fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> cra
     }
 }
 
+/// How many lines of a failed run's stderr are logged with the failure.
+const FAILURE_STDERR_LINES: usize = 20;
+
+/// Logs how an item run ended: a failure at WARN with its reason, then the last lines of its
+/// stderr at WARN too, so that a filter on warnings still shows why.
 fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
     let source = run.source.label();
     if outcome.success {
-        tracing::info!(job, item, source, elapsed_ms, "item finished");
-    } else {
-        tracing::warn!(
-            job,
-            item,
-            source,
-            elapsed_ms,
-            exit_code = ?outcome.exit_code,
-            error = outcome.reason().unwrap_or_default(),
-            "item failed"
-        );
+        tracing::info!(job = %job, item, source = %source, elapsed_ms, "item finished");
+        return;
+    }
+    let error = outcome.reason().unwrap_or_else(|| "failed".to_string());
+    match outcome.exit_code {
+        Some(code) => tracing::warn!(
+            job = %job, item, source = %source, elapsed_ms, exit_code = code, error = %error, "item failed"
+        ),
+        None => tracing::warn!(job = %job, item, source = %source, elapsed_ms, error = %error, "item failed"),
+    }
+    let lines: Vec<&str> = outcome.stderr_tail.lines().filter(|l| !l.trim().is_empty()).collect();
+    for line in &lines[lines.len().saturating_sub(FAILURE_STDERR_LINES)..] {
+        tracing::warn!(job = %job, item, stream = %"stderr", "{line}");
     }
 }
