@@ -41,7 +41,7 @@ impl EmbeddedStore {
     }
 
     /// Ends a simulated outage within the session timeout: sessions survive, handles reconnect and
-    /// every watch yields [`WatchEvent::Resync`](crate::registry::WatchEvent::Resync).
+    /// every watch yields [`WatchEvent::Resync`].
     pub fn reconnect(&self) {
         let mut st = self.lock();
         st.offline = false;
