@@ -63,6 +63,7 @@ fn main() {
 
     let started = Instant::now();
     let (mut fires, mut runs, mut simulated_ms, mut violating) = (0usize, 0usize, 0i64, Vec::new());
+    let (mut events, mut waits, mut waits_done) = (0usize, 0usize, 0usize);
     for seed in first..first + count {
         let mut config = SimConfig::new(seed);
         config.bugs.clone_from(&bugs);
@@ -75,6 +76,9 @@ fn main() {
         let verdict = check::check(&outcome);
         fires += verdict.fires;
         runs += verdict.runs;
+        events += outcome.events.len();
+        waits += verdict.waits;
+        waits_done += verdict.waits_done;
         simulated_ms += outcome.ended - outcome.checked_from;
         if !verdict.ok() {
             let replay = format!(
@@ -85,10 +89,11 @@ fn main() {
             for v in verdict.violations.iter().take(5) {
                 eprintln!("  {v}");
             }
-            if let Some((item, at)) = first_violation(&verdict.violations) {
-                eprint!("{}", check::trace(&outcome, item, at));
+            if let Some(trace) = check::first_trace(&outcome, &verdict) {
+                eprint!("{trace}");
             }
-            violating.push(serde_json::json!({"seed": seed, "violations": verdict.violations, "replay": replay}));
+            let texts: Vec<&str> = verdict.violations.iter().map(|v| v.text.as_str()).collect();
+            violating.push(serde_json::json!({"seed": seed, "violations": texts, "replay": replay}));
         }
     }
     let secs = started.elapsed().as_secs_f64();
@@ -106,6 +111,9 @@ fn main() {
                 "simulated_fires": fires,
                 "simulated_hours": hours,
                 "item_runs": runs,
+                "events": events,
+                "trigger_waits": waits,
+                "trigger_waits_done": waits_done,
                 "wall_s": secs,
                 "seeds_per_minute": count as f64 / secs * 60.0,
                 "runs_per_second": runs as f64 / secs,
@@ -113,7 +121,7 @@ fn main() {
         );
     } else {
         println!(
-            "simulation: seeds={count} violating={} simulated_fires={fires} simulated_hours={hours:.2} item_runs={runs} wall={secs:.1}s seeds/min={:.0} runs/s={:.0}",
+            "simulation: seeds={count} violating={} simulated_fires={fires} simulated_hours={hours:.2} item_runs={runs} events={events} trigger_waits={waits} (done {waits_done}) wall={secs:.1}s seeds/min={:.0} runs/s={:.0}",
             violating.len(),
             count as f64 / secs * 60.0,
             runs as f64 / secs
@@ -133,16 +141,4 @@ impl tracing_subscriber::fmt::time::FormatTime for VirtualTime {
         let epoch = *EPOCH.get_or_init(tokio::time::Instant::now);
         write!(w, "{:>8}", tokio::time::Instant::now().duration_since(epoch).as_millis())
     }
-}
-
-/// The item and instant of the first violation, for its trace.
-fn first_violation(violations: &[String]) -> Option<(u32, i64)> {
-    let v = violations.first()?;
-    let item = v.split("item ").nth(1)?.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
-    let at = v
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|n| n.parse::<i64>().ok())
-        .find(|n| *n > 1_000_000_000_000)
-        .unwrap_or(0);
-    Some((item, at))
 }

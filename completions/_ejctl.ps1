@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Print the registry tree (or one job''s) with node values')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Runs of a job from the trace store: fire, item, instance, start, duration, result')
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Why a job (or item) did not run, or will not run next; with evidence and the fix')
+            [CompletionResult]::new('console', 'console', [CompletionResultType]::ParameterValue, 'A live full-screen console of the namespace: views, filters, actions with confirmations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1262,6 +1263,27 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ejctl;console' {
+            [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Print one frame of the jobs view, COLS wide and ROWS high, as plain text after the first read of the namespace, and exit')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--tls-ca', '--tls-ca', [CompletionResultType]::ParameterName, 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The client certificate''s private key (PEM)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry (default 5s)')
+            [CompletionResult]::new('--readonly', '--readonly', [CompletionResultType]::ParameterName, 'Refuse every write: action keys only say why (a context may also say `readonly = true`)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only errors on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ejctl;completions' {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (repeat for more); `-v` names the registry a command used')
@@ -1297,6 +1319,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Print the registry tree (or one job''s) with node values')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Runs of a job from the trace store: fire, item, instance, start, duration, result')
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Why a job (or item) did not run, or will not run next; with evidence and the fix')
+            [CompletionResult]::new('console', 'console', [CompletionResultType]::ParameterValue, 'A live full-screen console of the namespace: views, filters, actions with confirmations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1472,6 +1495,9 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;why' {
+            break
+        }
+        'ejctl;help;console' {
             break
         }
         'ejctl;help;completions' {

@@ -22,6 +22,9 @@ _ejctl() {
             ejctl,config)
                 cmd="ejctl__subcmd__config"
                 ;;
+            ejctl,console)
+                cmd="ejctl__subcmd__console"
+                ;;
             ejctl,context)
                 cmd="ejctl__subcmd__context"
                 ;;
@@ -162,6 +165,9 @@ _ejctl() {
                 ;;
             ejctl__subcmd__help,config)
                 cmd="ejctl__subcmd__help__subcmd__config"
+                ;;
+            ejctl__subcmd__help,console)
+                cmd="ejctl__subcmd__help__subcmd__console"
                 ;;
             ejctl__subcmd__help,context)
                 cmd="ejctl__subcmd__help__subcmd__context"
@@ -467,7 +473,7 @@ _ejctl() {
 
     case "${cmd}" in
         ejctl)
-            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump history why completions man help"
+            opts="-o -y -v -q -h -V --zk --namespace --context --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version run job config server instance sharding failover context cron dump history why console completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -930,6 +936,56 @@ _ejctl() {
                     return 0
                     ;;
                 --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__console)
+            opts="-v -q -h -V --readonly --snapshot --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --verbose --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1489,7 +1545,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__help)
-            opts="run job config server instance sharding failover context cron dump history why completions man help"
+            opts="run job config server instance sharding failover context cron dump history why console completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1589,6 +1645,20 @@ _ejctl() {
         ejctl__subcmd__help__subcmd__config__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ejctl__subcmd__help__subcmd__console)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

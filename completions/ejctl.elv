@@ -52,6 +52,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand history 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
             cand why 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
+            cand console 'A live full-screen console of the namespace: views, filters, actions with confirmations'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1162,6 +1163,26 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ejctl;console'= {
+            cand --snapshot 'Print one frame of the jobs view, COLS wide and ROWS high, as plain text after the first read of the namespace, and exit'
+            cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --tls-ca 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on'
+            cand --tls-cert 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS'
+            cand --tls-key 'The client certificate''s private key (PEM)'
+            cand --connect-timeout 'How long to wait for the registry (default 5s)'
+            cand --readonly 'Refuse every write: action keys only say why (a context may also say `readonly = true`)'
+            cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'
+            cand -q 'Only errors on stderr'
+            cand --quiet 'Only errors on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ejctl;completions'= {
             cand -v 'More log output on stderr (repeat for more); `-v` names the registry a command used'
             cand --verbose 'More log output on stderr (repeat for more); `-v` names the registry a command used'
@@ -1195,6 +1216,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand dump 'Print the registry tree (or one job''s) with node values'
             cand history 'Runs of a job from the trace store: fire, item, instance, start, duration, result'
             cand why 'Why a job (or item) did not run, or will not run next; with evidence and the fix'
+            cand console 'A live full-screen console of the namespace: views, filters, actions with confirmations'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1324,6 +1346,8 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;history'= {
         }
         &'ejctl;help;why'= {
+        }
+        &'ejctl;help;console'= {
         }
         &'ejctl;help;completions'= {
         }

@@ -36,7 +36,10 @@ fn main() -> ExitCode {
         }
         _ => (false, false, tokio::runtime::Builder::new_current_thread().enable_all().build()),
     };
-    init_logging(&global, worker, json_logs);
+    // The full-screen console shows errors itself: log lines would tear its frame.
+    if !matches!(&cli.command, Command::Console(c) if c.args.snapshot.is_none()) {
+        init_logging(&global, worker, json_logs);
+    }
     let outcome = match runtime {
         Ok(rt) => rt.block_on(cli::run(cli, global)),
         Err(e) => Err(anyhow::Error::new(e).context("cannot start the async runtime")),

@@ -30,6 +30,9 @@ fn report(outcome: &sim::SimOutcome, verdict: &check::Verdict) -> String {
     for v in verdict.violations.iter().take(10) {
         out.push_str(&format!("  {v}\n"));
     }
+    if let Some(trace) = check::first_trace(outcome, verdict) {
+        out.push_str(&trace);
+    }
     out
 }
 

@@ -40,6 +40,9 @@ mod cli_config;
 /// options per command, exit codes, confirmations, suggestions, help, logs, times and tables.
 mod cli_operator;
 
+/// `ejctl console`: its model, its frames, and the binary in tmux against ZooKeeper.
+mod console;
+
 /// The README's command examples: each parses, and the admin block runs against a real worker.
 mod readme;
 

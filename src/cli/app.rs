@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::global::{InContext, LeadingArgs, LogArgs, Reads};
-use super::{config, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
+use super::{config, console, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
 pub(crate) const EXIT_STATUS: &str = "\
@@ -86,6 +86,11 @@ pub enum Command {
         after_help = "Examples:\n  ejctl why myJob\n  ejctl why myJob --item 3\n  ejctl why myJob --fire '2026-11-25 02:00:00' --trace postgres://ejctl@db/jobs\n\nExit status 1 when something stops the next run, 0 otherwise."
     )]
     Why(Reads<why::WhyArgs>),
+    /// A live full-screen console of the namespace: views, filters, actions with confirmations.
+    #[command(
+        after_help = "Examples:\n  ejctl console\n  ejctl console --context prod --readonly\n  ejctl console --snapshot 120x40 > jobs.txt\n\nKeys: `:` view (jobs, servers, instances, failover, events, tree), `/` filter, Enter opens,\nEsc goes back, j/k/PgUp/PgDn move, space marks, t trigger, d disable, e enable, s shutdown,\nctrl-d remove, E edit the configuration in $EDITOR, D dump, ? help, q quits. Every write asks for confirmation first and shows the\nequivalent ejctl command; --readonly (or a context with `readonly = true`) refuses every write."
+    )]
+    Console(console::ConsoleCmd),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  ejctl completions bash > /etc/bash_completion.d/ejctl")]
     Completions(CompletionsArgs),

@@ -200,18 +200,14 @@ impl JobList {
             "DESCRIPTION",
         ]);
         for b in &self.jobs {
-            let cron = match (&b.cron, &b.time_zone) {
-                (Some(c), Some(z)) => format!("{c} ({z})"),
-                (Some(c), None) => c.clone(),
-                (None, _) => "(one-off)".to_string(),
-            };
+            let cron = b.cron_cell();
             let time = |t: Option<&chrono::DateTime<Utc>>| {
                 if wide { when(t, b.time_zone.as_deref(), now) } else { ago(t, now) }
             };
             table.add_row([
                 b.name.clone(),
                 b.status.to_string(),
-                health_cell(b),
+                b.health_cell(),
                 cron,
                 time(b.last_run.as_ref()),
                 time(b.next_fire.as_ref()),
@@ -221,20 +217,6 @@ impl JobList {
             ]);
         }
         table
-    }
-}
-
-/// `OK`, `-`, or `FAILING 1/3 (items 2)` — a failing job stands out.
-fn health_cell(b: &JobBrief) -> String {
-    match b.health {
-        view::Health::Failing => format!(
-            "FAILING {}/{} (item{} {})",
-            b.failing_items.len(),
-            b.sharding_total_count,
-            if b.failing_items.len() == 1 { "" } else { "s" },
-            join_items(&b.failing_items)
-        ),
-        other => other.to_string(),
     }
 }
 

@@ -15,6 +15,7 @@
 
 pub mod app;
 pub mod config;
+pub mod console;
 pub mod context;
 pub mod cron;
 pub mod dump;
@@ -62,6 +63,7 @@ pub async fn run(cli: Cli, global: GlobalArgs) -> Result<Exit> {
         Command::Dump(a) => dump::exec(global, a.args, &mut out).await,
         Command::History(a) => history::exec(a.args, &mut out).await,
         Command::Why(a) => why::exec(global, a.args, &mut out).await,
+        Command::Console(a) => console::exec(global, &a.args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),
         Command::Man(args) => generate::man(args),
     }

@@ -50,7 +50,7 @@ impl Render for ActionView {
 }
 
 /// The flags of an item for tables: `running misfire disabled`.
-fn flags(r: &ItemRow) -> String {
+pub fn item_flags(r: &ItemRow) -> String {
     [(ItemLeaf::Running, r.running), (ItemLeaf::Misfire, r.misfire), (ItemLeaf::Disabled, r.disabled)]
         .iter()
         .filter(|(_, on)| *on)
@@ -93,7 +93,7 @@ pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
             r.server_ip.clone().unwrap_or_default(),
             r.status.to_string(),
             failover,
-            flags(r),
+            item_flags(r),
             time(r.last_run.as_ref()),
             result_cell(r.result, r.message.as_deref()),
             time(r.next_fire.as_ref()),

@@ -1,7 +1,10 @@
 //! Failover decisions (reference §3.5, without its gaps — SPEC §2 point 5).
 //!
 //! An orphaned run is a `running` node whose runner is gone, a claim whose claimer is gone, or
-//! this instance's own run killed by fencing. The cache only names *suspects* ([`suspects`]); a
+//! this instance's own run killed by fencing. A runner is gone when it has neither an instance
+//! node nor a runner node ([`JobView::may_run`]): an operator's `job shutdown` deletes the
+//! instance node at once, but the worker's killed runs take up to its kill grace to end, and
+//! failing the item over meanwhile would run it twice. The cache only names *suspects* ([`suspects`]); a
 //! failover round, under the failover latch, re-reads each suspect and queues the confirmed
 //! orphans ([`orphan`]), then claims queued items one transaction at a time
 //! ([`super::txn::claim`]) in ElasticJob's order ([`claim_order`]) until none is left — every
@@ -18,7 +21,7 @@ use crate::registry::{Mode, NodeData, Op};
 /// claimer, else the owner) or their `failovering` claimer is this instance or not live. Items
 /// running here are never suspects (`busy_here`).
 pub fn suspects(view: &JobView, me: &str, busy_here: impl Fn(u32) -> bool) -> Vec<u32> {
-    let orphan_runner = |id: &str| id == me || !view.instances.contains_key(id);
+    let orphan_runner = |id: &str| id == me || !view.may_run(id);
     view.items
         .iter()
         .filter(|(item, _)| !busy_here(**item))
@@ -39,9 +42,9 @@ pub fn should_claim(view: &JobView, me: &str, suspects: &[u32], in_flight: bool,
     work && !in_flight && !idle && view.is_available(me)
 }
 
-/// Whether a cache event can change what a failover round finds: a live instance came or went, a
-/// server was enabled or disabled, an item's runner, claim or owner changed, the queue changed,
-/// or events were lost (a resync). The rounds' own latch nodes are not such events: waking on
+/// Whether a cache event can change what a failover round finds: a live instance (or a runner)
+/// came or went, a server was enabled or disabled, an item's runner, claim, owner or switch
+/// changed, the queue changed, or events were lost (a resync). The rounds' own latch nodes are not such events: waking on
 /// them would start the next round the moment one ends, for as long as an item stays a suspect
 /// (running elsewhere under an owner that is gone) — a busy loop of registry requests.
 pub fn wakes(event: &CacheEvent) -> bool {
@@ -53,10 +56,15 @@ pub fn wakes(event: &CacheEvent) -> bool {
         Some((
             _,
             Node::Instance(_)
+                | Node::Runner(_)
                 | Node::Server(_)
                 | Node::ItemLeaf(
                     _,
-                    ItemLeaf::Running | ItemLeaf::Failover | ItemLeaf::Failovering | ItemLeaf::Instance
+                    ItemLeaf::Running
+                        | ItemLeaf::Failover
+                        | ItemLeaf::Failovering
+                        | ItemLeaf::Instance
+                        | ItemLeaf::Disabled
                 )
                 | Node::FailoverItem(_)
         ))
@@ -75,7 +83,9 @@ pub struct Orphan {
     pub ops: Vec<Op>,
 }
 
-/// Confirms a suspect from a fresh read of its [`SUSPECT_LEAVES`] against the live `instances`.
+/// Confirms a suspect from a fresh read of its [`SUSPECT_LEAVES`] against the instances that may
+/// still run items (`instances`: those with an instance node or a runner node, see
+/// [`JobView::may_run`]).
 /// `here` says whether this instance runs (or is about to run) the item — checked after the read,
 /// so a run of ours that began before it is seen. `None`: not an orphan (someone live runs or has
 /// claimed it, or it finished meanwhile).
@@ -115,10 +125,12 @@ pub fn orphan(
 }
 
 /// The queued items in the order ElasticJob claims them (reverse lexicographic node names);
-/// names that are not item numbers are left out.
-pub fn claim_order(mut names: Vec<String>) -> Vec<u32> {
+/// names that are not item numbers are left out, and so are `disabled` items: an operator
+/// disabled them, so they wait in the queue until enabled (ejctl runs no disabled item, failed
+/// over or not).
+pub fn claim_order(mut names: Vec<String>, disabled: &BTreeSet<u32>) -> Vec<u32> {
     path::sort_reverse_java(&mut names);
-    names.iter().filter_map(|n| path::parse_item(n)).collect()
+    names.iter().filter_map(|n| path::parse_item(n)).filter(|i| !disabled.contains(i)).collect()
 }
 
 /// Failover was switched off: the nodes to remove (`removeFailoverInfo`) — every `failover`

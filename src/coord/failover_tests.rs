@@ -9,12 +9,15 @@ use crate::registry::codec::ServerStatus;
 const ME: &str = "10.0.0.1@-@1";
 const LIVE: &str = "10.0.0.2@-@2";
 const GONE: &str = "10.0.0.3@-@3";
+/// Shut down by an operator (no instance node), its killed runs not ended yet (runner node).
+const STOPPING: &str = "10.0.0.4@-@4";
 
 fn view(items: Vec<(u32, ItemView)>) -> JobView {
     let mut v = JobView::default();
     for id in [ME, LIVE] {
         v.instances.insert(id.into(), None);
     }
+    v.runners = [ME, LIVE, STOPPING].iter().map(|s| (*s).to_string()).collect();
     v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
     v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
     v.items = items.into_iter().collect();
@@ -37,6 +40,12 @@ fn suspect_rules() {
         ("idle item: no", item(Some(GONE), false, None), false, false),
         ("running, owner live: no", item(Some(LIVE), true, None), false, false),
         ("running, owner gone: yes", item(Some(GONE), true, None), false, true),
+        (
+            "running, owner shut down by an operator but its runs still being killed: no",
+            item(Some(STOPPING), true, None),
+            false,
+            false,
+        ),
         ("running, owner is me but not running here (fenced): yes", item(Some(ME), true, None), false, true),
         ("running, owner is me and running here: no", item(Some(ME), true, None), true, false),
         ("running, no owner at all: yes", item(None, true, None), false, true),
@@ -96,7 +105,7 @@ fn fresh(
 #[test]
 fn orphan_rules() {
     let paths = JobPaths::new("j");
-    let live: BTreeSet<String> = [ME, LIVE].iter().map(|s| (*s).to_string()).collect();
+    let live: BTreeSet<String> = [ME, LIVE, STOPPING].iter().map(|s| (*s).to_string()).collect();
     let queue = "create /j/leader/failover/items/6";
     let del_running = "delete /j/sharding/6/running v2";
     let del_failovering = "delete /j/sharding/6/failovering v5";
@@ -110,6 +119,12 @@ fn orphan_rules() {
             Some((GONE, vec![queue, del_running])),
         ),
         ("running by a live instance: not an orphan", fresh(Some((LIVE, 2)), None, None), false, None),
+        (
+            "running by an instance shut down whose killed run has not ended (runner node): not an orphan",
+            fresh(Some((STOPPING, 2)), None, None),
+            false,
+            None,
+        ),
         (
             "my own run killed by fencing: queued",
             fresh(Some((ME, 2)), None, None),
@@ -172,8 +187,10 @@ fn orphan_rules() {
 
 #[test]
 fn claims_go_in_elasticjobs_order() {
-    let names = ["1", "10", "2", "x", "9"].iter().map(|s| (*s).to_string()).collect();
-    assert_eq!(claim_order(names), [9, 2, 10, 1], "reverse lexicographic, non-items skipped");
+    let names: Vec<String> = ["1", "10", "2", "x", "9"].iter().map(|s| (*s).to_string()).collect();
+    assert_eq!(claim_order(names.clone(), &BTreeSet::new()), [9, 2, 10, 1], "reverse lexicographic, non-items skipped");
+    let disabled: BTreeSet<u32> = [2].into();
+    assert_eq!(claim_order(names, &disabled), [9, 10, 1], "a disabled item waits in the queue");
 }
 
 #[test]
@@ -203,6 +220,8 @@ fn what_wakes_a_failover_round() {
         ("a claim", c("/j/sharding/0/failovering"), true),
         ("an owner changed", CacheEvent::Changed("/j/sharding/0/instance".into()), true),
         ("an item queued", c("/j/leader/failover/items/0"), true),
+        ("a runner left", CacheEvent::Deleted("/j/runners/10.0.0.3@-@3".into()), true),
+        ("an item enabled", CacheEvent::Deleted("/j/sharding/0/disabled".into()), true),
         ("events were lost", CacheEvent::Resynced, true),
         ("a round's own latch node", c("/j/leader/failover/latch/_c_x-latch-0000000001"), false),
         ("an election latch node", c("/j/leader/election/latch/_c_x-latch-0000000001"), false),

@@ -153,6 +153,14 @@ pub fn next_fire(
     }
 }
 
+/// Whether a cron timer that went off finds its fire due: the worker's clock has reached the
+/// scheduled instant. A timer armed before the clock was set back (NTP) goes off early; the fire
+/// then waits until the clock gets there — fired early, its runs would start "before" it and not
+/// cover it, while an owed fire coalesced into it would count as covered.
+pub fn due(scheduled: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    now >= scheduled
+}
+
 /// What a fire does once the registry is reachable and the clock within limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Gate {
@@ -476,12 +484,16 @@ impl FireState {
     /// Local items that can run a queued fire now — or an owed `misfire` node left by an earlier
     /// owner (with misfire on) — because nothing runs them anywhere. Takes the queued fires; an
     /// item with only a misfire node comes with `None` (its owed instant is read from the node).
+    /// A queued misfire whose instant this worker's clock (`now`) has not reached yet (owed by a
+    /// clock ahead of it, within `maxTimeDiffSeconds`) stays queued: started now, the run would
+    /// start before the fire it is for, and the fire would be owed again.
     pub fn take_free_queued(
         &mut self,
         view: &JobView,
         me: &str,
         total: u32,
         misfire: bool,
+        now: DateTime<Utc>,
     ) -> Vec<(u32, Option<Source>)> {
         let mut ready = Vec::new();
         for item in view.local_items(me, total) {
@@ -492,7 +504,8 @@ impl FireState {
                 && state.failovering.as_deref().is_none_or(|o| o == me);
             // No slot is made for an item that has none: an idle job keeps no per-item state.
             let slot = self.slots.get_mut(&item);
-            if !free || slot.as_ref().is_some_and(|s| s.run.is_some()) {
+            let early = slot.as_ref().is_some_and(|s| matches!(s.queued, Some(Source::Misfire(at)) if !due(at, now)));
+            if !free || slot.as_ref().is_some_and(|s| s.run.is_some()) || early {
                 continue;
             }
             if let Some(source) = slot.and_then(|s| s.queued.take()) {

@@ -550,7 +550,7 @@ fn free_queued_rules() {
     }
     // Item 5 is busy here: its queue waits.
     state.begin(5, cron_fire(), t(95));
-    let ready = state.take_free_queued(&view, ME, 7, true);
+    let ready = state.take_free_queued(&view, ME, 7, true, t(1000));
     assert_eq!(
         ready,
         [(0, Some(Source::Misfire(t(90)))), (2, Some(Source::Misfire(t(90))))],
@@ -560,8 +560,13 @@ fn free_queued_rules() {
     // A misfire node alone (no queue here) runs with misfire on, not with it off; an item this
     // instance took over itself is free for it.
     let mut fresh = FireState::default();
-    assert_eq!(fresh.take_free_queued(&view, ME, 7, true), [(2, None), (5, None)]);
-    assert_eq!(fresh.take_free_queued(&view, ME, 7, false), []);
+    assert_eq!(fresh.take_free_queued(&view, ME, 7, true, t(1000)), [(2, None), (5, None)]);
+    assert_eq!(fresh.take_free_queued(&view, ME, 7, false, t(1000)), []);
+    // A misfire owed by a clock ahead of this one waits until this clock reaches it.
+    let mut early = FireState::default();
+    early.slots.entry(0).or_default().queued = Some(Source::Misfire(t(90)));
+    assert_eq!(early.take_free_queued(&view, ME, 1, true, t(89)), [], "not yet due: stays queued");
+    assert_eq!(early.take_free_queued(&view, ME, 1, true, t(90)), [(0, Some(Source::Misfire(t(90))))], "due");
 }
 
 #[test]
@@ -612,6 +617,20 @@ fn next_fire_coalesces_missed_periods() {
     assert_eq!(next_fire(None, &tz, at(0), at(0)), None, "a one-off job never fires by itself");
     let never_again = cron::parse("0 0 0 1 1 ? 2020").unwrap();
     assert_eq!(next_fire(Some(&never_again), &tz, at(0), at(0)), None, "a cron that never fires again");
+}
+
+#[test]
+fn a_fire_is_due_once_the_clock_reaches_it() {
+    let ms = |ms: i64| t(0) + Duration::milliseconds(ms);
+    // (rule, scheduled ms, now ms, due)
+    let rows = [
+        ("on time", 1000, 1000, true),
+        ("late", 1000, 1700, true),
+        ("a timer armed before the clock was set back goes off early: not yet", 1000, 660, false),
+    ];
+    for (rule, scheduled, now, expect) in rows {
+        assert_eq!(due(ms(scheduled), ms(now)), expect, "rule: {rule}");
+    }
 }
 
 #[test]

@@ -26,6 +26,10 @@ pub struct Reaction {
     pub own_instance_deleted: bool,
     /// A trigger for this instance is waiting.
     pub triggered: bool,
+    /// Something the job's duties and fires depend on may have changed: any event but one of a
+    /// bookkeeping node ([`path::bookkeeping`]: the registry clock probe every fire writes,
+    /// failover latches, trigger results, items' last results), which re-evaluate nothing.
+    pub reevaluate: bool,
 }
 
 /// Reads a batch of events. After a resync (events may have been lost) everything is looked at
@@ -37,8 +41,10 @@ pub fn react(events: &[CacheEvent], me: &str, trigger_waiting: impl Fn() -> bool
         let (CacheEvent::Created(p) | CacheEvent::Changed(p) | CacheEvent::Deleted(p)) = event else {
             r.config_changed = true;
             r.triggered |= trigger_waiting();
+            r.reevaluate = true;
             continue;
         };
+        r.reevaluate |= !path::bookkeeping(p);
         match path::parse(p) {
             Some((_, Node::Config)) => r.config_changed = true,
             Some((_, Node::Instance(id))) if id == me && matches!(event, CacheEvent::Deleted(_)) => {

@@ -29,10 +29,12 @@ fn event_rules() {
         config_changed: config,
         own_instance_deleted: own,
         triggered: trig,
+        reevaluate: true,
     };
+    let bookkeeping = Reaction::default();
     // (rule, events, view, expected)
     let rows: Vec<(&str, Vec<CacheEvent>, &JobView, Reaction)> = vec![
-        ("nothing", vec![], &empty, r(false, false, false)),
+        ("nothing", vec![], &empty, bookkeeping),
         ("config changed", vec![changed("/j/config")], &empty, r(true, false, false)),
         ("config created", vec![created("/j/config")], &empty, r(true, false, false)),
         ("my instance deleted", vec![deleted(&format!("/j/instances/{ME}"))], &empty, r(false, true, false)),
@@ -66,6 +68,25 @@ fn event_rules() {
             r(true, true, true),
         ),
         ("a path outside the layout: nothing", vec![created("/j/unknown/x")], &empty, r(false, false, false)),
+        (
+            "the registry clock probe: not even a re-evaluation",
+            vec![changed("/j/systemTime/current")],
+            &empty,
+            bookkeeping,
+        ),
+        ("an item's last result: not even a re-evaluation", vec![created("/j/sharding/0/result")], &empty, bookkeeping),
+        (
+            "a failover latch node: not even a re-evaluation",
+            vec![deleted("/j/leader/failover/latch/_c_x-latch-0000000001")],
+            &empty,
+            bookkeeping,
+        ),
+        (
+            "bookkeeping with a running node: re-evaluate",
+            vec![changed("/j/systemTime/current"), deleted("/j/sharding/0/running")],
+            &empty,
+            r(false, false, false),
+        ),
     ];
     for (rule, events, view, expect) in rows {
         assert_eq!(react(&events, ME, || view.triggers.contains(ME)), expect, "rule: {rule}");

@@ -52,6 +52,9 @@ pub struct JobView {
     pub processing: bool,
     /// Items queued under `leader/failover/items`.
     pub failover_queue: BTreeSet<u32>,
+    /// Instance ids with a `runners/{id}` node (ejctl): their sessions may still run items,
+    /// even when an operator deleted their instance nodes.
+    pub runners: BTreeSet<String>,
     /// Instance ids with a `trigger/{id}` node.
     pub triggers: BTreeSet<String>,
     /// Instance nodes that are persistent: no session owns them, so they are no live instance
@@ -94,6 +97,9 @@ impl JobView {
             Node::Instance(id) => {
                 let info = data.and_then(|d| InstanceInfo::from_yaml(&codec::decode_text(d), &id).ok());
                 self.instances.insert(id, info);
+            }
+            Node::Runner(id) => {
+                self.runners.insert(id);
             }
             Node::Server(ip) => {
                 self.servers.insert(ip, data.map_or(ServerStatus::Other(String::new()), ServerStatus::decode));
@@ -147,6 +153,12 @@ impl JobView {
             self.instances.keys().filter(|id| self.server_enabled(&self.instance_server_ip(id))).cloned().collect();
         strategy::sort_instances_like_elasticjob(&mut ids);
         ids
+    }
+
+    /// True while `id` may still run items: it is a live instance, or its session keeps its
+    /// runner node (an operator shut it down and its killed runs have not ended yet).
+    pub fn may_run(&self, id: &str) -> bool {
+        self.instances.contains_key(id) || self.runners.contains(id)
     }
 
     /// True when `id` is live and its server enabled (`isAvailableServer`, with an exact match

@@ -114,6 +114,8 @@ pub struct RunControl {
     /// Why the run was started: `cron`, `trigger`, `misfire` or `failover` (`trigger` for a run
     /// started by hand).
     pub source: &'static str,
+    /// When the worker started the run, on its clock: it covers the fires up to this instant.
+    pub started_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl RunControl {
@@ -126,6 +128,7 @@ impl RunControl {
             kill_grace: Duration::from_secs(5),
             fire_time: None,
             source: "trigger",
+            started_at: None,
         }
     }
 }

@@ -94,6 +94,32 @@ pub struct JobBrief {
     pub failing_items: Vec<u32>,
 }
 
+impl JobBrief {
+    /// The cron with its time zone as the job lists show it: `0/5 * * * * ? (Asia/Shanghai)`,
+    /// or `(one-off)`.
+    pub fn cron_cell(&self) -> String {
+        match (&self.cron, &self.time_zone) {
+            (Some(c), Some(z)) => format!("{c} ({z})"),
+            (Some(c), None) => c.clone(),
+            (None, _) => "(one-off)".to_string(),
+        }
+    }
+
+    /// `OK`, `-`, or `FAILING 1/3 (items 2)`: a failing job stands out.
+    pub fn health_cell(&self) -> String {
+        match self.health {
+            Health::Failing => format!(
+                "FAILING {}/{} (item{} {})",
+                self.failing_items.len(),
+                self.sharding_total_count,
+                if self.failing_items.len() == 1 { "" } else { "s" },
+                super::text::join_items(&self.failing_items)
+            ),
+            other => other.to_string(),
+        }
+    }
+}
+
 /// The jobs that have a configuration, as `job list` shows them (ElasticJob skips the others).
 pub fn job_briefs(jobs: &[JobData], now: DateTime<Utc>) -> Vec<JobBrief> {
     jobs.iter().filter(|j| j.has_config).map(|j| job_brief(j, now)).collect()

@@ -169,8 +169,22 @@ impl TreeCache {
     /// # Errors
     /// Registry errors while registering the watch or reading the subtree.
     pub async fn start(registry: Registry, root: &str, lazy: LazyPolicy) -> Result<TreeCache> {
+        TreeCache::start_with_progress(registry, root, lazy, &|_| {}).await
+    }
+
+    /// [`TreeCache::start`], calling `progress` with the number of nodes read so far during the
+    /// first read.
+    ///
+    /// # Errors
+    /// As [`TreeCache::start`].
+    pub async fn start_with_progress(
+        registry: Registry,
+        root: &str,
+        lazy: LazyPolicy,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<TreeCache> {
         let watch = registry.watch_subtree(root).await?;
-        let nodes = load(&registry, root).await?;
+        let nodes = load(&registry, root, progress).await?;
         let shared =
             Arc::new(Shared { root: root.to_string(), nodes: RwLock::new(nodes), revision: watch::Sender::new(0) });
         let (tx, events) = mpsc::unbounded_channel();
@@ -222,8 +236,8 @@ impl TreeCache {
     }
 }
 
-async fn load(registry: &Registry, root: &str) -> Result<BTreeMap<String, Cached>> {
-    let nodes = registry.read_subtree(root, &|_| {}).await?.unwrap_or_default();
+async fn load(registry: &Registry, root: &str, progress: &(dyn Fn(usize) + Sync)) -> Result<BTreeMap<String, Cached>> {
+    let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
     Ok(nodes
         .into_iter()
         .map(|TreeNode { path, node }| (path, Cached { data: Some(node.data), stat: Some(node.stat) }))
@@ -294,7 +308,7 @@ fn send(tx: &mpsc::UnboundedSender<CacheEvent>, event: CacheEvent) -> Result<()>
 
 /// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
 async fn resync(registry: &Registry, shared: &Shared, tx: &mpsc::UnboundedSender<CacheEvent>) -> Result<()> {
-    let fresh = load(registry, &shared.root).await?;
+    let fresh = load(registry, &shared.root, &|_| {}).await?;
     let mut diff = Vec::new();
     shared.write(|nodes| {
         for (p, old) in nodes.iter() {

@@ -75,8 +75,9 @@ struct ClientLink {
     /// When the handle is dropped its session is left open, as a crashed process's is, until it
     /// is expired ([`EmbeddedStore::expire_session_id`]).
     linger: bool,
-    /// Fault injection for this handle's requests.
+    /// Fault injection for this handle's requests, and how late its watch events arrive.
     faults: Option<FaultPlan>,
+    event_lag: Duration,
 }
 
 #[derive(Clone)]
@@ -361,7 +362,9 @@ impl EmbeddedBackend {
         let state = if st.offline { LinkState::Disconnected } else { LinkState::Connected };
         let (tx, rx) = watch::channel(SessionStatus { epoch: 1, session_id, state });
         let deaf = st.offline;
-        st.clients.insert(client, ClientLink { status: tx, deaf, partitioned: false, linger: false, faults: None });
+        let link =
+            ClientLink { status: tx, deaf, partitioned: false, linger: false, faults: None, event_lag: Duration::ZERO };
+        st.clients.insert(client, link);
         drop(st);
         Arc::new(EmbeddedBackend { store: store.clone(), client, status: rx })
     }
@@ -382,9 +385,11 @@ impl EmbeddedBackend {
     /// Waits while the simulated server is away (or this handle is cut off from it), as
     /// ZooKeeper requests queue while disconnected; a request whose session expired meanwhile
     /// fails, as ZooKeeper's do.
-    async fn connected(&self) -> Result<MutexGuard<'_, State>> {
+    /// Waits until the handle is connected in `session` (the session the request was issued in):
+    /// a request never outlives its session into the next one, as with ZooKeeper, where an
+    /// expired session's requests fail.
+    async fn connected(&self, session: i64) -> Result<MutexGuard<'_, State>> {
         let mut status = self.status.clone();
-        let session = self.session_id();
         loop {
             {
                 let st = self.store.lock();
@@ -402,21 +407,22 @@ impl EmbeddedBackend {
 
     /// A read under fault injection: a lost reply is a failure too.
     async fn read<T>(&self, f: impl FnOnce(&State) -> T) -> Result<T> {
+        let session = self.session_id();
         if matches!(self.fault().await, Fault::Fail | Fault::LoseReply) {
             return Err(RegistryError::ConnectionLoss);
         }
-        let st = self.connected().await?;
+        let st = self.connected(session).await?;
         Ok(f(&st))
     }
 
     /// A write under fault injection: fails before or after being applied.
     async fn write<T>(&self, f: impl FnOnce(&mut State, i64) -> Result<T>) -> Result<T> {
+        let session = self.session_id();
         let fault = self.fault().await;
         if fault == Fault::Fail {
             return Err(RegistryError::ConnectionLoss);
         }
-        let session = self.session_id();
-        let mut st = self.connected().await?;
+        let mut st = self.connected(session).await?;
         let result = f(&mut st, session);
         if fault == Fault::LoseReply {
             return Err(RegistryError::ConnectionLoss);
@@ -491,14 +497,14 @@ impl EmbeddedBackend {
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
         let (tx, rx) = mpsc::unbounded_channel();
         self.store.lock().watches.add(root, self.client, tx);
-        EmbeddedWatch { rx }
+        EmbeddedWatch { rx, store: self.store.clone(), client: self.client }
     }
 
     pub(crate) async fn latch(&self, dir: &str) -> Result<EmbeddedLatch> {
         let prefix = format!("{dir}/_c_{}-{}", uuid::Uuid::new_v4(), path::LATCH_NODE_NAME);
         let session = self.session_id();
         let node = {
-            let mut st = self.connected().await?;
+            let mut st = self.connected(session).await?;
             let mut missing = Vec::new();
             let mut parent = dir;
             while parent != "/" && !st.nodes.contains_key(parent) {
@@ -517,7 +523,7 @@ impl EmbeddedBackend {
         let own = path::name(&latch.path).to_string();
         loop {
             let wait = {
-                let mut st = self.connected().await?;
+                let mut st = self.connected(session).await?;
                 let mut contenders: Vec<String> = st
                     .children(dir)
                     .into_iter()
@@ -548,13 +554,9 @@ fn sequence(name: &str) -> Option<u64> {
 
 /// A subtree watch on the embedded registry.
 pub(crate) struct EmbeddedWatch {
-    rx: mpsc::UnboundedReceiver<WatchEvent>,
-}
-
-impl EmbeddedWatch {
-    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
-        self.rx.recv().await
-    }
+    rx: mpsc::UnboundedReceiver<(tokio::time::Instant, WatchEvent)>,
+    store: EmbeddedStore,
+    client: u64,
 }
 
 /// A held latch on the embedded registry; deletes its node when dropped.

@@ -31,6 +31,7 @@ const FAILOVER: &str = "failover";
 const ITEMS: &str = "items";
 const TRIGGER: &str = "trigger";
 const TRIGGER_RESULTS: &str = "trigger-results";
+const RUNNERS: &str = "runners";
 const GUARANTEE: &str = "guarantee";
 const STARTED: &str = "started";
 const COMPLETED: &str = "completed";
@@ -180,6 +181,18 @@ impl JobPaths {
         self.join(&[INSTANCES, instance_id])
     }
 
+    /// `/{job}/runners` (ejctl).
+    pub fn runners(&self) -> String {
+        self.join(&[RUNNERS])
+    }
+
+    /// `/{job}/runners/{ip@-@pid}` (ejctl): ephemeral, kept by a worker for as long as it may
+    /// run items of the job in its session — past an operator's deletion of its instance node,
+    /// until its killed runs have ended.
+    pub fn runner(&self, instance_id: &str) -> String {
+        self.join(&[RUNNERS, instance_id])
+    }
+
     /// `/{job}/sharding`.
     pub fn sharding(&self) -> String {
         self.join(&[SHARDING])
@@ -306,6 +319,8 @@ pub enum Node {
     Instances,
     /// `/{job}/instances/{id}`.
     Instance(String),
+    /// `/{job}/runners/{id}` (ejctl).
+    Runner(String),
     /// `/{job}/sharding`.
     Sharding,
     /// `/{job}/sharding/{item}`.
@@ -340,14 +355,23 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
     let rest = path.strip_prefix('/')?;
     let mut parts = rest.split('/');
     let job = parts.next().filter(|j| !j.is_empty())?;
-    let parts: Vec<&str> = parts.collect();
-    let node = match parts.as_slice() {
+    // At most four parts below the job root name a known node; read on every look at a job, so
+    // without an allocation.
+    let mut buf = [""; 4];
+    let mut len = 0;
+    for part in parts {
+        let Some(slot) = buf.get_mut(len) else { return Some((job, Node::Other)) };
+        *slot = part;
+        len += 1;
+    }
+    let node = match &buf[..len] {
         [] => Node::JobRoot,
         [CONFIG] => Node::Config,
         [SERVERS] => Node::Servers,
         [SERVERS, ip] if is_ipv4(ip) => Node::Server((*ip).to_string()),
         [INSTANCES] => Node::Instances,
         [INSTANCES, id] if !id.is_empty() => Node::Instance((*id).to_string()),
+        [RUNNERS, id] if !id.is_empty() => Node::Runner((*id).to_string()),
         [SHARDING] => Node::Sharding,
         [SHARDING, item] => parse_item(item).map_or(Node::Other, Node::Item),
         [SHARDING, item, leaf] => match (parse_item(item), leaf.parse::<ItemLeaf>()) {
@@ -372,6 +396,21 @@ pub fn parse(path: &str) -> Option<(&str, Node)> {
         _ => Node::Other,
     };
     Some((job, node))
+}
+
+/// True for the nodes of a job that no coordination decision reads, only the operations that
+/// write them: the registry clock probe (`systemTime`), failover latch nodes, trigger results,
+/// items' last results and guarantee nodes. A change of one asks a worker to re-evaluate
+/// nothing. (Election latch nodes are not among them: a contention that failed is noticed
+/// through them.)
+pub fn bookkeeping(path: &str) -> bool {
+    let mut parts = path.trim_start_matches('/').split('/').skip(1);
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(SYSTEM_TIME | TRIGGER_RESULTS | GUARANTEE), _, _) => true,
+        (Some(LEADER), Some(FAILOVER), Some(LATCH)) => true,
+        (Some(SHARDING), Some(_), Some(leaf)) => leaf == ItemLeaf::Result.name(),
+        _ => false,
+    }
 }
 
 /// Parses a sharding item node name: a non-negative decimal integer.
@@ -509,6 +548,8 @@ mod tests {
             (p.server("10.0.0.1"), Node::Server("10.0.0.1".into())),
             (p.instances(), Node::Instances),
             (p.instance("10.0.0.1@-@7"), Node::Instance("10.0.0.1@-@7".into())),
+            (p.runner("10.0.0.1@-@7"), Node::Runner("10.0.0.1@-@7".into())),
+            (p.runners(), Node::Other),
             (p.sharding(), Node::Sharding),
             (p.item(12), Node::Item(12)),
             (p.item_leaf(3, ItemLeaf::Failovering), Node::ItemLeaf(3, ItemLeaf::Failovering)),
@@ -529,6 +570,26 @@ mod tests {
         }
         assert_eq!(parse("/"), None);
         assert_eq!(parse("relative"), None);
+    }
+
+    #[test]
+    fn bookkeeping_nodes() {
+        let p = JobPaths::new("j");
+        for (path, expect) in [
+            (p.system_time(), true),
+            (format!("{}/_c_x-latch-0000000001", p.failover_latch()), true),
+            (p.trigger_result("tok", 1), true),
+            (p.item_leaf(1, ItemLeaf::Result), true),
+            (p.guarantee(), true),
+            (format!("{}/_c_x-latch-0000000001", p.election_latch()), false),
+            (p.leader_instance(), false),
+            (p.item_leaf(1, ItemLeaf::Running), false),
+            (p.item(1), false),
+            (p.config(), false),
+            (p.trigger("x@-@1"), false),
+        ] {
+            assert_eq!(bookkeeping(&path), expect, "{path}");
+        }
     }
 
     #[test]

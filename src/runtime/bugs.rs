@@ -16,15 +16,25 @@ pub enum InjectedBug {
     /// The leader reshards without waiting for running items to end (ElasticJob's rule), so an
     /// item's new owner may start it while its old owner still runs it.
     ReshardWhileRunning,
+    /// A failover claim made the way ElasticJob's Java workers make it — read the queue entry,
+    /// then write the claim's nodes one request at a time, overwriting what is there — but
+    /// without the latch that sequence relies on: two instances may both claim one item.
+    FailoverWithoutLatch,
+    /// Sharding written without the leader check: an instance that is not the leader writes the
+    /// assignment its own view calls for, at once, instead of leaving it to the leader and its
+    /// protocol (flag the resharding, let fires wait, wait for running items).
+    ShardingWithoutLeaderCheck,
 }
 
 impl InjectedBug {
     /// Every injectable bug.
-    pub const ALL: [InjectedBug; 4] = [
+    pub const ALL: [InjectedBug; 6] = [
         InjectedBug::NoFencing,
         InjectedBug::OrphansWithoutLivenessCheck,
         InjectedBug::MisfireDropped,
         InjectedBug::ReshardWhileRunning,
+        InjectedBug::FailoverWithoutLatch,
+        InjectedBug::ShardingWithoutLeaderCheck,
     ];
 
     /// The name `--inject` takes.
@@ -34,6 +44,8 @@ impl InjectedBug {
             InjectedBug::OrphansWithoutLivenessCheck => "orphans-without-liveness-check",
             InjectedBug::MisfireDropped => "misfire-dropped",
             InjectedBug::ReshardWhileRunning => "reshard-while-running",
+            InjectedBug::FailoverWithoutLatch => "failover-without-latch",
+            InjectedBug::ShardingWithoutLeaderCheck => "sharding-without-leader-check",
         }
     }
 }

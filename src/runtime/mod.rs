@@ -267,9 +267,11 @@ impl Worker {
         };
         let metrics = Arc::new(if config.http.is_some() { metrics::Metrics::on() } else { metrics::Metrics::off() });
         metrics.watch_trace(tracer.clone());
+        // Never backwards (see `crate::clock`).
+        let clock: Arc<dyn Clock> = Arc::new(crate::clock::Monotonic::new(Arc::clone(&config.clock)));
         let settings = Arc::new(Settings {
             kill_grace: config.kill_grace,
-            clock: Arc::clone(&config.clock),
+            clock: Arc::clone(&clock),
             tracer,
             bugs: config.bugs.iter().copied().collect(),
             metrics: Arc::clone(&metrics),
@@ -334,7 +336,7 @@ impl Worker {
                 fence: fence_rx.clone(),
                 stop: stop_rx.clone(),
                 jobs: Arc::new(runners.iter().map(|r| (r.name().to_string(), r.cache_reader())).collect()),
-                clock: Arc::clone(&config.clock),
+                clock: Arc::clone(&clock),
             };
             services.spawn(http::serve(listener, endpoint));
         }

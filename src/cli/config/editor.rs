@@ -12,15 +12,15 @@ use std::io::IsTerminal;
 use crate::exit::{CliError, Exit};
 
 /// The private copy `config edit` hands to the editor; removed on drop unless kept.
-pub(super) struct EditFile {
+pub(crate) struct EditFile {
     /// Where the copy is.
-    pub(super) path: PathBuf,
+    pub(crate) path: PathBuf,
     keep: bool,
 }
 
 impl EditFile {
     /// Writes `text` to a new private file named after `job`.
-    pub(super) fn create(job: &str, text: &str) -> Result<EditFile> {
+    pub(crate) fn create(job: &str, text: &str) -> Result<EditFile> {
         use std::io::Write;
         let id = uuid::Uuid::new_v4().simple().to_string();
         let safe: String =
@@ -36,14 +36,14 @@ impl EditFile {
     }
 
     /// Keeps the file and returns a note for the error message.
-    pub(super) fn keep(&mut self) -> String {
+    pub(crate) fn keep(&mut self) -> String {
         self.keep = true;
         format!(" (your edit is kept in {})", self.path.display())
     }
 
     /// Keeps the file and says where in `err`: in its own message when it is a refusal of ours,
     /// as context when a registry or I/O error is behind it.
-    pub(super) fn kept(&mut self, err: anyhow::Error) -> anyhow::Error {
+    pub(crate) fn kept(&mut self, err: anyhow::Error) -> anyhow::Error {
         let note = self.keep();
         match err.downcast::<CliError>() {
             Ok(mut e) if e.registry_error().is_none() => {
@@ -154,7 +154,7 @@ const TERMINAL_EDITORS: &[&str] = &[
 ///
 /// # Errors
 /// Exit 4 naming what is missing and what to use instead.
-pub(super) fn check_editor(job: &str) -> Result<String, CliError> {
+pub(crate) fn check_editor(job: &str) -> Result<String, CliError> {
     let instead = format!("or change keys with `ejctl config set {job} KEY=VALUE`");
     let Some(command) = editor_command() else {
         return Err(CliError::refused(format!(
@@ -174,7 +174,7 @@ pub(super) fn check_editor(job: &str) -> Result<String, CliError> {
 
 /// Runs the editor `command` on `path` (the runtime keeps serving the registry session
 /// meanwhile).
-pub(super) async fn run_editor(job: &str, command: &str, path: &Path) -> Result<()> {
+pub(crate) async fn run_editor(job: &str, command: &str, path: &Path) -> Result<()> {
     let words =
         split_command(command).map_err(|e| CliError::usage(format!("cannot use the editor '{command}': {e}")))?;
     let status = tokio::process::Command::new(&words[0])

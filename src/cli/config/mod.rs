@@ -51,7 +51,7 @@
 //!   "version", "changed", "old", "new"}]}` (`old` / `new`: the YAML texts, `old` `null` when the
 //!   job has no configuration).
 
-mod editor;
+pub(crate) mod editor;
 pub mod files;
 pub mod update;
 

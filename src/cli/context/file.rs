@@ -18,6 +18,7 @@
 //! tls_ca = "/etc/ejctl/zk-ca.pem"     # optional: TLS to ZooKeeper, like --tls-ca
 //! tls_cert = "ops.pem"                # optional: x509 client certificate, like --tls-cert
 //! tls_key = "ops.key"                 # optional: its key, like --tls-key
+//! readonly = true                     # optional: `ejctl console` refuses every write
 //!
 //! [contexts.local]
 //! zk = "127.0.0.1:2181"
@@ -97,6 +98,9 @@ pub struct ContextEntry {
     /// The client certificate's key (PEM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls_key: Option<String>,
+    /// `ejctl console` refuses every write in this context (as with `--readonly`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub readonly: bool,
 }
 
 /// Registry settings from one source (command line, context, job file); `None` = not given.

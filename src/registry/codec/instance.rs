@@ -84,6 +84,9 @@ impl InstanceInfo {
     /// # Errors
     /// When the text is not a YAML mapping.
     pub fn from_yaml(text: &str, fallback_id: &str) -> Result<InstanceInfo, CodecError> {
+        if let Some(plain) = plain_node(text, fallback_id) {
+            return Ok(plain);
+        }
         let what = format!("instance {fallback_id}");
         let value: Value =
             serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(&what, format!("not valid YAML: {e}")))?;
@@ -97,6 +100,18 @@ impl InstanceInfo {
         let server_ip = fields.string("serverIp")?.unwrap_or_else(|| instance_ip(&id).to_string());
         Ok(InstanceInfo { labels: fields.string("labels")?, job_instance_id: id, server_ip })
     }
+}
+
+/// The common case, read on every look at a job: the node as a worker writes it for its own id
+/// (`ip@-@pid`, which YAML reads as a plain string), without labels. Recognised by its exact
+/// text, without a YAML parser.
+fn plain_node(text: &str, id: &str) -> Option<InstanceInfo> {
+    let plain = id.contains(INSTANCE_ID_SEPARATOR)
+        && id.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric)
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._@-".contains(&b));
+    let ip = instance_ip(id);
+    let rest = text.strip_prefix("jobInstanceId: ")?.strip_prefix(id)?.strip_prefix("\nserverIp: ")?;
+    (plain && rest.strip_prefix(ip) == Some("\n")).then(|| InstanceInfo::new(&InstanceId::from_raw(id)))
 }
 
 #[cfg(test)]
@@ -113,6 +128,19 @@ mod tests {
         let labelled = InstanceInfo { labels: Some("labels".into()), ..info.clone() };
         assert_eq!(labelled.to_yaml(), "jobInstanceId: 127.0.0.1@-@0\nlabels: labels\nserverIp: 127.0.0.1\n");
         assert_eq!(InstanceInfo::from_yaml(&labelled.to_yaml(), "x").unwrap(), labelled);
+        // The plain node of its own id (read without a parser) and of another name (parsed).
+        assert_eq!(InstanceInfo::from_yaml(&info.to_yaml(), id.as_str()).unwrap(), info);
+        assert_eq!(InstanceInfo::from_yaml(&info.to_yaml(), "10.9.9.9@-@9").unwrap(), info);
+        for (text, id) in [
+            ("jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.1\n", "127.0.0.1@-@0"),
+            ("jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.2\n", "127.0.0.1@-@0"),
+            ("jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.1\nx: 1\n", "127.0.0.1@-@0"),
+            ("jobInstanceId: a b@-@1\nserverIp: a b\n", "a b@-@1"),
+        ] {
+            let parsed = InstanceInfo::from_yaml(text, id).unwrap();
+            assert_eq!(plain_node(text, id).is_some_and(|p| p == parsed), plain_node(text, id).is_some(), "{text}");
+        }
+        assert!(plain_node("jobInstanceId: 127.0.0.1@-@0\nserverIp: 127.0.0.1\n", "127.0.0.1@-@0").is_some());
         let tolerant = InstanceInfo::from_yaml("jobInstanceId: 10.0.0.1@-@5\nfuture: x\n", "n").unwrap();
         assert_eq!(tolerant.server_ip, "10.0.0.1");
     }

@@ -1,11 +1,12 @@
 //! Fault injection in the embedded registry, for tests and the deterministic simulator: the
 //! server going away for everyone, one handle cut off (partition) and healed, sessions expired by
 //! the server, crashed handles whose sessions linger, and per-request faults (slow, failed, or
-//! applied with the reply lost).
+//! applied with the reply lost, or interleaved with other clients' requests).
 
 use std::time::Duration;
 
-use super::{EmbeddedBackend, EmbeddedStore, LinkState};
+use super::{EmbeddedBackend, EmbeddedStore, EmbeddedWatch, LinkState};
+use crate::registry::WatchEvent;
 
 /// What happens to one request of a handle under fault injection ([`EmbeddedStore::set_faults`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +15,10 @@ pub enum Fault {
     None,
     /// Served after a delay (a slow server or link).
     Delay(Duration),
+    /// Served once the other tasks ready to run have had their turn: no time passes, but other
+    /// clients' requests may be served first, as on a real network (the simulator's
+    /// interleaving of round trips).
+    Yield,
     /// Fails with a connection loss before reaching the server: nothing is applied.
     Fail,
     /// Applied by the server, but the reply is lost: the caller sees a connection loss.
@@ -36,7 +41,7 @@ impl EmbeddedStore {
     }
 
     /// Ends a simulated outage within the session timeout: sessions survive, handles reconnect and
-    /// every watch yields [`WatchEvent::Resync`](crate::registry::WatchEvent::Resync).
+    /// every watch yields [`WatchEvent::Resync`].
     pub fn reconnect(&self) {
         let mut st = self.lock();
         st.offline = false;
@@ -106,6 +111,14 @@ impl EmbeddedStore {
         }
     }
 
+    /// Delivers `client`'s watch events `lag` after they happen (a slow link; zero: at once),
+    /// in order.
+    pub fn set_event_lag(&self, client: u64, lag: Duration) {
+        if let Some(link) = self.lock().clients.get_mut(&client) {
+            link.event_lag = lag;
+        }
+    }
+
     /// True while `session` is open on the server.
     pub fn session_open(&self, session: i64) -> bool {
         self.lock().sessions.contains_key(&session)
@@ -123,9 +136,23 @@ impl EmbeddedBackend {
                 None => Fault::None,
             }
         };
-        if let Fault::Delay(d) = fault {
-            tokio::time::sleep(d).await;
+        match fault {
+            Fault::Delay(d) => tokio::time::sleep(d).await,
+            Fault::Yield => tokio::task::yield_now().await,
+            Fault::None | Fault::Fail | Fault::LoseReply => {}
         }
         fault
+    }
+}
+
+impl EmbeddedWatch {
+    /// The next event, once its handle's event lag has passed since it happened.
+    pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
+        let (at, event) = self.rx.recv().await?;
+        let lag = self.store.lock().clients.get(&self.client).map_or(Duration::ZERO, |l| l.event_lag);
+        if !lag.is_zero() {
+            tokio::time::sleep_until(at + lag).await;
+        }
+        Some(event)
     }
 }

@@ -5,14 +5,18 @@
 use std::collections::HashMap;
 
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::path;
 use crate::registry::WatchEvent;
 
+/// Where a watch's events go, each with when it happened (a lagging link delivers it later).
+pub(super) type EventSender = mpsc::UnboundedSender<(Instant, WatchEvent)>;
+
 /// One handle's watch.
 struct EWatch {
     client: u64,
-    tx: mpsc::UnboundedSender<WatchEvent>,
+    tx: EventSender,
 }
 
 /// The watches of a store, by root.
@@ -23,12 +27,12 @@ pub(super) struct Watches {
 
 impl Watches {
     /// Adds `client`'s watch on `root`.
-    pub(super) fn add(&mut self, root: &str, client: u64, tx: mpsc::UnboundedSender<WatchEvent>) {
+    pub(super) fn add(&mut self, root: &str, client: u64, tx: EventSender) {
         self.by_root.entry(root.to_string()).or_default().push(EWatch { client, tx });
     }
 
     /// Keeps the watches for which `keep` holds (it may send them an event); drops the rest.
-    fn retain(&mut self, mut keep: impl FnMut(u64, &mpsc::UnboundedSender<WatchEvent>) -> bool) {
+    fn retain(&mut self, mut keep: impl FnMut(u64, &EventSender) -> bool) {
         for list in self.by_root.values_mut() {
             list.retain(|w| keep(w.client, &w.tx));
         }
@@ -42,16 +46,18 @@ impl Watches {
 
     /// Tells `client`'s watches that events may have been lost.
     pub(super) fn resync_client(&mut self, client: u64) {
-        self.retain(|c, tx| c != client || tx.send(WatchEvent::Resync).is_ok());
+        let now = Instant::now();
+        self.retain(|c, tx| c != client || tx.send((now, WatchEvent::Resync)).is_ok());
     }
 
     /// Sends `event` about `p` to the watches rooted at `p` or an ancestor, except those of
     /// clients that are `deaf`; drops the watches whose receiver is gone.
     pub(super) fn deliver(&mut self, p: &str, event: &WatchEvent, deaf: impl Fn(u64) -> bool) {
+        let now = Instant::now();
         let mut root = p;
         loop {
             if let Some(list) = self.by_root.get_mut(root) {
-                list.retain(|w| deaf(w.client) || w.tx.send(event.clone()).is_ok());
+                list.retain(|w| deaf(w.client) || w.tx.send((now, event.clone())).is_ok());
                 if list.is_empty() {
                     self.by_root.remove(root);
                 }

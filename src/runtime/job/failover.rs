@@ -77,8 +77,11 @@ impl Failover {
         busy_here: impl Fn(u32) -> bool,
     ) {
         let me = ctx.me.as_str();
-        let check_liveness = !ctx.settings.bug(InjectedBug::OrphansWithoutLivenessCheck);
-        let suspects = if check_liveness {
+        let bugs = RoundBugs {
+            no_liveness_check: ctx.settings.bug(InjectedBug::OrphansWithoutLivenessCheck),
+            no_latch: ctx.settings.bug(InjectedBug::FailoverWithoutLatch),
+        };
+        let suspects = if !bugs.no_liveness_check {
             decide::suspects(view, me, busy_here)
         } else {
             view.items.iter().filter(|(item, s)| s.running && !busy_here(**item)).map(|(item, _)| *item).collect()
@@ -88,8 +91,10 @@ impl Failover {
         }
         let (registry, paths, me, local) = (ctx.registry.clone(), ctx.paths.clone(), ctx.me.clone(), Arc::clone(local));
         let clock = Arc::clone(&ctx.settings.clock);
+        let disabled: BTreeSet<u32> = view.items.iter().filter(|(_, s)| s.disabled).map(|(i, _)| *i).collect();
         self.round = Some(OwnedTask::spawn(async move {
-            round(&registry, &paths, &me, &local, clock.as_ref(), total, &suspects, check_liveness).await
+            let queue = Queue { total, suspects: &suspects, disabled: &disabled };
+            round(&registry, &paths, &me, &local, clock.as_ref(), queue, bugs).await
         }));
     }
 
@@ -156,29 +161,53 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
     }
 }
 
+/// Bugs the simulator's mutation check switches into a round ([`InjectedBug`]); `NONE` otherwise.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RoundBugs {
+    /// Every item running elsewhere is taken for an orphan, its runner alive or not.
+    pub(super) no_liveness_check: bool,
+    /// No latch, and the claim made request by request as Java's is.
+    pub(super) no_latch: bool,
+}
+
+impl RoundBugs {
+    /// A correct round.
+    #[cfg(test)]
+    pub(super) const NONE: RoundBugs = RoundBugs { no_liveness_check: false, no_latch: false };
+}
+
+/// What a round works on, from the cache: the item count, the suspects to confirm, and the
+/// disabled items (left in the queue).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Queue<'a> {
+    pub(super) total: u32,
+    pub(super) suspects: &'a [u32],
+    pub(super) disabled: &'a BTreeSet<u32>,
+}
+
 /// One round (see the module docs), under the failover latch. Returns the claimed item.
-/// `check_liveness` is false only for the simulator's mutation check: every item running
-/// elsewhere is then taken for an orphan, its runner alive or not.
 ///
 /// The latch is not what keeps two instances from claiming one item (the claim is one
-/// transaction that fails for the second; the simulator runs without it and finds no double
-/// run): it is kept for clusters shared with ElasticJob's Java workers, whose claims are several
-/// requests made under it.
-#[allow(clippy::too_many_arguments)] // Everything a round reads; it runs in a task of its own.
+/// transaction that fails for the second): it is kept for clusters shared with ElasticJob's Java
+/// workers, whose claims are several requests made under it. The mutation check's
+/// [`InjectedBug::FailoverWithoutLatch`] makes the claim as Java does without the latch, and the
+/// simulator catches the double runs that follow.
 pub(super) async fn round(
     registry: &Registry,
     paths: &JobPaths,
     me: &InstanceId,
     local: &LocalRuns,
     clock: &dyn Clock,
-    total: u32,
-    suspects: &[u32],
-    check_liveness: bool,
+    queue: Queue<'_>,
+    bugs: RoundBugs,
 ) -> Claimed {
-    let _latch = registry.latch(&paths.failover_latch()).await?;
+    let Queue { total, suspects, disabled } = queue;
+    let _latch = if bugs.no_latch { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
     if !suspects.is_empty() {
-        let instances: BTreeSet<String> = if check_liveness {
-            registry.children(&paths.instances()).await?.unwrap_or_default().into_iter().collect()
+        // Who may still run items: an instance node, or a runner node (see `JobView::may_run`).
+        let instances: BTreeSet<String> = if !bugs.no_liveness_check {
+            let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
+            lists.into_iter().flatten().flatten().collect()
         } else {
             BTreeSet::new()
         };
@@ -190,7 +219,7 @@ pub(super) async fn round(
     let Some(names) = registry.children(&paths.failover_items()).await? else {
         return Ok(None);
     };
-    for item in decide::claim_order(names) {
+    for item in decide::claim_order(names, disabled) {
         // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
         if !lock(local).insert(item) {
             continue;
@@ -201,7 +230,11 @@ pub(super) async fn round(
             registry.delete_if_exists(&entry).await?;
             continue;
         }
-        let outcome = txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await);
+        let outcome = if bugs.no_latch {
+            claim_piecemeal(registry, paths, me, item, clock.now()).await
+        } else {
+            txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await)
+        };
         if outcome != ClaimOutcome::Claimed {
             lock(local).remove(&item);
         }
@@ -248,4 +281,32 @@ async fn queue_if_orphaned(
         Err(e) => return Err(e),
     }
     Ok(())
+}
+
+/// [`InjectedBug::FailoverWithoutLatch`]: the claim as ElasticJob's Java workers make it, one
+/// request at a time, overwriting — safe only under the latch that the mutation leaves out.
+async fn claim_piecemeal(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    item: u32,
+    now: chrono::DateTime<chrono::Utc>,
+) -> ClaimOutcome {
+    use crate::registry::path::ItemLeaf;
+    let steps = async {
+        if registry.exists(&paths.failover_item(item)).await?.is_none() {
+            return Ok(false);
+        }
+        registry.put_ephemeral(&paths.item_leaf(item, ItemLeaf::Failover), &me.encode()).await?;
+        registry.put(&paths.item_leaf(item, ItemLeaf::Failovering), &me.encode()).await?;
+        registry.put(&paths.item_leaf(item, ItemLeaf::Running), &me.encode()).await?;
+        registry.put(&paths.item(item), &codec::encode_millis(now)).await?;
+        registry.delete_if_exists(&paths.failover_item(item)).await?;
+        Ok::<_, RegistryError>(true)
+    };
+    match steps.await {
+        Ok(true) => ClaimOutcome::Claimed,
+        Ok(false) => ClaimOutcome::Lost,
+        Err(e) => ClaimOutcome::Failed(e),
+    }
 }

@@ -42,6 +42,27 @@ impl Leader {
         }
     }
 
+    /// The mutation check's [`InjectedBug::ShardingWithoutLeaderCheck`]: an instance that is not
+    /// the leader writes the assignment its own view calls for, at once — without leaving it to
+    /// the leader and its protocol (flag the resharding, let fires wait, wait for running items).
+    pub(super) async fn shard_unchecked(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        view: &JobView,
+    ) {
+        let s = config.sharding(ctx.name());
+        if !view.needs_resharding(s.total, s.strategy, s.job, s.static_sharding) {
+            return;
+        }
+        if ctx.registry.create_if_absent(&ctx.paths.sharding_necessary(), codec::EMPTY).await.is_ok() {
+            let mut flagged = view.clone();
+            flagged.necessary = true;
+            self.shard(ctx, config, cache, &flagged).await;
+        }
+    }
+
     /// Writes a new assignment in one transaction; retried with a fresh read when the cache was
     /// behind, reported when it keeps failing (the flag stays, so it is retried on the next
     /// change or reconcile).

@@ -72,7 +72,7 @@ pub(crate) fn lazy_path(p: &str) -> bool {
             matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled | ItemLeaf::Result)
         }
         Some((_, Node::Item(_) | Node::ShardingNecessary | Node::ShardingProcessing | Node::FailoverItem(_))) => true,
-        Some((_, Node::Other)) => true,
+        Some((_, Node::Other | Node::Runner(_))) => true,
         _ => false,
     }
 }
@@ -354,6 +354,9 @@ impl JobTask {
 
     async fn on_cron(&mut self) {
         let Some(scheduled) = self.next_fire else { return };
+        if !fire::due(scheduled, self.ctx.now()) {
+            return;
+        }
         let checked = &self.config.checked;
         self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
         self.fire(Source::Cron(scheduled)).await;
@@ -364,8 +367,11 @@ impl JobTask {
             self.failover.wake();
         }
         let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
-        let Reaction { config_changed, own_instance_deleted, triggered } =
+        let Reaction { config_changed, own_instance_deleted, triggered, reevaluate } =
             react::react(&events, self.ctx.me.as_str(), || self.cache.view().exists(&trigger));
+        if !reevaluate {
+            return;
+        }
         if config_changed {
             self.reload_config().await;
         }
@@ -474,6 +480,10 @@ impl JobTask {
         }
         if duties.lead {
             self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
+        } else if self.ctx.settings.bug(InjectedBug::ShardingWithoutLeaderCheck)
+            && view.is_available(self.ctx.me.as_str())
+        {
+            self.leader.shard_unchecked(&self.ctx, &self.config, &self.cache, &view).await;
         }
         if duties.sharding_pending {
             return;
@@ -546,18 +556,13 @@ impl JobTask {
         let forced = matches!(*self.stop.borrow(), StopMode::Forced);
         self.execution.finish_listeners(if forced { None } else { deadline }).await;
         self.failover.stop(&self.ctx).await;
-        if self.registration.connected() {
-            if self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
-                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
-            {
-                tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
-            }
-            if !self.registration.stopped_by_admin()
-                && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.instance(self.ctx.me.as_str())).await
-            {
-                tracing::warn!(job = %self.name(), error = %e, "cannot remove the instance node");
-            }
+        if self.registration.connected()
+            && self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
+            && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
+        {
+            tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
         }
+        self.registration.leave(&self.ctx).await;
         tracing::info!(job = %self.name(), "stopped");
     }
 }

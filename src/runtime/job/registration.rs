@@ -1,6 +1,9 @@
 //! Registration: the job's `servers/{ip}` and ephemeral `instances/{id}` nodes, the session they
 //! belong to, and what a session change or a deleted instance node means (reference §2.1, §6.2;
-//! SPEC §2 point 4). Owns the link state the other rooms read: `connected`, and whether an
+//! SPEC §2 point 4). Beside the instance node, the ephemeral `runners/{id}` node says that this
+//! session may still run items: an operator's `job shutdown` deletes the instance node, and the
+//! runner node goes only once the job has stopped here and its runs have ended, so that no other
+//! instance fails an item over while its killed run is still exiting. Owns the link state the other rooms read: `connected`, and whether an
 //! operator stopped the job here.
 
 use std::time::Duration;
@@ -9,11 +12,14 @@ use tokio::time::Instant;
 
 use super::JobCtx;
 use crate::coord::react::{self, SessionStep};
-use crate::registry::codec::{InstanceInfo, ServerStatus};
+use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::{RegistryError, SessionStatus};
 
 /// How long a failed registration waits before it is tried again.
 const RETRY: Duration = Duration::from_secs(1);
+
+/// How many times a stopping job tries to remove its runner node.
+const LEAVE_ATTEMPTS: u32 = 10;
 
 /// The registration state of a job on this instance.
 pub(super) struct Registration {
@@ -48,11 +54,13 @@ impl Registration {
     }
 
     /// Registers the server node (kept as is when it exists, written `ENABLED`/`DISABLED` from
-    /// `disabled` when it does not) and the ephemeral instance node of this session.
+    /// `disabled` when it does not) and the ephemeral runner and instance nodes of this session.
     pub(super) async fn register(&mut self, ctx: &JobCtx, disabled: bool) -> Result<(), RegistryError> {
         let status = ServerStatus::from_enabled(!disabled);
         ctx.registry.create_if_absent(&ctx.paths.server(ctx.me.ip()), status.encode()).await?;
         let session = ctx.registry.session_id();
+        ctx.registry.create_if_absent(&ctx.paths.runners(), codec::EMPTY).await?;
+        ctx.registry.put_ephemeral(&ctx.paths.runner(ctx.me.as_str()), codec::EMPTY).await?;
         let info = InstanceInfo::new(&ctx.me).to_yaml();
         ctx.registry.put_ephemeral(&ctx.paths.instance(ctx.me.as_str()), info.as_bytes()).await?;
         if session != self.registered_session {
@@ -109,6 +117,32 @@ impl Registration {
                     tracing::info!(job = %ctx.name(), "registry connection is back (same session)");
                 }
                 true
+            }
+        }
+    }
+
+    /// The job stopped here and its runs ended: the instance node goes (unless an operator
+    /// deleted it), then the runner node — retried for a while, since until it goes no other
+    /// instance takes over the runs this one left.
+    pub(super) async fn leave(&self, ctx: &JobCtx) {
+        if !self.connected {
+            return;
+        }
+        if !self.stopped_by_admin
+            && let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.instance(ctx.me.as_str())).await
+        {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot remove the instance node");
+        }
+        for attempt in 1..=LEAVE_ATTEMPTS {
+            match ctx.registry.delete_if_exists(&ctx.paths.runner(ctx.me.as_str())).await {
+                Ok(_) => return,
+                Err(e) if attempt == LEAVE_ATTEMPTS => {
+                    tracing::error!(job = %ctx.name(), error = %e, "cannot remove the runner node: the runs this instance left are failed over when its session ends");
+                }
+                Err(e) => {
+                    tracing::warn!(job = %ctx.name(), error = %e, "cannot remove the runner node; retrying");
+                    tokio::time::sleep(RETRY).await;
+                }
             }
         }
     }

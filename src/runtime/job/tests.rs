@@ -130,6 +130,12 @@ async fn a_fire_is_owed_once_and_only_when_no_later_run_covers_it() {
     assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
 }
 
+/// A round's queue for 3 items with these suspects, none disabled.
+fn queue(suspects: &[u32]) -> failover::Queue<'_> {
+    static NONE: std::sync::LazyLock<std::collections::BTreeSet<u32>> = std::sync::LazyLock::new(Default::default);
+    failover::Queue { total: 3, suspects, disabled: &NONE }
+}
+
 async fn orphan(c: &JobCtx, item: u32, runner: &str) {
     c.registry.create(&c.paths.item_leaf(item, ItemLeaf::Running), runner.as_bytes(), Mode::Persistent).await.unwrap();
 }
@@ -147,8 +153,17 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     orphan(&a, 2, "10.0.0.1@-@1").await; // our own, running here: not an orphan
     let local: LocalRuns = Arc::default();
     local.lock().unwrap().insert(2);
-    let claimed =
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[0, 1, 2], true).await.unwrap();
+    let claimed = failover::round(
+        &a.registry,
+        &a.paths,
+        &a.me,
+        &local,
+        &SystemClock,
+        queue(&[0, 1, 2]),
+        failover::RoundBugs::NONE,
+    )
+    .await
+    .unwrap();
     // ElasticJob's order: reverse lexicographic, so item 1 first.
     assert_eq!(claimed, Some(1));
     assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await.as_deref(), Some("10.0.0.1@-@1"));
@@ -159,10 +174,17 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
     assert!(local.lock().unwrap().contains(&1), "the claimed item is marked as running here");
     // The next round claims the rest; then there is nothing left.
     assert_eq!(
-        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(),
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
         Some(0)
     );
-    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(), None);
+    assert_eq!(
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
+        None
+    );
     assert_eq!(text(&a, &a.paths.item_leaf(2, ItemLeaf::Running)).await.as_deref(), Some("10.0.0.1@-@1"));
 }
 
@@ -172,7 +194,12 @@ async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
     let a = ctx(&store, "10.0.0.1@-@1");
     a.registry.create(&a.paths.failover_item(7), b"", Mode::Persistent).await.unwrap();
     let local: LocalRuns = Arc::default();
-    assert_eq!(failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, 3, &[], true).await.unwrap(), None);
+    assert_eq!(
+        failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue(&[]), failover::RoundBugs::NONE)
+            .await
+            .unwrap(),
+        None
+    );
     assert!(a.registry.get(&a.paths.failover_item(7)).await.unwrap().is_none());
 }
 

@@ -5,9 +5,10 @@
 //!
 //! * **Clock**: one tokio current-thread runtime with paused time: timers fire in order and the
 //!   runtime jumps to the next one when every task is idle, so minutes of cron fires, session
-//!   timeouts and fencing deadlines run in milliseconds. The wall clock the runtime and the
-//!   registry read follows tokio's clock ([`SimClock`]). Every `select!` in the runtime is
-//!   `biased`, every map it iterates ordered, and the schedule comes from one seed, so a seed
+//!   timeouts and fencing deadlines run in milliseconds. The wall clock the registry reads follows
+//!   tokio's clock ([`SimClock`]); each worker reads it through its machine's clock, which a skew
+//!   event sets off by a number of milliseconds ([`SkewedClock`]). Every `select!` in the runtime
+//!   is `biased`, every map it iterates ordered, and the schedule comes from one seed, so a seed
 //!   replays exactly.
 //! * **Registry**: the embedded registry (ZooKeeper's data model: sessions, ephemeral nodes,
 //!   ordered watches, multi-op, versions) with its fault injection: a worker cut off from the
@@ -17,17 +18,22 @@
 //! * **Processes**: each item run is an in-process job that takes a seeded time; killed, it is
 //!   taken to stop after a seeded kill latency (SIGTERM handling); a crashed worker's runs die
 //!   with it (parent death).
-//! * **Faults and operators**: crash and restart, graceful stop and restart, partition (short,
-//!   past the fencing deadline, past the session timeout), session expiry, slow and lossy links,
-//!   and admin actions through the admin operations layer (`ejctl`'s own `ops`): trigger,
-//!   disable/enable an item, disable/enable the job.
+//! * **Faults and operators** ([`schedule`]): crash and restart, graceful stop and restart,
+//!   partition (short, past the fencing deadline, past the session timeout; half of them of the
+//!   leader), session expiry, slow and lossy links, clock skew within `maxTimeDiffSeconds` and
+//!   (rarely) beyond it, and admin actions through the admin operations layer (`ejctl`'s own
+//!   `ops`): trigger, trigger and wait for the results, disable/enable an item, the job or a
+//!   server, shut down a server or the job (an operator restarts the workers later), remove the
+//!   job (with or without purging its tree; restarted later), and change `shardingTotalCount`.
 //!
 //! `InjectedBug`s switch on known bugs in the runtime so that the checker can be shown to catch
 //! each of them (the mutation check).
 
 pub mod check;
+mod schedule;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -40,19 +46,30 @@ use ejctl::exec::{ItemOutcome, RunControl};
 use ejctl::ops::Admin;
 use ejctl::ops::read::JobData;
 use ejctl::registry::Registry;
-use ejctl::registry::codec::ServerStatus;
-use ejctl::registry::embedded::{EmbeddedStore, Fault as LinkFault};
-use ejctl::registry::path::{ItemLeaf, JobPaths};
+use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::runtime::{InjectedBug, JobDefinition, RegistryTarget, Worker, WorkerConfig};
 use tokio::time::Instant;
 
 use super::Rng;
+
+pub use schedule::{Event, EventKind, Waiter, WaiterEnd};
 
 /// The simulated job's name.
 pub const JOB: &str = "sim";
 
 /// The embedded registry's session timeout, which the server side of the simulation applies.
 pub const SESSION_TIMEOUT_MS: i64 = 10_000;
+
+/// The longest another worker's watch lags during an event (a degraded link).
+pub const EVENT_WATCH_LAG_MS: u64 = 350;
+
+/// How long the trigger-and-wait made once the faults healed may take: longer than most hung
+/// runs it may have to wait for.
+pub const HEALED_WAIT_MS: i64 = 26_000;
+
+/// The job's `maxTimeDiffSeconds`: a worker whose clock is further off the registry's refuses
+/// its fires.
+pub const MAX_TIME_DIFF_SECONDS: i32 = 1;
 
 /// How one simulation is set up.
 #[derive(Debug, Clone)]
@@ -61,7 +78,7 @@ pub struct SimConfig {
     pub seed: u64,
     /// Worker instances.
     pub instances: usize,
-    /// Sharding items of the job.
+    /// Sharding items of the job at the start (an operator may change the count).
     pub items: u32,
     /// Seconds of simulated time with faults, after a quiet warm-up and before a quiet tail.
     pub fault_seconds: u64,
@@ -76,7 +93,8 @@ impl SimConfig {
     }
 }
 
-/// The simulated wall clock: a fixed origin plus tokio's (paused) clock.
+/// The simulated wall clock: a fixed origin plus tokio's (paused) clock. The registry stamps
+/// its nodes with it; the workers read it through a [`SkewedClock`].
 #[derive(Debug)]
 pub struct SimClock {
     origin: DateTime<Utc>,
@@ -102,54 +120,37 @@ impl Clock for SimClock {
     }
 }
 
+/// One machine's clock: the simulated clock set off by its skew (milliseconds, changed by skew
+/// events; 0 otherwise).
+#[derive(Debug)]
+pub struct SkewedClock {
+    base: Arc<SimClock>,
+    skew: Arc<AtomicI64>,
+}
+
+impl Clock for SkewedClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.base.now() + chrono::Duration::milliseconds(self.skew.load(Ordering::Relaxed))
+    }
+}
+
 /// One item run, as the simulated process saw it.
 #[derive(Debug, Clone)]
 pub struct Run {
     pub item: u32,
     pub instance: String,
-    /// The fire it covers (`RunControl::fire_time`), epoch ms.
+    /// The fire it covers (`RunControl::fire_time`, on its machine's clock), epoch ms.
     pub fire: i64,
     /// Why it ran: `cron`, `trigger`, `misfire` or `failover`.
     pub source: &'static str,
     pub start: i64,
+    /// When its worker started it, on the worker's clock (`RunControl::started_at`): it covers
+    /// the fires up to this instant.
+    pub local_start: i64,
     /// When it stopped (a killed run: when it was killed plus its kill latency).
     pub end: Option<i64>,
     /// Completed (not killed).
     pub completed: bool,
-}
-
-/// A fault or an operator action, with the window it affected.
-#[derive(Debug, Clone)]
-pub struct Event {
-    pub kind: EventKind,
-    pub slot: Option<usize>,
-    /// The instance the slot ran when the event began.
-    pub instance: Option<String>,
-    pub start: i64,
-    pub end: i64,
-}
-
-/// The kinds of fault and operator action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// The worker process dies (its session expires after the timeout); restarted later.
-    Crash,
-    /// The worker stops gracefully; restarted later.
-    Stop,
-    /// The worker is cut off from the registry for a while.
-    Partition,
-    /// The server expires the worker's session.
-    Expire,
-    /// The worker's registry replies are slow.
-    Slow,
-    /// Some of the worker's requests fail, before or after being applied.
-    Lossy,
-    /// An operator triggers the job.
-    Trigger,
-    /// An operator disables an item, and enables it again later.
-    DisableItem(u32),
-    /// An operator disables the job, and enables it again later.
-    DisableJob,
 }
 
 /// The shared record of what ran.
@@ -198,7 +199,8 @@ impl ErasedJob for SimJob {
         Box::pin(async move {
             let instance = ctx.task_id.rsplit("@-@READY@-@").next().unwrap_or_default().to_string();
             let start = self.clock.ms();
-            let fire = control.fire_time.map_or(start, |t| t.timestamp_millis());
+            let local_start = control.started_at.map_or(start, |t| t.timestamp_millis());
+            let fire = control.fire_time.map_or(local_start, |t| t.timestamp_millis());
             let (index, duration_ms, kill_latency_ms, fails) = {
                 let mut r = self.record.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 // Mostly well under the 1 s period; sometimes longer than several periods; now
@@ -217,6 +219,7 @@ impl ErasedJob for SimJob {
                     fire,
                     source: control.source,
                     start,
+                    local_start,
                     end: None,
                     completed: false,
                 });
@@ -253,11 +256,12 @@ impl ErasedJob for SimJob {
     }
 }
 
-/// One worker slot: its current worker, if running.
+/// One worker slot (a machine): its current worker, if running, and its clock's skew.
 struct Slot {
     ip: String,
     pid: u32,
     worker: Option<Worker>,
+    skew: Arc<AtomicI64>,
 }
 
 /// The simulated cluster.
@@ -269,7 +273,11 @@ struct World {
     record: Arc<Mutex<Record>>,
     slots: Vec<Slot>,
     rng: Rng,
+    /// Draws the watch lags of slow and healing links.
+    lag_rng: Rng,
     events: Vec<Event>,
+    /// The trigger waits: one entry per `TriggerWait` event, filled in when its wait ends.
+    waiters: Arc<Mutex<Vec<Waiter>>>,
 }
 
 /// What a simulation produced.
@@ -277,6 +285,7 @@ pub struct SimOutcome {
     pub config: SimConfig,
     pub runs: Vec<Run>,
     pub events: Vec<Event>,
+    pub waiters: Vec<Waiter>,
     /// When checking starts (after the warm-up) and ends (the end of the quiet tail), epoch ms.
     pub checked_from: i64,
     pub ended: i64,
@@ -292,6 +301,7 @@ fn job_config(items: u32) -> JobConfig {
     cfg.failover = true;
     cfg.misfire = true;
     cfg.monitor_execution = true;
+    cfg.max_time_diff_seconds = MAX_TIME_DIFF_SECONDS;
     cfg
 }
 
@@ -299,6 +309,7 @@ impl World {
     async fn start_worker(&mut self, slot: usize) {
         self.slots[slot].pid += 1;
         let (ip, pid) = (self.slots[slot].ip.clone(), self.slots[slot].pid);
+        let skew = Arc::clone(&self.slots[slot].skew);
         let job = Arc::new(SimJob { record: Arc::clone(&self.record), clock: Arc::clone(&self.clock) });
         let definition = JobDefinition::in_process(job_config(self.config.items), "SimJob", job);
         let mut wc = WorkerConfig::new(RegistryTarget::Embedded(self.store.clone()), vec![definition]);
@@ -306,12 +317,14 @@ impl World {
         wc.pid = Some(pid);
         wc.kill_grace = Duration::from_secs(1);
         wc.shutdown_timeout = Duration::from_secs(5);
-        wc.clock = self.clock.clone();
+        // The machine's clock, as the worker reads it: skewed, and set back when a skew ends.
+        wc.clock = Arc::new(SkewedClock { base: Arc::clone(&self.clock), skew });
         wc.bugs.clone_from(&self.config.bugs);
         match Worker::start(wc).await {
             Ok(worker) => self.slots[slot].worker = Some(worker),
             Err(e) => panic!("seed {}: worker {slot} did not start: {e:#}", self.config.seed),
         }
+        self.round_trips(slot);
     }
 
     fn instance(&self, slot: usize) -> Option<String> {
@@ -324,120 +337,6 @@ impl World {
 
     fn live_slots(&self) -> Vec<usize> {
         (0..self.slots.len()).filter(|s| self.slots[*s].worker.is_some()).collect()
-    }
-
-    /// One fault or operator action from the schedule; returns when it is over.
-    async fn event(&mut self) {
-        let live = self.live_slots();
-        let slot = live[self.rng.below(live.len() as u64) as usize];
-        let kind = match self.rng.below(9) {
-            0 => EventKind::Crash,
-            1 => EventKind::Stop,
-            2 | 3 => EventKind::Partition,
-            4 => EventKind::Expire,
-            5 => EventKind::Slow,
-            6 => EventKind::Lossy,
-            7 if self.rng.below(2) == 0 => EventKind::Trigger,
-            7 => EventKind::DisableJob,
-            _ => EventKind::DisableItem(self.rng.below(u64::from(self.config.items)) as u32),
-        };
-        // Keep at least one worker running: no fault takes the last one.
-        let takes_worker = matches!(kind, EventKind::Crash | EventKind::Stop);
-        let kind = if takes_worker && live.len() < 2 { EventKind::Partition } else { kind };
-        let instance = self.instance(slot);
-        let start = self.clock.ms();
-        let worker_event = !matches!(kind, EventKind::Trigger | EventKind::DisableItem(_) | EventKind::DisableJob);
-        match kind {
-            EventKind::Crash => {
-                if let (Some(client), Some(worker)) = (self.client(slot), self.slots[slot].worker.take()) {
-                    let session = worker.registry().session_id();
-                    self.store.linger(client);
-                    drop(worker);
-                    // The server notices after the session timeout.
-                    let store = self.store.clone();
-                    tokio::spawn(async move {
-                        tokio::time::sleep(Duration::from_millis(SESSION_TIMEOUT_MS as u64)).await;
-                        store.expire_session_id(session);
-                    });
-                }
-                sleep_ms(2000 + self.rng.below(15_000)).await;
-                self.start_worker(slot).await;
-            }
-            EventKind::Stop => {
-                if let Some(worker) = self.slots[slot].worker.take() {
-                    worker.shutdown().await;
-                }
-                sleep_ms(1000 + self.rng.below(5000)).await;
-                self.start_worker(slot).await;
-            }
-            EventKind::Partition => {
-                if let Some(client) = self.client(slot) {
-                    // Shorter than the fencing deadline, past it, or past the session timeout.
-                    let ms = match self.rng.below(3) {
-                        0 => 500 + self.rng.below(3000),
-                        1 => 5500 + self.rng.below(4000),
-                        _ => 11_000 + self.rng.below(10_000),
-                    };
-                    self.store.partition(client);
-                    if ms > SESSION_TIMEOUT_MS as u64 {
-                        sleep_ms(SESSION_TIMEOUT_MS as u64).await;
-                        self.store.expire(client);
-                        sleep_ms(ms - SESSION_TIMEOUT_MS as u64).await;
-                    } else {
-                        sleep_ms(ms).await;
-                    }
-                    self.store.heal(client);
-                }
-            }
-            EventKind::Expire => {
-                if let Some(client) = self.client(slot) {
-                    self.store.expire(client);
-                }
-            }
-            EventKind::Slow | EventKind::Lossy => {
-                if let Some(client) = self.client(slot) {
-                    let mut rng = Rng::new(self.rng.next());
-                    let slow = kind == EventKind::Slow;
-                    self.store.set_faults(
-                        client,
-                        Some(Box::new(move || {
-                            if slow {
-                                LinkFault::Delay(Duration::from_millis(rng.below(400)))
-                            } else {
-                                match rng.below(20) {
-                                    0 => LinkFault::Fail,
-                                    1 => LinkFault::LoseReply,
-                                    _ => LinkFault::None,
-                                }
-                            }
-                        })),
-                    );
-                    sleep_ms(2000 + self.rng.below(8000)).await;
-                    self.store.set_faults(client, None);
-                }
-            }
-            EventKind::Trigger => {
-                // Off the whole second, so trigger runs are told apart from cron runs.
-                sleep_ms(500).await;
-                if let Ok(job) = self.admin.read_job(JOB).await {
-                    let _ = self.admin.trigger(&job).await;
-                }
-            }
-            EventKind::DisableItem(item) => {
-                let paths = JobPaths::new(JOB);
-                let node = paths.item_leaf(item, ItemLeaf::Disabled);
-                let _ = self.admin.registry().create_if_absent(&node, b"").await;
-                sleep_ms(2000 + self.rng.below(8000)).await;
-                let _ = self.admin.registry().delete_if_exists(&node).await;
-            }
-            EventKind::DisableJob => {
-                let _ = self.admin.set_job_status(JOB, None, &ServerStatus::Disabled).await;
-                sleep_ms(2000 + self.rng.below(8000)).await;
-                let _ = self.admin.set_job_status(JOB, None, &ServerStatus::Enabled).await;
-            }
-        }
-        let end = self.clock.ms();
-        self.events.push(Event { kind, slot: worker_event.then_some(slot), instance, start, end });
     }
 }
 
@@ -462,11 +361,26 @@ async fn simulate(config: SimConfig) -> SimOutcome {
     let store = EmbeddedStore::with_clock(clock.clone());
     let admin = Admin::new(Registry::embedded(&store), "sim");
     let slots: Vec<Slot> = (0..config.instances)
-        .map(|i| Slot { ip: format!("10.0.0.{}", i + 1), pid: 100 * i as u32, worker: None })
+        .map(|i| Slot {
+            ip: format!("10.0.0.{}", i + 1),
+            pid: 100 * i as u32,
+            worker: None,
+            skew: Arc::new(AtomicI64::new(0)),
+        })
         .collect();
     let record = Arc::new(Mutex::new(Record { runs: Vec::new(), rng: Rng::new(config.seed ^ 0x5EED) }));
-    let mut world =
-        World { rng: Rng::new(config.seed), config, clock, store, admin, record, slots, events: Vec::new() };
+    let mut world = World {
+        rng: Rng::new(config.seed),
+        lag_rng: Rng::new(config.seed ^ 0x1A6),
+        config,
+        clock,
+        store,
+        admin,
+        record,
+        slots,
+        events: Vec::new(),
+        waiters: Arc::default(),
+    };
     for slot in 0..world.slots.len() {
         world.start_worker(slot).await;
     }
@@ -486,7 +400,11 @@ async fn simulate(config: SimConfig) -> SimOutcome {
             world.start_worker(slot).await;
         }
     }
-    sleep_ms(u64::try_from(SESSION_TIMEOUT_MS).unwrap_or(10_000) + 20_000).await;
+    // Once the faults healed (a crashed worker's session has expired), an operator's
+    // trigger-and-wait gets every result in time.
+    sleep_ms(u64::try_from(SESSION_TIMEOUT_MS).unwrap_or(10_000) + 2_000).await;
+    world.trigger_and_wait(HEALED_WAIT_MS, true).await;
+    sleep_ms(28_000).await;
     let final_job = world.admin.read_job(JOB).await.ok();
     let ended = world.clock.ms();
     for slot in &mut world.slots {
@@ -495,7 +413,17 @@ async fn simulate(config: SimConfig) -> SimOutcome {
         }
     }
     let runs = world.record.lock().map(|r| r.runs.clone()).unwrap_or_default();
-    SimOutcome { config: world.config, runs, events: world.events, checked_from, ended, faults_ended, final_job }
+    let waiters = world.waiters.lock().map(|w| w.clone()).unwrap_or_default();
+    SimOutcome {
+        config: world.config,
+        runs,
+        events: world.events,
+        waiters,
+        checked_from,
+        ended,
+        faults_ended,
+        final_job,
+    }
 }
 
 /// The run history of an outcome as lines, for replay comparisons and failure reports.
@@ -505,8 +433,8 @@ pub fn history(outcome: &SimOutcome) -> Vec<String> {
         lines.insert(
             (r.start, r.item, r.instance.clone()),
             format!(
-                "run item={} instance={} fire={} start={} end={:?} completed={}",
-                r.item, r.instance, r.fire, r.start, r.end, r.completed
+                "run item={} instance={} fire={} start={} local={} end={:?} completed={}",
+                r.item, r.instance, r.fire, r.start, r.local_start, r.end, r.completed
             ),
         );
     }

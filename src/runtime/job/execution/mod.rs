@@ -351,7 +351,8 @@ impl Execution {
     /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run
     /// now that nothing runs them anywhere.
     pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView) {
-        let ready = self.state.take_free_queued(view, ctx.me.as_str(), config.total(), config.config.misfire);
+        let now = ctx.now();
+        let ready = self.state.take_free_queued(view, ctx.me.as_str(), config.total(), config.config.misfire, now);
         for (item, source) in ready {
             let source = match source {
                 Some(source) => source,
@@ -363,6 +364,13 @@ impl Execution {
                     Source::Misfire(codec::decode_misfire(&misfire.data))
                 }
             };
+            // Owed by a clock ahead of this one: tried again once this clock gets there.
+            if !fire::due(source.at(), now) {
+                let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
+                self.retry_at = Some(self.retry_at.map_or(at, |r| r.min(at)));
+                self.state.queue(item, &source, true, true);
+                continue;
+            }
             self.start_items(ctx, config, view, vec![item], source).await;
         }
     }

@@ -111,6 +111,7 @@ impl Execution {
             kill_grace: ctx.settings.kill_grace,
             fire_time: Some(fire_time),
             source: label,
+            started_at: Some(started_at),
         };
         let before = self.phases.before(group);
         let mut ticket = self.pool.ticket(limit);
@@ -205,16 +206,13 @@ impl Execution {
         }
         let ended: Vec<Ended> = ends.iter().map(|e| Ended { item: e.item, id: e.id, fenced: e.fenced }).collect();
         let done = self.state.finish(&ended);
-        let epoch = ctx.registry.session().borrow().epoch;
-        let mut stale = Vec::new();
+        let mut epochs: BTreeMap<u32, u64> = BTreeMap::new();
         let mut results = Vec::new();
         let mut refusals = Vec::new();
         for (item, run) in &done.runs {
             let Some(end) = ends.iter().find(|e| e.item == *item && e.id == run.id) else { continue };
             let finished = self.finish_active(ctx, *item, run.id, &end.outcome);
-            if finished.epoch.is_some_and(|e| e != epoch) {
-                stale.push(*item);
-            }
+            epochs.extend(finished.epoch.map(|e| (*item, e)));
             log_outcome(ctx.name(), *item, run, finished.elapsed_ms, &end.outcome);
             if !end.outcome.success && !end.fenced {
                 ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
@@ -244,9 +242,13 @@ impl Execution {
                 unsettled.insert(item, started);
             }
         }
-        // The settled items of `items` written in this session (`fresh`) or an earlier one.
+        // The settled items of `items` written in the session in effect now (`fresh`) or an
+        // earlier one. Read right before each request (the awaits above may outlast a session),
+        // which then fails rather than be applied in a later session.
         let settled = |items: &[u32], fresh: bool| -> Vec<u32> {
-            items.iter().copied().filter(|i| !unsettled.contains_key(i) && fresh != stale.contains(i)).collect()
+            let now = ctx.registry.session().borrow().epoch;
+            let current = |i: &u32| epochs.get(i).is_none_or(|e| *e == now);
+            items.iter().copied().filter(|i| !unsettled.contains_key(i) && fresh == current(i)).collect()
         };
         let results_of = |items: &[u32]| -> Vec<ResultWrite> {
             results.iter().filter(|r| items.contains(&r.item)).cloned().collect()
@@ -352,7 +354,7 @@ impl Execution {
         self.meter_end(ctx, &end);
         let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
         let finished = self.finish_active(ctx, end.item, run.id, &end.outcome);
-        let fresh = finished.epoch.is_none_or(|e| e == ctx.registry.session().borrow().epoch);
+        let run_epoch = finished.epoch;
         log_outcome(ctx.name(), end.item, &run, finished.elapsed_ms, &end.outcome);
         record_trigger_result(ctx, end.item, &run, finished.elapsed_ms, &end.outcome).await;
         let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
@@ -365,6 +367,8 @@ impl Execution {
             && !end.outcome.killed
             && config.config.misfire
             && settle_misfire(ctx, end.item, run.started_at).await.is_err();
+        // In the session its nodes were written in: read right before the request (see `on_ends`).
+        let fresh = run_epoch.is_none_or(|e| e == ctx.registry.session().borrow().epoch);
         let _ = match cleanup {
             _ if unsettled => Vec::new(),
             StopCleanup::Keep => Vec::new(),
