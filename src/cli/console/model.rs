@@ -385,12 +385,7 @@ impl App {
 
     /// `E`: edit the configuration of the job on screen or selected.
     fn edit(&mut self, rows: &[Row], selected: usize) -> Option<Effect> {
-        if self.readonly {
-            self.flash(format!("E: read-only console ({}): writes are refused", self.readonly_reason), true);
-            return None;
-        }
-        if let Some(refusal) = self.refusal() {
-            self.flash(format!("E: {}", refusal.reason()), true);
+        if self.write_refused("E") {
             return None;
         }
         let job = match &self.screen().view {
@@ -404,6 +399,20 @@ impl App {
                 None
             }
         }
+    }
+
+    /// Whether the write key `name` is refused (read-only console, or the registry lost); flashes
+    /// why when it is.
+    fn write_refused(&mut self, name: &str) -> bool {
+        if self.readonly {
+            self.flash(format!("{name}: read-only console ({}): writes are refused", self.readonly_reason), true);
+            return true;
+        }
+        if let Some(refusal) = self.refusal() {
+            self.flash(format!("{name}: {}", refusal.reason()), true);
+            return true;
+        }
+        false
     }
 
     /// Asks for the confirmation of a write prepared outside the model (an edited configuration).
@@ -424,12 +433,7 @@ impl App {
     /// An action key: builds the action and asks for confirmation.
     fn act(&mut self, key: char, ctrl: bool, rows: &[Row], selected: usize) -> Option<Effect> {
         let name = if ctrl { "ctrl-d".to_string() } else { key.to_string() };
-        if self.readonly {
-            self.flash(format!("{name}: read-only console ({}): writes are refused", self.readonly_reason), true);
-            return None;
-        }
-        if let Some(refusal) = self.refusal() {
-            self.flash(format!("{name}: {}", refusal.reason()), true);
+        if self.write_refused(&name) {
             return None;
         }
         let targets = self.targets(rows, selected);
