@@ -3,8 +3,8 @@
 //! SPEC §2 point 4). Beside the instance node, the ephemeral `runners/{id}` node says that this
 //! session may still run items: an operator's `job shutdown` deletes the instance node, and the
 //! runner node goes only once the job has stopped here and its runs have ended, so that no other
-//! instance fails an item over while its killed run is still exiting. Owns the link state the other rooms read: `connected`, and whether an
-//! operator stopped the job here.
+//! instance fails an item over while its killed run is still exiting. Owns the link state the
+//! other rooms read: `connected`, and whether an operator stopped the job here.
 
 use std::time::Duration;
 
