@@ -31,11 +31,12 @@ struct Opts {
     instances: u32,
     items: i32,
     rounds: usize,
+    pause: Duration,
     json: bool,
 }
 
 fn opts() -> Result<Opts> {
-    let mut o = Opts { instances: 100, items: 1000, rounds: 20, json: false };
+    let mut o = Opts { instances: 100, items: 1000, rounds: 20, pause: Duration::from_secs(1), json: false };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -44,6 +45,7 @@ fn opts() -> Result<Opts> {
             "--instances" => o.instances = value()?.parse()?,
             "--items" => o.items = value()?.parse()?,
             "--rounds" => o.rounds = value()?.parse()?,
+            "--pause" => o.pause = Duration::from_millis(value()?.parse()?),
             "--json" => o.json = true,
             "--quick" => o.rounds = 3,
             "--bench" => {}
@@ -138,6 +140,7 @@ async fn main() -> Result<()> {
     let mut watch = r.watch_subtree(paths.root()).await?;
     let (mut joins, mut leaves) = (Vec::new(), Vec::new());
     for (round, next) in (0..o.rounds).zip(o.instances + 1..) {
+        tokio::time::sleep(o.pause).await;
         let worker = start(&store, next, o.items).await?;
         let id = worker.instance_id().to_string();
         live.insert(id.clone());
@@ -146,6 +149,7 @@ async fn main() -> Result<()> {
         let leaver = workers.remove(round % workers.len());
         let id = leaver.instance_id().to_string();
         live.remove(&id);
+        tokio::time::sleep(o.pause).await;
         let stop = tokio::spawn(leaver.shutdown());
         leaves.push(measure(&r, &mut watch, &paths, o.items, &live, &paths.instance(&id)).await?.as_secs_f64() * 1e3);
         stop.await?;

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
+use ejctl::coord::view::{JobView, LiveView};
 use ejctl::registry::cache::{CacheEvent, TreeCache};
+use ejctl::registry::path::JobPaths;
 use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError, WatchEvent};
 
 use crate::on_both_registries;
@@ -191,24 +193,36 @@ fn lazy_running(p: &str) -> bool {
     p.ends_with("/running")
 }
 
+/// The job view a cache keeps current equals the one built from all its nodes.
+fn assert_live_view(cache: &TreeCache) {
+    let nodes = cache.view();
+    let live = nodes.projection::<LiveView>().expect("the cache keeps a job view");
+    assert_eq!(*live.current(), JobView::from_cache(&JobPaths::new("job"), &nodes));
+}
+
 async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     let r = f.registry().await;
     let other = f.registry().await;
     r.create("/job/config", b"v1", Mode::Persistent).await.unwrap();
-    let mut cache = TreeCache::start(r.clone(), "/job", lazy_running).await.unwrap();
+    other.create("/job/sharding/1/instance", b"10.0.0.1@-@1", Mode::Persistent).await.unwrap();
+    let live = Box::new(LiveView::new(JobPaths::new("job")));
+    let mut cache = TreeCache::start_projected(r.clone(), "/job", lazy_running, live).await.unwrap();
     assert_eq!(cache.view().data("/job/config"), Some(&b"v1"[..]));
+    assert_live_view(&cache);
     other.set("/job/config", b"v2", None).await.unwrap();
     assert_eq!(within(10, "a change", cache.recv()).await, Some(CacheEvent::Changed("/job/config".into())));
     assert_eq!(cache.view().data("/job/config"), Some(&b"v2"[..]));
     other.create("/job/sharding/0/running", b"owner", Mode::Persistent).await.unwrap();
     within(10, "the running node", cache.wait_until(|v| v.exists("/job/sharding/0/running"))).await;
     assert_eq!(cache.view().node("/job/sharding/0/running").unwrap().data, None, "lazy nodes are not read");
-    assert_eq!(cache.view().children("/job/sharding"), ["0"]);
+    assert_eq!(cache.view().children("/job/sharding"), ["0", "1"]);
+    assert_live_view(&cache);
 
     // The cache's session expires; changes made meanwhile reach it through the resync.
     r.expire_session().await.unwrap();
     other.set("/job/config", b"v3", None).await.unwrap();
     other.create("/job/servers/10.0.0.1", b"ENABLED", Mode::Persistent).await.unwrap();
+    other.delete("/job/sharding/1/instance", None).await.unwrap();
     let mut saw_resync = false;
     within(30, "the cache to resync", async {
         while let Some(ev) = cache.recv().await {
@@ -224,8 +238,12 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     .await;
     assert!(saw_resync);
     assert!(r.session().borrow().epoch >= 2, "a new session was built");
+    within(10, "the deletion made meanwhile", cache.wait_until(|v| !v.exists("/job/sharding/1/instance"))).await;
+    assert_live_view(&cache);
     other.delete("/job/servers/10.0.0.1", None).await.unwrap();
     within(10, "events on the new session", cache.wait_until(|v| !v.exists("/job/servers/10.0.0.1"))).await;
+    assert_live_view(&cache);
+    assert!(cache.view().projection::<LiveView>().unwrap().current().servers.is_empty());
 }
 
 async fn owner_reregisters_ephemerals_after_session_expiry(f: Fixture) {

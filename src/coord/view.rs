@@ -6,9 +6,10 @@
 //! does no I/O, so all of it is tested with plain unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::strategy::{self, Strategy};
-use crate::registry::cache::CacheView;
+use crate::registry::cache::{CacheView, Cached, Projection};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Op, TreeNode};
@@ -31,6 +32,21 @@ pub struct ItemView {
     /// `sharding/{i}/result` (ejctl): the last run or refused fire, when its data was read and
     /// decodes (the runtime's cache does not read it).
     pub result: Option<codec::ItemResult>,
+}
+
+impl ItemView {
+    /// Forgets what `leaf` said.
+    fn clear(&mut self, leaf: ItemLeaf) {
+        match leaf {
+            ItemLeaf::Instance => self.owner = None,
+            ItemLeaf::Running => self.running = false,
+            ItemLeaf::Failover => self.failover = None,
+            ItemLeaf::Failovering => self.failovering = None,
+            ItemLeaf::Misfire => self.misfire = false,
+            ItemLeaf::Disabled => self.disabled = false,
+            ItemLeaf::Result => self.result = None,
+        }
+    }
 }
 
 /// A snapshot of a job's coordination state.
@@ -66,12 +82,66 @@ pub struct JobView {
 impl JobView {
     /// Builds the view of `paths`' job from the cache.
     pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
+        JobView::from_cached(paths, cache.iter())
+    }
+
+    fn from_cached<'a>(paths: &JobPaths, nodes: impl Iterator<Item = (&'a String, &'a Cached)>) -> JobView {
         let mut view = JobView::default();
-        for (p, node) in cache.iter() {
-            let persistent = node.stat.as_ref().is_some_and(|s| s.ephemeral_owner == 0);
-            view.absorb(paths, p, node.data.as_deref(), persistent);
+        for (p, node) in nodes {
+            view.absorb_cached(paths, p, node);
         }
         view
+    }
+
+    fn absorb_cached(&mut self, paths: &JobPaths, p: &str, node: &Cached) {
+        let persistent = node.stat.as_ref().is_some_and(|s| s.ephemeral_owner == 0);
+        self.absorb(paths, p, node.data.as_deref(), persistent);
+    }
+
+    /// Brings the view up to date after `p` changed (created, changed or deleted) in `nodes`:
+    /// the part of the view `p` feeds is cleared and absorbed again from `p`, so the result is
+    /// what [`JobView::from_cache`] would build. (A tree holding one item under two spellings,
+    /// such as `3` and `03`, which neither ElasticJob nor ejctl writes, could differ in which
+    /// spelling wins.)
+    fn refresh(&mut self, paths: &JobPaths, nodes: &BTreeMap<String, Cached>, p: &str) {
+        let Some((job, node)) = path::parse(p) else { return };
+        if job != paths.job() {
+            return;
+        }
+        match &node {
+            Node::Instance(id) => {
+                self.instances.remove(id);
+                self.persistent_instances.remove(id);
+            }
+            Node::Runner(id) => {
+                self.runners.remove(id);
+            }
+            Node::Server(ip) => {
+                self.servers.remove(ip);
+            }
+            Node::Sharding => self.sharding_root = false,
+            Node::Item(i) | Node::ItemLeaf(i, _) => {
+                if let (Node::ItemLeaf(_, leaf), Some(item)) = (&node, self.items.get_mut(i)) {
+                    item.clear(*leaf);
+                }
+                if !nodes.contains_key(p) && !item_present(paths, nodes, *i) {
+                    self.items.remove(i);
+                }
+            }
+            Node::LeaderInstance => self.leader = None,
+            Node::ShardingNecessary => self.necessary = false,
+            Node::ShardingProcessing => self.processing = false,
+            Node::FailoverItem(i) => {
+                self.failover_queue.remove(i);
+            }
+            Node::Trigger(id) => {
+                self.triggers.remove(id);
+            }
+            _ => return,
+        }
+        if let Some(n) = nodes.get(p) {
+            self.absorb_cached(paths, p, n);
+        }
     }
 
     /// Builds the view from nodes read directly (for example by `read_subtree`).
@@ -293,6 +363,52 @@ pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec
     out
 }
 
+/// True when `nodes` hold item `i`'s node or one of its known leaves (what gives the item an
+/// entry in [`JobView::items`]).
+fn item_present(paths: &JobPaths, nodes: &BTreeMap<String, Cached>, i: u32) -> bool {
+    let item = paths.item(i);
+    if nodes.contains_key(&item) {
+        return true;
+    }
+    let prefix = format!("{item}/");
+    nodes
+        .range(prefix.clone()..)
+        .take_while(|(k, _)| k.starts_with(&prefix))
+        .any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
+}
+
+/// A job's [`JobView`] kept current by the job's cache as a [`Projection`]: each change updates
+/// the part of the view its path feeds, so a look at a job of many items costs a reference count,
+/// not a parse of every node; it always equals what [`JobView::from_cache`] builds from the same
+/// cache.
+#[derive(Debug)]
+pub struct LiveView {
+    paths: JobPaths,
+    view: Arc<JobView>,
+}
+
+impl LiveView {
+    /// An empty view of `paths`' job, filled by the cache it is given to.
+    pub fn new(paths: JobPaths) -> LiveView {
+        LiveView { paths, view: Arc::default() }
+    }
+
+    /// The view as of the cache's last applied change; later changes copy it on write.
+    pub fn current(&self) -> Arc<JobView> {
+        Arc::clone(&self.view)
+    }
+}
+
+impl Projection for LiveView {
+    fn rebuild(&mut self, nodes: &BTreeMap<String, Cached>) {
+        self.view = Arc::new(JobView::from_cached(&self.paths, nodes.iter()));
+    }
+
+    fn update(&mut self, nodes: &BTreeMap<String, Cached>, path: &str) {
+        Arc::make_mut(&mut self.view).refresh(&self.paths, nodes, path);
+    }
+}
+
 /// The same, from nodes read directly.
 pub fn item_leaves_from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> BTreeMap<u32, Vec<ItemLeaf>> {
     let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
@@ -418,5 +534,75 @@ mod tests {
                 "delete /test_job/leader/sharding/processing",
             ]
         );
+    }
+
+    /// The view a cache keeps current path by path equals the one built from all its nodes,
+    /// after any sequence of creations, changes and deletions of any of a job's nodes.
+    mod live {
+        use proptest::prelude::*;
+
+        use super::*;
+        use crate::registry::Stat;
+        use crate::registry::codec::InstanceId;
+
+        fn paths_pool(paths: &JobPaths) -> Vec<String> {
+            let ids = ["10.0.0.1@-@1", "10.0.0.2@-@2"];
+            let mut pool = vec![paths.root().to_string(), paths.sharding(), paths.leader_instance()];
+            pool.extend([paths.sharding_necessary(), paths.sharding_processing()]);
+            for id in ids {
+                pool.extend([paths.instance(id), paths.runner(id), paths.trigger(id)]);
+            }
+            pool.extend([paths.server("10.0.0.1"), paths.server("10.0.0.2")]);
+            for i in 0..3 {
+                pool.push(paths.item(i));
+                pool.push(paths.failover_item(i));
+                pool.extend(ItemLeaf::ALL.iter().map(|leaf| paths.item_leaf(i, *leaf)));
+            }
+            pool.push("/other/sharding/0/instance".into());
+            pool.push(format!("{}/config", paths.root()));
+            pool
+        }
+
+        fn data_pool() -> Vec<Option<Vec<u8>>> {
+            let info = InstanceInfo::new(&InstanceId::new("10.0.0.1", 1)).to_yaml();
+            [Some(info), Some("ENABLED".into()), Some("DISABLED".into()), Some("10.0.0.2@-@2".into())]
+                .into_iter()
+                .chain([Some(String::new()), Some(": not yaml".into()), None])
+                .map(|d| d.map(String::into_bytes))
+                .collect()
+        }
+
+        proptest! {
+            #[test]
+            fn equals_the_view_built_from_every_node(
+                steps in prop::collection::vec((0usize..63, prop::option::of((0usize..7, any::<bool>()))), 1..80),
+                rebuild_at in 0usize..80,
+            ) {
+                let paths = JobPaths::new("job");
+                let pool = paths_pool(&paths);
+                let data = data_pool();
+                let mut nodes = BTreeMap::new();
+                let mut live = LiveView::new(paths.clone());
+                for (n, (p, write)) in steps.into_iter().enumerate() {
+                    let p = &pool[p % pool.len()];
+                    match write {
+                        Some((d, ephemeral)) => {
+                            let stat = Stat { ephemeral_owner: i64::from(ephemeral), ..Stat::default() };
+                            nodes.insert(p.clone(), Cached { data: data[d].clone(), stat: Some(stat) });
+                            live.update(&nodes, p);
+                        }
+                        None => {
+                            if nodes.remove(p).is_some() {
+                                live.update(&nodes, p);
+                            }
+                        }
+                    }
+                    if n == rebuild_at {
+                        live.rebuild(&nodes);
+                    }
+                    prop_assert_eq!(&*live.current(), &JobView::from_cached(&paths, nodes.iter()));
+                }
+            }
+        }
     }
 }

@@ -13,7 +13,12 @@
 //! Readers look at the cache through [`CacheView`] (a short read lock, never held across an
 //! await) and can wait for a condition with [`TreeCache::wait_until`]; every applied event bumps
 //! a revision counter that wakes them.
+//!
+//! A cache may keep a [`Projection`] — a structure derived from its nodes, such as a job's typed
+//! view — current under the same lock, updated for each changed path instead of rebuilt from
+//! every node, so a reader of a large subtree pays for what changed, not for its size.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock, RwLockReadGuard};
 use std::time::Duration;
@@ -49,22 +54,71 @@ pub enum CacheEvent {
     Resynced,
 }
 
+/// A structure derived from a cache's nodes and kept current with them: rebuilt from every node
+/// after a (re)read, updated path by path as events are applied. A reader sees it through
+/// [`CacheView::projection`], always consistent with the nodes beside it.
+pub trait Projection: Any + Send + Sync {
+    /// Rebuilds from every node (the first read and each resync).
+    fn rebuild(&mut self, nodes: &BTreeMap<String, Cached>);
+
+    /// `path` was created, changed or deleted; `nodes` is the tree after the change.
+    fn update(&mut self, nodes: &BTreeMap<String, Cached>, path: &str);
+}
+
+/// The cached nodes and the projection derived from them.
+struct Tree {
+    nodes: BTreeMap<String, Cached>,
+    projection: Option<Box<dyn Projection>>,
+}
+
+impl Tree {
+    fn new(nodes: BTreeMap<String, Cached>, mut projection: Option<Box<dyn Projection>>) -> Tree {
+        if let Some(p) = projection.as_mut() {
+            p.rebuild(&nodes);
+        }
+        Tree { nodes, projection }
+    }
+
+    fn insert(&mut self, path: String, node: Cached) {
+        self.nodes.insert(path.clone(), node);
+        if let Some(p) = self.projection.as_mut() {
+            p.update(&self.nodes, &path);
+        }
+    }
+
+    /// Removes `path`; true when it was there.
+    fn remove(&mut self, path: &str) -> bool {
+        let existed = self.nodes.remove(path).is_some();
+        if existed && let Some(p) = self.projection.as_mut() {
+            p.update(&self.nodes, path);
+        }
+        existed
+    }
+
+    fn replace(&mut self, nodes: BTreeMap<String, Cached>) {
+        self.nodes = nodes;
+        if let Some(p) = self.projection.as_mut() {
+            p.rebuild(&self.nodes);
+        }
+    }
+}
+
 struct Shared {
     root: String,
-    nodes: RwLock<BTreeMap<String, Cached>>,
+    tree: RwLock<Tree>,
     revision: watch::Sender<u64>,
 }
 
 impl Shared {
-    fn read(&self) -> RwLockReadGuard<'_, BTreeMap<String, Cached>> {
-        match self.nodes.read() {
+    fn read(&self) -> RwLockReadGuard<'_, Tree> {
+        match self.tree.read() {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         }
     }
 
-    fn write(&self, f: impl FnOnce(&mut BTreeMap<String, Cached>)) {
-        match self.nodes.write() {
+    fn write(&self, f: impl FnOnce(&mut Tree)) {
+        match self.tree.write() {
             Ok(mut g) => f(&mut g),
             Err(poisoned) => f(&mut poisoned.into_inner()),
         }
@@ -74,23 +128,29 @@ impl Shared {
 
 /// A read-only look at the cached tree.
 pub struct CacheView<'a> {
-    nodes: RwLockReadGuard<'a, BTreeMap<String, Cached>>,
+    tree: RwLockReadGuard<'a, Tree>,
 }
 
 impl CacheView<'_> {
+    /// The cache's projection, when it keeps one of type `T`.
+    pub fn projection<T: Projection>(&self) -> Option<&T> {
+        let p: &dyn Any = self.tree.projection.as_deref()?;
+        p.downcast_ref()
+    }
+
     /// True when the node exists.
     pub fn exists(&self, p: &str) -> bool {
-        self.nodes.contains_key(p)
+        self.tree.nodes.contains_key(p)
     }
 
     /// The node, if it exists.
     pub fn node(&self, p: &str) -> Option<&Cached> {
-        self.nodes.get(p)
+        self.tree.nodes.get(p)
     }
 
     /// The node's data, if it exists and its data is loaded.
     pub fn data(&self, p: &str) -> Option<&[u8]> {
-        self.nodes.get(p).and_then(|c| c.data.as_deref())
+        self.tree.nodes.get(p).and_then(|c| c.data.as_deref())
     }
 
     /// The node's data as text, if it exists and its data is loaded.
@@ -101,7 +161,8 @@ impl CacheView<'_> {
     /// The names of a node's children, in byte order.
     pub fn children(&self, p: &str) -> Vec<String> {
         let prefix = if p == "/" { "/".to_string() } else { format!("{p}/") };
-        self.nodes
+        self.tree
+            .nodes
             .range(prefix.clone()..)
             .take_while(|(k, _)| k.starts_with(&prefix))
             .filter_map(|(k, _)| {
@@ -113,17 +174,17 @@ impl CacheView<'_> {
 
     /// Every cached path and node, in byte order of the path.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Cached)> {
-        self.nodes.iter()
+        self.tree.nodes.iter()
     }
 
     /// The number of cached nodes.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.tree.nodes.len()
     }
 
     /// True when nothing is cached (the root does not exist).
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.tree.nodes.is_empty()
     }
 }
 
@@ -136,7 +197,7 @@ pub struct CacheReader {
 impl CacheReader {
     /// Looks at the cached tree.
     pub fn view(&self) -> CacheView<'_> {
-        CacheView { nodes: self.shared.read() }
+        CacheView { tree: self.shared.read() }
     }
 
     /// The root path of the cached subtree.
@@ -183,10 +244,33 @@ impl TreeCache {
         lazy: LazyPolicy,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<TreeCache> {
+        TreeCache::start_inner(registry, root, lazy, progress, None).await
+    }
+
+    /// [`TreeCache::start`], keeping `projection` current with the nodes.
+    ///
+    /// # Errors
+    /// As [`TreeCache::start`].
+    pub async fn start_projected(
+        registry: Registry,
+        root: &str,
+        lazy: LazyPolicy,
+        projection: Box<dyn Projection>,
+    ) -> Result<TreeCache> {
+        TreeCache::start_inner(registry, root, lazy, &|_| {}, Some(projection)).await
+    }
+
+    async fn start_inner(
+        registry: Registry,
+        root: &str,
+        lazy: LazyPolicy,
+        progress: &(dyn Fn(usize) + Sync),
+        projection: Option<Box<dyn Projection>>,
+    ) -> Result<TreeCache> {
         let watch = registry.watch_subtree(root).await?;
         let nodes = load(&registry, root, progress).await?;
-        let shared =
-            Arc::new(Shared { root: root.to_string(), nodes: RwLock::new(nodes), revision: watch::Sender::new(0) });
+        let tree = RwLock::new(Tree::new(nodes, projection));
+        let shared = Arc::new(Shared { root: root.to_string(), tree, revision: watch::Sender::new(0) });
         let (tx, events) = mpsc::unbounded_channel();
         let task = tokio::spawn(follow(registry, Arc::clone(&shared), watch, lazy, tx));
         Ok(TreeCache { shared, events, task })
@@ -194,7 +278,7 @@ impl TreeCache {
 
     /// Looks at the cached tree.
     pub fn view(&self) -> CacheView<'_> {
-        CacheView { nodes: self.shared.read() }
+        CacheView { tree: self.shared.read() }
     }
 
     /// A reader for other tasks.
@@ -256,7 +340,7 @@ async fn follow(
     while let Some(event) = watch.next().await {
         let outcome = match event {
             WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
-                let created = !shared.read().contains_key(&p);
+                let created = !shared.read().nodes.contains_key(&p);
                 let fetched = if lazy(&p) { Ok(None) } else { registry.get(&p).await.map(Some) };
                 match fetched {
                     Ok(Some(None)) => {
@@ -268,9 +352,7 @@ async fn follow(
                             Some(node) => Cached { data: Some(node.data), stat: Some(node.stat) },
                             None => Cached { data: None, stat: None },
                         };
-                        shared.write(|nodes| {
-                            nodes.insert(p.clone(), cached);
-                        });
+                        shared.write(|tree| tree.insert(p.clone(), cached));
                         send(&tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
                     }
                     Err(e) => Err(e),
@@ -278,7 +360,7 @@ async fn follow(
             }
             WatchEvent::Deleted(p) if under_root(&p) => {
                 let mut existed = false;
-                shared.write(|nodes| existed = nodes.remove(&p).is_some());
+                shared.write(|tree| existed = tree.remove(&p));
                 if existed { send(&tx, CacheEvent::Deleted(p)) } else { Ok(()) }
             }
             WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
@@ -310,7 +392,8 @@ fn send(tx: &mpsc::UnboundedSender<CacheEvent>, event: CacheEvent) -> Result<()>
 async fn resync(registry: &Registry, shared: &Shared, tx: &mpsc::UnboundedSender<CacheEvent>) -> Result<()> {
     let fresh = load(registry, &shared.root, &|_| {}).await?;
     let mut diff = Vec::new();
-    shared.write(|nodes| {
+    shared.write(|tree| {
+        let nodes = &tree.nodes;
         for (p, old) in nodes.iter() {
             match fresh.get(p) {
                 None => diff.push(CacheEvent::Deleted(p.clone())),
@@ -323,7 +406,7 @@ async fn resync(registry: &Registry, shared: &Shared, tx: &mpsc::UnboundedSender
                 diff.push(CacheEvent::Created(p.clone()));
             }
         }
-        *nodes = fresh;
+        tree.replace(fresh);
     });
     // Deletions deepest first, creations parents first, as watch events would have come.
     diff.sort_by_key(|e| match e {

@@ -52,7 +52,7 @@ use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::pin::Pin;
 use crate::coord::react::{self, Reaction};
-use crate::coord::view::JobView;
+use crate::coord::view::{JobView, LiveView};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
 use crate::registry::cache::{CacheEvent, CacheReader, TreeCache};
@@ -121,9 +121,14 @@ impl JobCtx {
         self.settings.clock.now()
     }
 
-    /// The job as the cache shows it now.
-    pub(crate) fn view(&self, cache: &TreeCache) -> JobView {
-        JobView::from_cache(&self.paths, &cache.view())
+    /// The job as the cache shows it now: the view the cache keeps current ([`LiveView`]),
+    /// shared, or built from the nodes for a cache started without one.
+    pub(crate) fn view(&self, cache: &TreeCache) -> Arc<JobView> {
+        let nodes = cache.view();
+        match nodes.projection::<LiveView>() {
+            Some(live) => live.current(),
+            None => Arc::new(JobView::from_cache(&self.paths, &nodes)),
+        }
     }
 
     /// Builds the configuration in effect from the registry's, with the job file's pinned
@@ -216,7 +221,8 @@ impl JobTask {
         if let Err(e) = &config.executor {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
-        let cache = TreeCache::start(ctx.registry.clone(), ctx.paths.root(), lazy_path).await?;
+        let live = Box::new(LiveView::new(ctx.paths.clone()));
+        let cache = TreeCache::start_projected(ctx.registry.clone(), ctx.paths.root(), lazy_path, live).await?;
         let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {
