@@ -381,31 +381,52 @@ fn item_present(paths: &JobPaths, nodes: &BTreeMap<String, Cached>, i: u32) -> b
 /// the part of the view its path feeds, so a look at a job of many items costs a reference count,
 /// not a parse of every node; it always equals what [`JobView::from_cache`] builds from the same
 /// cache.
+///
+/// Only a job whose subtree is large keeps one: a small job's view costs a few microseconds to
+/// build and about 5 KB to keep (maps allocate whole B-tree nodes), which would be most of what an
+/// idle job costs. The view is kept while the subtree holds more than the threshold's number of
+/// nodes and dropped when it falls under half of it (so a subtree around the threshold does not
+/// build it again and again); [`LiveView::current`] is `None` meanwhile.
 #[derive(Debug)]
 pub struct LiveView {
     paths: JobPaths,
-    view: Arc<JobView>,
+    view: Option<Arc<JobView>>,
+    threshold: usize,
 }
 
 impl LiveView {
+    /// Node count above which a job keeps its view: about 60 items.
+    pub const THRESHOLD: usize = 256;
+
     /// An empty view of `paths`' job, filled by the cache it is given to.
     pub fn new(paths: JobPaths) -> LiveView {
-        LiveView { paths, view: Arc::default() }
+        LiveView::with_threshold(paths, LiveView::THRESHOLD)
     }
 
-    /// The view as of the cache's last applied change; later changes copy it on write.
-    pub fn current(&self) -> Arc<JobView> {
-        Arc::clone(&self.view)
+    /// The same, kept above `threshold` nodes instead of [`LiveView::THRESHOLD`].
+    pub fn with_threshold(paths: JobPaths, threshold: usize) -> LiveView {
+        LiveView { paths, view: None, threshold }
+    }
+
+    /// The view as of the cache's last applied change (later changes copy it on write), or
+    /// `None` while the subtree is small.
+    pub fn current(&self) -> Option<Arc<JobView>> {
+        self.view.clone()
     }
 }
 
 impl Projection for LiveView {
     fn rebuild(&mut self, nodes: &BTreeMap<String, Cached>) {
-        self.view = Arc::new(JobView::from_cached(&self.paths, nodes.iter()));
+        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter())));
     }
 
     fn update(&mut self, nodes: &BTreeMap<String, Cached>, path: &str) {
-        Arc::make_mut(&mut self.view).refresh(&self.paths, nodes, path);
+        match self.view.as_mut() {
+            Some(_) if nodes.len() < self.threshold / 2 => self.view = None,
+            Some(view) => Arc::make_mut(view).refresh(&self.paths, nodes, path),
+            None if nodes.len() > self.threshold => self.rebuild(nodes),
+            None => {}
+        }
     }
 }
 
@@ -537,7 +558,8 @@ mod tests {
     }
 
     /// The view a cache keeps current path by path equals the one built from all its nodes,
-    /// after any sequence of creations, changes and deletions of any of a job's nodes.
+    /// after any sequence of creations, changes and deletions of any of a job's nodes, and it is
+    /// kept whenever the subtree is over the threshold.
     mod live {
         use proptest::prelude::*;
 
@@ -577,12 +599,13 @@ mod tests {
             fn equals_the_view_built_from_every_node(
                 steps in prop::collection::vec((0usize..63, prop::option::of((0usize..7, any::<bool>()))), 1..80),
                 rebuild_at in 0usize..80,
+                threshold in 0usize..12,
             ) {
                 let paths = JobPaths::new("job");
                 let pool = paths_pool(&paths);
                 let data = data_pool();
                 let mut nodes = BTreeMap::new();
-                let mut live = LiveView::new(paths.clone());
+                let mut live = LiveView::with_threshold(paths.clone(), threshold);
                 for (n, (p, write)) in steps.into_iter().enumerate() {
                     let p = &pool[p % pool.len()];
                     match write {
@@ -600,7 +623,13 @@ mod tests {
                     if n == rebuild_at {
                         live.rebuild(&nodes);
                     }
-                    prop_assert_eq!(&*live.current(), &JobView::from_cached(&paths, nodes.iter()));
+                    match live.current() {
+                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter())),
+                        None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
+                    }
+                    if nodes.len() > threshold {
+                        prop_assert!(live.current().is_some(), "not kept at {} nodes", nodes.len());
+                    }
                 }
             }
         }

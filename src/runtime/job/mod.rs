@@ -121,12 +121,12 @@ impl JobCtx {
         self.settings.clock.now()
     }
 
-    /// The job as the cache shows it now: the view the cache keeps current ([`LiveView`]),
-    /// shared, or built from the nodes for a cache started without one.
+    /// The job as the cache shows it now: the view the cache keeps current for a large job
+    /// ([`LiveView`]), shared, else built from the nodes.
     pub(crate) fn view(&self, cache: &TreeCache) -> Arc<JobView> {
         let nodes = cache.view();
-        match nodes.projection::<LiveView>() {
-            Some(live) => live.current(),
+        match nodes.projection::<LiveView>().and_then(LiveView::current) {
+            Some(view) => view,
             None => Arc::new(JobView::from_cache(&self.paths, &nodes)),
         }
     }
