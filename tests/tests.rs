@@ -29,6 +29,9 @@ mod cli_admin;
 /// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration.
 mod footprint;
 
+/// Many instances and jobs on a 3-member ensemble, in a small configuration.
+mod scale;
+
 /// `ejctl server prune` and a worker's `prune_servers_after`: servers gone for good do not
 /// accumulate, and nothing in use is removed.
 mod prune;

@@ -9,6 +9,7 @@ pub mod footprint;
 pub mod pg;
 pub mod proxy;
 pub mod receiver;
+pub mod scale;
 pub mod sim;
 pub mod tls;
 pub mod worker;

@@ -52,6 +52,8 @@ pub struct Member {
     dir: PathBuf,
     cfg: PathBuf,
     main_class: &'static str,
+    /// The JVM's maximum heap (`-Xmx`), in MiB.
+    heap_mb: u32,
     child: Option<Child>,
 }
 
@@ -59,7 +61,8 @@ impl Member {
     fn spawn(&mut self) {
         let log = std::fs::File::create(self.dir.join("server.log")).unwrap();
         let child = Command::new("java")
-            .args(["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"])
+            .arg(format!("-Xmx{}m", self.heap_mb))
+            .args(["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"])
             .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
             .arg("-Dzookeeper.jmx.log4j.disable=true")
             .arg("-cp")
@@ -176,6 +179,13 @@ impl Member {
     pub fn is_running(&self) -> bool {
         self.child.is_some()
     }
+
+    /// The JVM's resident memory in KiB (`VmRSS`), when it runs.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let pid = self.child.as_ref()?.id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().trim_end_matches("kB").trim().parse().ok()
+    }
 }
 
 impl Drop for Member {
@@ -233,6 +243,7 @@ impl ZkServer {
             dir: dir.path().to_path_buf(),
             cfg,
             main_class: "org.apache.zookeeper.server.ZooKeeperServerMain",
+            heap_mb: 256,
             child: None,
         };
         member.spawn();
@@ -309,8 +320,14 @@ pub struct ZkEnsemble {
 }
 
 impl ZkEnsemble {
-    /// Starts three members and waits until they serve.
+    /// Starts three members (256 MiB of heap each) and waits until they serve.
     pub fn start() -> ZkEnsemble {
+        ZkEnsemble::start_with_heap(256)
+    }
+
+    /// Starts three members with `heap_mb` MiB of heap each (every member holds the whole tree)
+    /// and waits until they serve.
+    pub fn start_with_heap(heap_mb: u32) -> ZkEnsemble {
         require_zookeeper();
         let dir = tempfile::Builder::new().prefix("ejctl-zkens-").tempdir().unwrap();
         let ports: Vec<[u16; 3]> = (0..3).map(|_| [free_port(), free_port(), free_port()]).collect();
@@ -338,6 +355,7 @@ impl ZkEnsemble {
                 dir: mdir,
                 cfg,
                 main_class: "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                heap_mb,
                 child: None,
             });
         }
