@@ -6,9 +6,11 @@
 //! join's instance node appearing, the leaver's disappearing, as a subtree watch in this process
 //! sees them) to the new sharding being in place: `leader/sharding/processing` removed by the
 //! sharding transaction, no `necessary` flag, every item owned by a live instance (the joiner
-//! included). Reported as p50/p99/max over the rounds.
+//! included). Reported as p50/p99/max over the rounds. Each change waits a pause first (1 s by
+//! default) so that it meets a settled cluster; with `--pause 0` the changes come back to back and
+//! each meets 100 instances still taking in the last reshard.
 //!
-//! `cargo bench --bench reshard [-- --instances 100 --items 1000 --rounds 20 --json]`
+//! `cargo bench --bench reshard [-- --instances 100 --items 1000 --rounds 20 --pause MS --json]`
 
 // A benchmark reports on stdout and its progress on stderr.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::unwrap_used, clippy::expect_used)]
@@ -50,7 +52,7 @@ fn opts() -> Result<Opts> {
             "--quick" => o.rounds = 3,
             "--bench" => {}
             other => bail!(
-                "unknown argument '{other}'\nusage: cargo bench --bench reshard [-- --instances N --items T --rounds R --quick --json]"
+                "unknown argument '{other}'\nusage: cargo bench --bench reshard [-- --instances N --items T --rounds R --pause MS --quick --json]"
             ),
         }
     }
@@ -162,8 +164,7 @@ async fn main() -> Result<()> {
     let (j, l) = (stats(&mut joins), stats(&mut leaves));
     if o.json {
         let fig = |s: (f64, f64, f64)| json!({"p50_ms": s.0, "p99_ms": s.1, "max_ms": s.2});
-        let doc =
-            json!({"instances": o.instances, "items": o.items, "rounds": o.rounds, "join": fig(j), "leave": fig(l)});
+        let doc = json!({"instances": o.instances, "items": o.items, "rounds": o.rounds, "pause_ms": o.pause.as_millis() as u64, "join": fig(j), "leave": fig(l)});
         println!("{doc}");
     } else {
         println!(
