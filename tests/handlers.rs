@@ -53,7 +53,9 @@ async fn each_handler_notifies_its_receiver_once_per_failed_item() {
     assert_eq!(hook["msg_type"], "text");
     assert_eq!(hook["job"], "hook");
     assert_eq!(hook["exit_code"], 3);
-    assert_eq!(hook["source"], "cron");
+    // A cron fire; on a loaded machine a fire due while the last run was still ending runs
+    // as a misfire, which fails the same way.
+    assert!(matches!(hook["source"].as_str(), Some("cron" | "misfire")), "{hook}");
     assert!(hook["instance"].as_str().unwrap().starts_with("127.0.0.1@-@"), "{hook}");
     assert!(of("/hook")[0].headers.contains(&("content-type".into(), "application/json".into())));
 
