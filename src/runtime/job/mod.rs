@@ -480,7 +480,7 @@ impl JobTask {
             return;
         }
         if duties.elect {
-            self.election.contend(&self.ctx, &self.cache);
+            self.election.contend(&self.ctx);
         }
         if duties.failover {
             let execution = &self.execution;
