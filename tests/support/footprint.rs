@@ -15,7 +15,7 @@ use ejctl::registry::codec::JobType;
 use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 use serde_json::{Value, json};
 
-use super::zk::{ZkServer, four_letter};
+use super::zk::{ZkServer, counter, four_letter, total_watches};
 use super::{unique_ns, zk_options};
 
 /// The measured footprint.
@@ -108,16 +108,6 @@ impl Footprint {
             )
         })
     }
-}
-
-fn counter(m: &HashMap<String, String>, key: &str) -> i64 {
-    m.get(key).and_then(|v| v.trim().parse::<f64>().ok()).map_or(0, |v| v as i64)
-}
-
-/// `Total watches:N` of `wchs`.
-fn total_watches(server: &ZkServer) -> i64 {
-    let reply = four_letter(server.port(), "wchs");
-    reply.lines().find_map(|l| l.strip_prefix("Total watches:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
 }
 
 /// Waits until the server received at most `idle` requests (idle sessions ping) during a whole
@@ -236,13 +226,13 @@ pub async fn measure(
 ) -> Footprint {
     let ns = unique_ns("footprint");
     let before = server.mntr();
-    let watches_before = total_watches(server);
+    let watches_before = total_watches(server.port());
     let started = Instant::now();
     let workers = start_workers(server, &ns, jobs, instances, items, "0 0 3 * * ?").await;
     let startup = started.elapsed();
     let polls = wait_quiet(server, 2 * i64::from(instances), Duration::from_secs(120)).await;
     let settled = server.mntr();
-    let watches = total_watches(server) - watches_before;
+    let watches = total_watches(server.port()) - watches_before;
     let idle_start = Instant::now();
     tokio::time::sleep(idle).await;
     let after = server.mntr();

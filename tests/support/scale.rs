@@ -36,7 +36,7 @@ use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::zk::{Member, ZkEnsemble, four_letter};
+use super::zk::{Member, ZkEnsemble, counter, four_letter, total_watches};
 use super::{unique_ns, zk_options};
 
 /// One step of the grid.
@@ -207,16 +207,6 @@ impl Step {
             all(&self.leave_all_ms),
         )
     }
-}
-
-fn counter(m: &HashMap<String, String>, key: &str) -> i64 {
-    m.get(key).and_then(|v| v.trim().parse::<f64>().ok()).map_or(0, |v| v as i64)
-}
-
-/// `Total watches:N` of `wchs`.
-fn total_watches(member: &Member) -> i64 {
-    let reply = four_letter(member.client_port, "wchs");
-    reply.lines().find_map(|l| l.strip_prefix("Total watches:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
 }
 
 fn mntr_all(ensemble: &ZkEnsemble) -> Vec<HashMap<String, String>> {
@@ -468,7 +458,7 @@ pub async fn measure(ensemble: &ZkEnsemble, shape: Shape, timeout: Duration) -> 
     let mut tracker = Tracker::start(&r).await?;
     let lead = leader(ensemble)?;
     let before = lead.mntr();
-    let watches_before: i64 = ensemble.members.iter().map(total_watches).sum();
+    let watches_before: i64 = ensemble.members.iter().map(|m| total_watches(m.client_port)).sum();
     let connections_before: Vec<i64> =
         mntr_all(ensemble).iter().map(|m| counter(m, "zk_num_alive_connections")).collect();
     let jobs: Vec<String> = (0..shape.jobs).map(job_name).collect();
@@ -495,7 +485,7 @@ pub async fn measure(ensemble: &ZkEnsemble, shape: Shape, timeout: Duration) -> 
     let settled = mntr_all(ensemble);
     let lead_settled = lead.mntr();
     let d = |k: &str| counter(&lead_settled, k) - counter(&before, k);
-    let watches = ensemble.members.iter().map(total_watches).sum::<i64>() - watches_before;
+    let watches = ensemble.members.iter().map(|m| total_watches(m.client_port)).sum::<i64>() - watches_before;
     let member_znodes = settled.iter().map(|m| counter(m, "zk_znode_count")).collect();
     let connections =
         settled.iter().zip(&connections_before).map(|(m, b)| counter(m, "zk_num_alive_connections") - b).collect();

@@ -46,6 +46,18 @@ pub fn four_letter(port: u16, word: &str) -> String {
     out
 }
 
+/// A numeric `mntr` counter (0 when absent; summaries such as averages are truncated).
+pub fn counter(mntr: &std::collections::HashMap<String, String>, key: &str) -> i64 {
+    mntr.get(key).and_then(|v| v.trim().parse::<f64>().ok()).map_or(0, |v| v as i64)
+}
+
+/// The `Total watches:N` of the server's `wchs` (the watches of its own sessions); 0 when it does
+/// not answer.
+pub fn total_watches(port: u16) -> i64 {
+    let reply = four_letter(port, "wchs");
+    reply.lines().find_map(|l| l.strip_prefix("Total watches:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
+}
+
 /// One ZooKeeper process: its config, data directory and (when running) child process.
 pub struct Member {
     pub client_port: u16,
