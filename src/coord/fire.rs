@@ -21,6 +21,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::view::{ItemView, JobView};
+use crate::registry::NodeData;
+use crate::registry::codec;
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
 /// Why an item run was started, and the instant of the fire it covers.
@@ -30,7 +32,7 @@ pub enum Source {
     Cron(DateTime<Utc>),
     /// A manual trigger (`trigger/{id}`) seen at this instant, with the token of a
     /// `job trigger --wait` that wants the items' results, and the identity every instance it
-    /// was written for gives it (read when the job has once-per-fire listeners).
+    /// was written for gives it (`None` when it could not be read).
     Trigger(DateTime<Utc>, Option<Arc<str>>, Option<FireId>),
     /// A fire (the latest one, when several coalesced) that came due while the item was busy or
     /// the registry unreachable.
@@ -57,7 +59,8 @@ impl Source {
         }
     }
 
-    /// True for a manual trigger: it always gets a run of its own (its caller may wait for it).
+    /// True for a manual trigger: it gets a run of its own (its caller may wait for it) unless
+    /// one started after it was written ([`trigger_covered`]).
     pub fn is_trigger(&self) -> bool {
         matches!(self, Source::Trigger(..))
     }
@@ -213,7 +216,9 @@ pub enum ItemPlan {
 /// 2. an item taken over by another instance (`failover`/`failovering` naming someone else), or
 ///    running elsewhere (its `running` node, when monitoring), is busy elsewhere;
 /// 3. a fire handled late (it waited for resharding or a busy run) is covered by a run that
-///    started here at or after its instant — except a trigger, which always gets its own run;
+///    started here at or after its instant — except a trigger, which gets its own run unless the
+///    registry shows a run that started after it was written ([`trigger_covered`], checked by
+///    the caller before this);
 /// 4. a busy item is skipped when misfire is off (triggers excepted), else owed a run;
 /// 5. anything else starts.
 pub fn plan_item(
@@ -246,6 +251,26 @@ pub fn plan_item(
         return ItemPlan::Skipped { here };
     }
     ItemPlan::Busy { here, owe: misfire }
+}
+
+/// Whether a trigger no longer needs a run of an item, as the registry shows it (`node`): a
+/// trigger's fire is the moment its `trigger` node was written (zxid `written`), and a run of the
+/// item that started after that covers it (§2a), wherever it ran. This is what keeps a trigger
+/// that reaches two instances while resharding moves an item between them from running the item
+/// on both: the old owner ran it at once, the new one finds the run when its turn comes.
+///
+/// * For a `job trigger --wait` (`by_result`), `node` is the item's result under the trigger's
+///   token: only a run of that very trigger covers it, since its caller waits for that result.
+/// * Otherwise `node` is the item (`sharding/{i}`), whose data is the start stamp every run
+///   writes as it starts: a stamp written after the trigger (a later zxid; a zxid orders writes
+///   without any clock) is a run that started after it. An item node with no stamp (created by
+///   resharding) covers nothing.
+pub fn trigger_covered(written: i64, by_result: bool, node: Option<&NodeData>) -> bool {
+    match node {
+        Some(_) if by_result => true,
+        Some(node) => node.stat.mzxid > written && codec::decode_millis(&node.data).is_some(),
+        None => false,
+    }
 }
 
 /// A run in progress on this instance.

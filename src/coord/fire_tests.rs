@@ -742,3 +742,25 @@ fn rerun_rules() {
         assert_eq!(rerun(&source, pending, local), expect, "rule: {rule}");
     }
 }
+
+/// A trigger written at zxid 50, against what the registry shows of an item.
+#[test]
+fn a_trigger_is_covered_by_a_run_that_started_after_it_was_written() {
+    use crate::registry::{NodeData, Stat};
+    let node =
+        |data: &str, mzxid: i64| NodeData { data: data.as_bytes().to_vec(), stat: Stat { mzxid, ..Stat::default() } };
+    let stamp = codec::encode_millis(t(100));
+    let stamp = std::str::from_utf8(&stamp).unwrap();
+    let rows: [(&str, bool, Option<NodeData>, bool); 7] = [
+        ("stamped after the trigger: the old owner ran it", false, Some(node(stamp, 51)), true),
+        ("stamped before the trigger: a run it came after", false, Some(node(stamp, 49)), false),
+        ("stamped by the very transaction? (never: zxids are distinct)", false, Some(node(stamp, 50)), false),
+        ("created by resharding after the trigger, never run", false, Some(node("", 60)), false),
+        ("no item node", false, None, false),
+        ("--wait: the trigger's result is there", true, Some(node("{}", 70)), true),
+        ("--wait: no result of this trigger yet (a cron run does not count)", true, None, false),
+    ];
+    for (case, by_result, item, covered) in rows {
+        assert_eq!(trigger_covered(50, by_result, item.as_ref()), covered, "{case}");
+    }
+}

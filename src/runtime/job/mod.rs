@@ -393,25 +393,22 @@ impl JobTask {
         if triggered {
             let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
             let round = self.trigger_round().await;
+            // The deletion consumes the trigger: only the request that removed the node fires
+            // (a resync may show a node this task consumed a moment ago).
             match self.ctx.registry.delete_if_exists(&trigger).await {
-                Ok(_) => self.fire(Source::Trigger(self.ctx.now(), token, round)).await,
+                Ok(true) => self.fire(Source::Trigger(self.ctx.now(), token, round)).await,
+                Ok(false) => tracing::debug!(job = %self.name(), "trigger node consumed already"),
                 Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
             }
         }
         self.after_change().await;
     }
 
-    /// A trigger's identity across instances ([`crate::coord::fire::FireId`]), read only when the
-    /// job has once-per-fire listeners: the `trigger` node's creation, shared by every instance
-    /// the admin triggered (ejctl writes them in one transaction; ElasticJob's admin deletes and
-    /// recreates the parent).
+    /// A trigger's identity across instances ([`crate::coord::fire::FireId`]): the `trigger`
+    /// node's creation, shared by every instance the admin triggered (ejctl writes them in one
+    /// transaction; ElasticJob's admin deletes and recreates the parent). Once-per-fire listeners
+    /// name the fire by it, and its zxid tells which runs came after the trigger.
     async fn trigger_round(&self) -> Option<crate::coord::fire::FireId> {
-        let command = self.config.command_listener.as_ref();
-        if self.ctx.once_listeners.is_empty()
-            && !command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
-        {
-            return None;
-        }
         let stat = self.ctx.registry.exists(&self.ctx.paths.triggers()).await.ok().flatten()?;
         Some(crate::coord::fire::FireId::trigger(stat.ctime, stat.czxid))
     }

@@ -8,9 +8,11 @@
 //! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
-//! [`runs`] starts run tasks and handles their ends; [`traced`] tells the trace store about
-//! fires and runs; [`refusal`] records what the worker refuses on the items.
+//! [`runs`] starts run tasks and handles their ends; [`owed`] reads what a fire is owed and what
+//! covers it already; [`traced`] tells the trace store about fires and runs; [`refusal`] records
+//! what the worker refuses on the items.
 
+mod owed;
 mod pool;
 mod refusal;
 mod runs;
@@ -23,6 +25,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use self::owed::{clear_misfire, covered_trigger, owed_misfire, settle_misfire};
 use self::refusal::{RecordedRefusals, clock_within_limits, refuse};
 use self::runs::{ActiveRun, Launch, RunEnd};
 use self::traced::FireGroups;
@@ -243,7 +246,7 @@ impl Execution {
     }
 
     /// Starts the given items where they are idle, local and enabled; queues or owes the fire
-    /// for the busy ones.
+    /// for the busy ones. A trigger leaves out the items a run has covered since it was written.
     pub(super) async fn start_items(
         &mut self,
         ctx: &JobCtx,
@@ -255,9 +258,10 @@ impl Execution {
         let me = ctx.me.as_str();
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
         let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > FIRE_LATE;
+        let covered = covered_trigger(ctx, &source, &items).await;
         let mut to_start = Vec::new();
         let mut busy_here = Vec::new();
-        for item in items {
+        for item in items.into_iter().filter(|item| !covered.contains(item)) {
             let state = view.items.get(&item).cloned().unwrap_or_default();
             match fire::plan_item(&state, self.state.slot(item), &source, me, monitor, misfire) {
                 ItemPlan::Disabled | ItemPlan::Covered => {}
@@ -370,10 +374,9 @@ impl Execution {
                 Some(source) => source,
                 None => {
                     // The fire the misfire node owes; if it is gone, a run started meanwhile took it.
-                    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
-                    let Ok(Some(misfire)) = ctx.registry.get(&node).await else { continue };
+                    let Some(at) = owed_misfire(ctx, item).await else { continue };
                     tracing::info!(job = %ctx.name(), item, "running a fire missed while the item was busy or unowned");
-                    Source::Misfire(codec::decode_misfire(&misfire.data))
+                    Source::Misfire(at)
                 }
             };
             // Owed by a clock ahead of this one: tried again once this clock gets there.
@@ -481,25 +484,6 @@ async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobView, items: 
 
 /// A run of `item` that started at `started` ended: an owed fire no later than its start is
 /// covered by it, so its misfire node goes.
-async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) -> Result<(), RegistryError> {
-    let node = ctx.paths.item_leaf(item, ItemLeaf::Misfire);
-    let Some(misfire) = ctx.registry.get(&node).await? else { return Ok(()) };
-    let Some(Op::Delete { path, version }) = txn::settle(&ctx.paths, item, started, &misfire) else { return Ok(()) };
-    match ctx.registry.delete(&path, version).await {
-        Ok(()) | Err(RegistryError::NoNode(_) | RegistryError::BadVersion(_)) => Ok(()),
-        Err(e) => {
-            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear a covered misfire; retrying");
-            Err(e)
-        }
-    }
-}
-
-async fn clear_misfire(ctx: &JobCtx, misfire: bool, item: u32) {
-    if misfire && let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire)).await {
-        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear the misfire node");
-    }
-}
-
 /// Whose nodes a cleanup deletes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {

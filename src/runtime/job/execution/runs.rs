@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::refusal::Refusals;
-use super::{Execution, JobCtx, Owner, Unsettled, apply_all, lock, settle_misfire, traced};
+use super::{Execution, JobCtx, Owner, Unsettled, apply_all, lock, owed::settle_misfire, traced};
 use crate::coord::fire::{self, Ended, Rerun, RunInfo, Source, StopCleanup, stop_cleanup};
 use crate::coord::pin;
 use crate::coord::txn::{self, ResultWrite};
