@@ -4,9 +4,10 @@
 //! change can fall between the two. A task owned by the cache applies each watch event in order —
 //! fetching the data of created and changed nodes unless the path is *lazy* (markers whose data
 //! nobody needs, such as `running`, are recorded without a read so steady-state fires cost no
-//! reads) — and forwards it as a [`CacheEvent`]. After a reconnect or a new session the watch
-//! yields a resync: the cache re-reads the subtree, emits the difference from what it held as
-//! created / changed / deleted events (kube-runtime's re-list), then [`CacheEvent::Resynced`].
+//! reads), in one pipelined read for the events that arrived together — and forwards it as a
+//! [`CacheEvent`]. After a reconnect or a new session the watch yields a resync: the cache
+//! re-reads the subtree, emits the difference from what it held as created / changed / deleted
+//! events (kube-runtime's re-list), then [`CacheEvent::Resynced`].
 //! A failed read also leads to a resync, retried with backoff, so the cache never silently
 //! diverges.
 //!
@@ -19,14 +20,15 @@
 //! every node, so a reader of a large subtree pays for what changed, not for its size.
 
 use std::any::Any;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
+use futures::{FutureExt, StreamExt};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::{Registry, Result, Stat, SubtreeWatch, TreeNode, WatchEvent};
+use super::{NodeData, Registry, Result, Stat, SubtreeWatch, TreeNode, WatchEvent};
 
 /// Decides which paths are lazy: their data is not fetched on events.
 pub type LazyPolicy = fn(&str) -> bool;
@@ -328,60 +330,122 @@ async fn load(registry: &Registry, root: &str, progress: &(dyn Fn(usize) + Sync)
         .collect())
 }
 
-/// Applies watch events to the cache until the watch ends or the cache is dropped.
+/// Applies watch events to the cache until the watch ends or the cache is dropped. Events that
+/// have arrived together (the nodes of one transaction, as a rule) are applied as a batch: the
+/// data of its non-lazy created and changed nodes is read in one pipelined request
+/// ([`Registry::get_many`]) instead of a round trip each.
 async fn follow(
     registry: Registry,
     shared: Arc<Shared>,
-    mut watch: SubtreeWatch,
+    watch: SubtreeWatch,
     lazy: LazyPolicy,
     tx: mpsc::UnboundedSender<CacheEvent>,
 ) {
     let under_root = |p: &str| p == shared.root || p.starts_with(&format!("{}/", shared.root)) || shared.root == "/";
-    while let Some(event) = watch.next().await {
-        let outcome = match event {
-            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
-                let created = !shared.read().nodes.contains_key(&p);
-                let fetched = if lazy(&p) { Ok(None) } else { registry.get(&p).await.map(Some) };
-                match fetched {
-                    Ok(Some(None)) => {
-                        // Gone again already; its deletion event follows.
-                        Ok(())
+    // `SubtreeWatch::next` is not cancel-safe: the stream keeps a call in progress, so looking
+    // for more events without waiting (below) drops none.
+    let events = futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) });
+    let mut events = std::pin::pin!(events);
+    while let Some(first) = events.next().await {
+        let mut batch = vec![first];
+        while let Some(Some(more)) = events.next().now_or_never() {
+            batch.push(more);
+        }
+        // The data of the batch's nodes, read once the batch is in; up to a resync only (the
+        // events after one are read after it, so that nothing older than it is applied).
+        let wanted: Vec<String> = batch
+            .iter()
+            .take_while(|e| !matches!(e, WatchEvent::Resync))
+            .filter_map(|e| match e {
+                WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let mut fetched: BTreeMap<String, Option<NodeData>> = BTreeMap::new();
+        if wanted.len() > 1 {
+            match registry.get_many(&wanted).await {
+                Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
+                Err(e) => {
+                    // The resync reads everything the batch would have.
+                    if !recover(&registry, &shared, &tx, &e).await {
+                        return;
                     }
-                    Ok(fetched) => {
-                        let cached = match fetched.flatten() {
-                            Some(node) => Cached { data: Some(node.data), stat: Some(node.stat) },
-                            None => Cached { data: None, stat: None },
-                        };
-                        shared.write(|tree| tree.insert(p.clone(), cached));
-                        send(&tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
-                    }
-                    Err(e) => Err(e),
+                    continue;
                 }
             }
-            WatchEvent::Deleted(p) if under_root(&p) => {
-                let mut existed = false;
-                shared.write(|tree| existed = tree.remove(&p));
-                if existed { send(&tx, CacheEvent::Deleted(p)) } else { Ok(()) }
-            }
-            WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
-            WatchEvent::Resync => resync(&registry, &shared, &tx).await,
-        };
-        if let Err(e) = outcome {
-            if tx.is_closed() {
-                return;
-            }
-            tracing::warn!(root = %shared.root, error = %e, "cache read failed, re-reading the subtree");
-            let mut delay = Duration::from_millis(100);
-            while let Err(e) = resync(&registry, &shared, &tx).await {
-                if tx.is_closed() {
+        }
+        for event in batch {
+            let outcome = match event {
+                WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
+                    let created = !shared.read().nodes.contains_key(&p);
+                    let fetched = if lazy(&p) {
+                        Ok(None)
+                    } else if let Some(node) = fetched.get(&p) {
+                        Ok(Some(node.clone()))
+                    } else {
+                        registry.get(&p).await.map(Some)
+                    };
+                    match fetched {
+                        Ok(Some(None)) => {
+                            // Gone again already; its deletion event follows.
+                            Ok(())
+                        }
+                        Ok(fetched) => {
+                            let cached = match fetched.flatten() {
+                                Some(node) => Cached { data: Some(node.data), stat: Some(node.stat) },
+                                None => Cached { data: None, stat: None },
+                            };
+                            shared.write(|tree| tree.insert(p.clone(), cached));
+                            send(&tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+                WatchEvent::Deleted(p) if under_root(&p) => {
+                    let mut existed = false;
+                    shared.write(|tree| existed = tree.remove(&p));
+                    if existed { send(&tx, CacheEvent::Deleted(p)) } else { Ok(()) }
+                }
+                WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
+                WatchEvent::Resync => {
+                    fetched.clear();
+                    resync(&registry, &shared, &tx).await
+                }
+            };
+            if let Err(e) = outcome {
+                fetched.clear();
+                if !recover(&registry, &shared, &tx, &e).await {
                     return;
                 }
-                tracing::warn!(root = %shared.root, error = %e, "cache resync failed, retrying");
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(Duration::from_secs(5));
             }
         }
     }
+}
+
+/// A read failed: re-reads the subtree until that works, with backoff. Returns false when the
+/// cache is gone.
+async fn recover(
+    registry: &Registry,
+    shared: &Shared,
+    tx: &mpsc::UnboundedSender<CacheEvent>,
+    error: &super::RegistryError,
+) -> bool {
+    if tx.is_closed() {
+        return false;
+    }
+    tracing::warn!(root = %shared.root, error = %error, "cache read failed, re-reading the subtree");
+    let mut delay = Duration::from_millis(100);
+    while let Err(e) = resync(registry, shared, tx).await {
+        if tx.is_closed() {
+            return false;
+        }
+        tracing::warn!(root = %shared.root, error = %e, "cache resync failed, retrying");
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(5));
+    }
+    true
 }
 
 fn send(tx: &mpsc::UnboundedSender<CacheEvent>, event: CacheEvent) -> Result<()> {

@@ -451,6 +451,19 @@ impl EmbeddedBackend {
         .await
     }
 
+    pub(crate) async fn get_many_with_children(
+        &self,
+        paths: &[String],
+    ) -> Result<Vec<Option<(NodeData, Vec<String>)>>> {
+        self.read(|st| {
+            paths
+                .iter()
+                .map(|p| st.nodes.get(p).map(|n| (NodeData { data: n.data.clone(), stat: n.stat }, st.children(p))))
+                .collect()
+        })
+        .await
+    }
+
     pub(crate) async fn children(&self, p: &str) -> Result<Option<Vec<String>>> {
         self.read(|st| st.nodes.contains_key(p).then(|| st.children(p))).await
     }

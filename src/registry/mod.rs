@@ -368,6 +368,15 @@ impl Registry {
         dispatch!(self.get_many(paths))
     }
 
+    /// Reads many nodes and the names of their children with pipelined multi-read requests;
+    /// `None` for a missing node.
+    ///
+    /// # Errors
+    /// Registry errors other than a missing node.
+    pub async fn get_many_with_children(&self, paths: &[String]) -> Result<Vec<Option<(NodeData, Vec<String>)>>> {
+        dispatch!(self.get_many_with_children(paths))
+    }
+
     /// A node's children (unsorted); `None` when the node does not exist.
     ///
     /// # Errors
@@ -407,13 +416,18 @@ impl Registry {
         }
     }
 
+    /// Creates the missing ancestors of `path` (persistent, empty): up from its parent, each is
+    /// created until one is created or found to exist, then the ones below it, top down. That
+    /// is a request per missing ancestor and one per ancestor created on the way down (`k`
+    /// missing: `2k - 1`), not a probe per ancestor plus a creation per missing one (`2k + 1`).
     async fn create_parents(&self, path: &str) -> Result<()> {
         let mut missing = Vec::new();
         let mut parent = path::parent(path);
         while parent != "/" {
-            match self.exists(parent).await? {
-                Some(_) => break,
-                None => missing.push(parent),
+            match dispatch!(self.create(parent, codec::EMPTY, Mode::Persistent)) {
+                Ok(_) | Err(RegistryError::NodeExists(_)) => break,
+                Err(RegistryError::NoNode(_)) => missing.push(parent),
+                Err(e) => return Err(e),
             }
             parent = path::parent(parent);
         }

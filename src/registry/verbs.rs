@@ -128,37 +128,29 @@ impl Registry {
     }
 
     /// Reads `root` and every node below it, breadth first with pipelined multi-read requests
-    /// (not one round trip per node). `progress` is called with the number of nodes read so far.
+    /// (not one round trip per node): one request a level, reading each node's data and its
+    /// children's names together. `progress` is called with the number of nodes read so far.
     /// Nodes come parents-first; `None` when `root` does not exist.
     ///
     /// # Errors
     /// Registry errors.
     pub async fn read_subtree(&self, root: &str, progress: &(dyn Fn(usize) + Sync)) -> Result<Option<Vec<TreeNode>>> {
-        let Some(node) = self.get(root).await? else {
-            return Ok(None);
-        };
-        let mut frontier = if node.stat.num_children > 0 { vec![root.to_string()] } else { Vec::new() };
-        let mut out = vec![TreeNode { path: root.to_string(), node }];
-        progress(out.len());
-        while !frontier.is_empty() {
-            let lists = self.children_many(&frontier).await?;
-            let mut paths = Vec::new();
-            for (parent, children) in frontier.iter().zip(lists) {
-                for name in children.unwrap_or_default() {
-                    paths.push(path::child(parent, &name));
-                }
-            }
-            let nodes = self.get_many(&paths).await?;
-            frontier = Vec::new();
-            for (p, node) in paths.into_iter().zip(nodes) {
-                // A node deleted between the two reads is simply not part of the snapshot.
-                let Some(node) = node else { continue };
-                if node.stat.num_children > 0 {
-                    frontier.push(p.clone());
-                }
+        let mut out = Vec::new();
+        let mut level = vec![root.to_string()];
+        while !level.is_empty() {
+            let read = self.get_many_with_children(&level).await?;
+            let mut next = Vec::new();
+            for (p, node) in level.into_iter().zip(read) {
+                // A node deleted between two reads is simply not part of the snapshot.
+                let Some((node, children)) = node else { continue };
+                next.extend(children.iter().map(|name| path::child(&p, name)));
                 out.push(TreeNode { path: p, node });
             }
+            if out.is_empty() {
+                return Ok(None);
+            }
             progress(out.len());
+            level = next;
         }
         Ok(Some(out))
     }

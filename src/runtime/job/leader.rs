@@ -9,7 +9,7 @@ use crate::coord::strategy;
 use crate::coord::view::{self, JobView};
 use crate::registry::cache::TreeCache;
 use crate::registry::codec;
-use crate::registry::{Mode, RegistryError};
+use crate::registry::{Mode, Op, RegistryError, path};
 use crate::runtime::InjectedBug;
 
 /// The leader's state of a job on this instance.
@@ -30,7 +30,7 @@ impl Leader {
             LeaderStep::Idle => {}
             LeaderStep::Flag => {
                 tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
-                if let Err(e) = ctx.registry.create_if_absent(&ctx.paths.sharding_necessary(), codec::EMPTY).await {
+                if let Err(e) = flag(ctx, cache).await {
                     tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
                 }
             }
@@ -56,7 +56,7 @@ impl Leader {
         if !view.needs_resharding(s.total, s.strategy, s.job, s.static_sharding) {
             return;
         }
-        if ctx.registry.create_if_absent(&ctx.paths.sharding_necessary(), codec::EMPTY).await.is_ok() {
+        if flag(ctx, cache).await.is_ok() {
             let mut flagged = view.clone();
             flagged.necessary = true;
             self.shard(ctx, config, cache, &flagged).await;
@@ -123,4 +123,25 @@ impl Leader {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
         }
     }
+}
+
+/// Sets the resharding flag (create if absent). For a new job the cache does not show its parent
+/// `leader/sharding` yet: both are created in one transaction then, rather than a failed
+/// creation, the parent's and the flag's again; when that finds the cache behind, the flag is
+/// created if absent (with its parents) as always.
+async fn flag(ctx: &JobCtx, cache: &TreeCache) -> Result<(), RegistryError> {
+    let flag = ctx.paths.sharding_necessary();
+    let parent = path::parent(&flag).to_string();
+    if !cache.view().exists(&parent) {
+        let ops = [
+            Op::Create { path: parent, data: codec::EMPTY.to_vec(), mode: Mode::Persistent },
+            Op::Create { path: flag.clone(), data: codec::EMPTY.to_vec(), mode: Mode::Persistent },
+        ];
+        match ctx.registry.transaction(&ops).await {
+            Ok(()) => return Ok(()),
+            Err(RegistryError::Transaction { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    ctx.registry.create_if_absent(&flag, codec::EMPTY).await.map(drop)
 }

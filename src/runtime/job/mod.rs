@@ -66,8 +66,11 @@ use crate::registry::{Registry, SessionStatus};
 /// `running` node and stamps its item, so reading their data on each event would cost every
 /// instance reads on every fire. Trigger nodes are not lazy: their data is the
 /// `job trigger --wait` token; nor are `guarantee` phase nodes: theirs is the fire they hold.
+/// The parents `servers`, `instances` and `sharding` are lazy too: empty, only their existence
+/// and their children count.
 pub(crate) fn lazy_path(p: &str) -> bool {
     match path::parse(p) {
+        Some((_, Node::Servers | Node::Instances | Node::Sharding)) => true,
         Some((_, Node::ItemLeaf(_, leaf))) => {
             matches!(leaf, ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled | ItemLeaf::Result)
         }
@@ -239,7 +242,8 @@ impl JobTask {
             execution: Execution::new(reader),
             failover: Failover::new(),
         };
-        task.registration.register(&task.ctx, task.config.config.disabled).await?;
+        let cache = &task.cache;
+        task.registration.register(&task.ctx, &|p| cache.view().exists(p), task.config.config.disabled).await?;
         Ok(task)
     }
 
@@ -294,7 +298,9 @@ impl JobTask {
                         break;
                     }
                     let status = *self.session.borrow_and_update();
-                    if Box::pin(self.registration.on_session(&self.ctx, status, self.config.config.disabled)).await {
+                    let cache = &self.cache;
+                    let cached = |p: &str| cache.view().exists(p);
+                    if Box::pin(self.registration.on_session(&self.ctx, &cached, status, self.config.config.disabled)).await {
                         Box::pin(self.resume_after_outage()).await;
                     }
                 }
@@ -336,7 +342,10 @@ impl JobTask {
     async fn on_retry(&mut self) {
         let now = Instant::now();
         if self.registration.retry_at().is_some_and(|at| at <= now) {
-            self.registration.register_or_retry(&self.ctx, self.config.config.disabled).await;
+            let cache = &self.cache;
+            self.registration
+                .register_or_retry(&self.ctx, &|p| cache.view().exists(p), self.config.config.disabled)
+                .await;
         }
         if self.failover.retry_at().is_some_and(|at| at <= now) {
             self.failover.retry();

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use super::JobCtx;
 use crate::coord::react::{self, SessionStep};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
-use crate::registry::{RegistryError, SessionStatus};
+use crate::registry::{Mode, Op, RegistryError, SessionStatus};
 
 /// How long a failed registration waits before it is tried again.
 const RETRY: Duration = Duration::from_secs(1);
@@ -55,14 +55,35 @@ impl Registration {
 
     /// Registers the server node (kept as is when it exists, written `ENABLED`/`DISABLED` from
     /// `disabled` when it does not) and the ephemeral runner and instance nodes of this session.
-    pub(super) async fn register(&mut self, ctx: &JobCtx, disabled: bool) -> Result<(), RegistryError> {
+    /// `cached` says whether the job's cache shows a node: when it shows neither the runner nor
+    /// the instance node (a start, as a rule) everything missing is created in one transaction
+    /// ([`fresh_registration`]); otherwise, or when the cache was behind, node by node.
+    pub(super) async fn register(
+        &mut self,
+        ctx: &JobCtx,
+        cached: &(dyn Fn(&str) -> bool + Sync),
+        disabled: bool,
+    ) -> Result<(), RegistryError> {
         let status = ServerStatus::from_enabled(!disabled);
-        ctx.registry.create_if_absent(&ctx.paths.server(ctx.me.ip()), status.encode()).await?;
-        let session = ctx.registry.session_id();
-        ctx.registry.create_if_absent(&ctx.paths.runners(), codec::EMPTY).await?;
-        ctx.registry.put_ephemeral(&ctx.paths.runner(ctx.me.as_str()), codec::EMPTY).await?;
         let info = InstanceInfo::new(&ctx.me).to_yaml();
-        ctx.registry.put_ephemeral(&ctx.paths.instance(ctx.me.as_str()), info.as_bytes()).await?;
+        let session = ctx.registry.session_id();
+        let fresh = fresh_registration(ctx, cached, &status, &info);
+        let written = match fresh {
+            Some(ops) => match ctx.registry.transaction(&ops).await {
+                Ok(()) => true,
+                // A node the cache did not show yet (another instance made a parent meanwhile),
+                // or one it still showed: node by node below, which copes with either.
+                Err(RegistryError::Transaction { .. }) => false,
+                Err(e) => return Err(e),
+            },
+            None => false,
+        };
+        if !written {
+            ctx.registry.create_if_absent(&ctx.paths.server(ctx.me.ip()), status.encode()).await?;
+            ctx.registry.create_if_absent(&ctx.paths.runners(), codec::EMPTY).await?;
+            ctx.registry.put_ephemeral(&ctx.paths.runner(ctx.me.as_str()), codec::EMPTY).await?;
+            ctx.registry.put_ephemeral(&ctx.paths.instance(ctx.me.as_str()), info.as_bytes()).await?;
+        }
         if session != self.registered_session {
             if self.registered_session != 0 {
                 tracing::info!(job = %ctx.name(), instance = %ctx.me, "re-registered with a new registry session");
@@ -90,9 +111,14 @@ impl Registration {
     }
 
     /// Registers, and on failure schedules a retry.
-    pub(super) async fn register_or_retry(&mut self, ctx: &JobCtx, disabled: bool) {
+    pub(super) async fn register_or_retry(
+        &mut self,
+        ctx: &JobCtx,
+        cached: &(dyn Fn(&str) -> bool + Sync),
+        disabled: bool,
+    ) {
         self.retry_at = None;
-        if let Err(e) = self.register(ctx, disabled).await {
+        if let Err(e) = self.register(ctx, cached, disabled).await {
             tracing::warn!(job = %ctx.name(), error = %e, "registration failed, retrying");
             self.retry_at = Some(Instant::now() + RETRY);
         }
@@ -100,7 +126,13 @@ impl Registration {
 
     /// The session changed: note the link state and register again in a new session. Returns
     /// true when the link is up again (the job resumes).
-    pub(super) async fn on_session(&mut self, ctx: &JobCtx, status: SessionStatus, disabled: bool) -> bool {
+    pub(super) async fn on_session(
+        &mut self,
+        ctx: &JobCtx,
+        cached: &(dyn Fn(&str) -> bool + Sync),
+        status: SessionStatus,
+        disabled: bool,
+    ) -> bool {
         match react::session(&mut self.connected, self.registered_session, status) {
             SessionStep::Down { was_up } => {
                 if was_up {
@@ -109,7 +141,7 @@ impl Registration {
                 false
             }
             SessionStep::Register => {
-                self.register_or_retry(ctx, disabled).await;
+                self.register_or_retry(ctx, cached, disabled).await;
                 true
             }
             SessionStep::Resume { was_down } => {
@@ -163,4 +195,41 @@ impl Registration {
             Err(e) => tracing::warn!(job = %ctx.name(), error = %e, "cannot check the instance node"),
         }
     }
+}
+
+/// The registration of an instance the cache shows neither the runner nor the instance node of,
+/// as one transaction: the missing parents (`servers`, `runners`, `instances`, empty persistent
+/// nodes as node-by-node creation makes them), the server node when the cache does not show it,
+/// the runner node, then the instance node — so that the instance appears with its runner.
+/// `None` when the cache shows the job root missing, or the runner or instance node (this
+/// session's already, or an earlier session's on its way out: [`crate::registry::Registry::put_ephemeral`]
+/// sorts those out). A node the cache is wrong about makes the transaction fail as a whole.
+fn fresh_registration(
+    ctx: &JobCtx,
+    cached: &(dyn Fn(&str) -> bool + Sync),
+    status: &ServerStatus,
+    info: &str,
+) -> Option<Vec<Op>> {
+    let (runner, instance) = (ctx.paths.runner(ctx.me.as_str()), ctx.paths.instance(ctx.me.as_str()));
+    if !cached(ctx.paths.root()) || cached(&runner) || cached(&instance) {
+        return None;
+    }
+    let mut ops = Vec::new();
+    let mut create = |path: String, data: &[u8], mode: Mode| ops.push(Op::Create { path, data: data.to_vec(), mode });
+    let server = ctx.paths.server(ctx.me.ip());
+    if !cached(&server) {
+        if !cached(&ctx.paths.servers()) {
+            create(ctx.paths.servers(), codec::EMPTY, Mode::Persistent);
+        }
+        create(server, status.encode(), Mode::Persistent);
+    }
+    if !cached(&ctx.paths.runners()) {
+        create(ctx.paths.runners(), codec::EMPTY, Mode::Persistent);
+    }
+    create(runner, codec::EMPTY, Mode::Ephemeral);
+    if !cached(&ctx.paths.instances()) {
+        create(ctx.paths.instances(), codec::EMPTY, Mode::Persistent);
+    }
+    create(instance, info.as_bytes(), Mode::Ephemeral);
+    Some(ops)
 }

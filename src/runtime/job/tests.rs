@@ -54,21 +54,60 @@ async fn text(ctx: &JobCtx, path: &str) -> Option<String> {
     ctx.registry.get(path).await.unwrap().map(|n| n.text())
 }
 
+/// A cache that shows nothing.
+fn nothing(_: &str) -> bool {
+    false
+}
+
 #[tokio::test]
 async fn registration_writes_the_server_and_instance_nodes_once_per_session() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.create(a.paths.root(), b"SCRIPT", Mode::Persistent).await.unwrap();
+    // The cache shows the job root only (a start): one transaction writes everything.
+    let root_only = |p: &str| p == a.paths.root();
     let mut registration = Registration::new();
-    registration.register(&a, true).await.unwrap();
+    registration.register(&a, &root_only, true).await.unwrap();
     assert_eq!(text(&a, &a.paths.server("10.0.0.1")).await.as_deref(), Some("DISABLED"), "disabled = true");
     let instance = a.paths.instance("10.0.0.1@-@1");
+    let runner = a.paths.runner("10.0.0.1@-@1");
     let first = a.registry.exists(&instance).await.unwrap().unwrap();
+    assert_eq!(first.ephemeral_owner, a.registry.session_id());
+    assert_eq!(a.registry.exists(&runner).await.unwrap().unwrap().ephemeral_owner, a.registry.session_id());
     assert!(text(&a, &instance).await.unwrap().contains("jobInstanceId: 10.0.0.1@-@1"));
     // Registering again in the same session changes nothing (no churn for watchers), and an
-    // existing server status is kept.
-    registration.register(&a, false).await.unwrap();
-    assert_eq!(a.registry.exists(&instance).await.unwrap().unwrap(), first);
-    assert_eq!(text(&a, &a.paths.server("10.0.0.1")).await.as_deref(), Some("DISABLED"));
+    // existing server status is kept: with a cache that is behind (the transaction fails, node
+    // by node follows) as with one that shows the nodes, or none at all.
+    let all = |p: &str| p.starts_with(a.paths.root());
+    for cached in [&root_only as &(dyn Fn(&str) -> bool + Sync), &all, &nothing] {
+        registration.register(&a, cached, false).await.unwrap();
+        assert_eq!(a.registry.exists(&instance).await.unwrap().unwrap(), first);
+        assert_eq!(text(&a, &a.paths.server("10.0.0.1")).await.as_deref(), Some("DISABLED"));
+    }
+}
+
+#[tokio::test]
+async fn registration_in_one_transaction_keeps_the_parents_other_instances_made() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let b = ctx(&store, "10.0.0.2@-@2");
+    a.registry.create(a.paths.root(), b"SCRIPT", Mode::Persistent).await.unwrap();
+    Registration::new().register(&b, &|p| p == b.paths.root(), false).await.unwrap();
+    // `a`'s cache does not show `b`'s registration yet: its transaction fails on the parents
+    // `b` made, and node by node follows.
+    Registration::new().register(&a, &|p| p == a.paths.root(), false).await.unwrap();
+    for c in [&a, &b] {
+        let id = c.me.as_str();
+        assert_eq!(text(c, &c.paths.server(c.me.ip())).await.as_deref(), Some("ENABLED"));
+        assert_eq!(
+            c.registry.exists(&c.paths.runner(id)).await.unwrap().unwrap().ephemeral_owner,
+            c.registry.session_id()
+        );
+        assert_eq!(
+            c.registry.exists(&c.paths.instance(id)).await.unwrap().unwrap().ephemeral_owner,
+            c.registry.session_id()
+        );
+    }
 }
 
 #[tokio::test]
@@ -76,7 +115,7 @@ async fn an_operator_deleting_the_instance_node_stops_the_job_here() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
     let mut registration = Registration::new();
-    registration.register(&a, false).await.unwrap();
+    registration.register(&a, &nothing, false).await.unwrap();
     registration.own_instance_deleted(&a).await;
     assert!(!registration.stopped_by_admin(), "the node is still ours");
     a.registry.delete(&a.paths.instance("10.0.0.1@-@1"), None).await.unwrap();
@@ -208,7 +247,7 @@ async fn a_persistent_instance_node_is_no_live_instance() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
     let mut registration = Registration::new();
-    registration.register(&a, false).await.unwrap();
+    registration.register(&a, &nothing, false).await.unwrap();
     let ghost = "10.0.0.9@-@1";
     a.registry.create(&a.paths.server("10.0.0.9"), b"", Mode::Persistent).await.unwrap();
     a.registry.create(&a.paths.instance(ghost), b"", Mode::Persistent).await.unwrap();
