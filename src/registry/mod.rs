@@ -103,6 +103,9 @@ pub enum Mode {
     PersistentSequential,
     /// Ephemeral, with a 10-digit sequence number appended to the name.
     EphemeralSequential,
+    /// Persistent, and deleted by ZooKeeper some time after its last child is (the parents
+    /// Curator creates for a latch). The embedded registry keeps it like a persistent node.
+    Container,
 }
 
 impl Mode {

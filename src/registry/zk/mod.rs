@@ -328,6 +328,7 @@ fn zk_mode(mode: Mode) -> zkc::CreateMode {
         Mode::Persistent => zkc::CreateMode::Persistent,
         Mode::Ephemeral => zkc::CreateMode::Ephemeral,
         Mode::PersistentSequential => zkc::CreateMode::PersistentSequential,
+        Mode::Container => zkc::CreateMode::Container,
         Mode::EphemeralSequential => zkc::CreateMode::EphemeralSequential,
     }
 }

@@ -6,7 +6,8 @@ use futures::FutureExt;
 use tokio::time::Instant;
 
 use super::JobCtx;
-use crate::registry::{Mode, RegistryError};
+use crate::registry::cache::TreeCache;
+use crate::registry::{Mode, Op, RegistryError, codec, path};
 use crate::task::OwnedTask;
 
 /// How long a contention that failed (the registry did not answer) waits before the next: its
@@ -54,16 +55,23 @@ impl Election {
 
     /// Contends for leadership in the background, unless already contending (or pausing after a
     /// failure).
-    pub(super) fn contend(&mut self, ctx: &JobCtx) {
+    pub(super) fn contend(&mut self, ctx: &JobCtx, cache: &TreeCache) {
         if self.contending.is_some() || self.retry_at.is_some() {
             return;
         }
+        let directories = latch_directories(ctx, cache);
         let registry = ctx.registry.clone();
         let paths = ctx.paths.clone();
         let me = ctx.me.clone();
         let settings = std::sync::Arc::clone(&ctx.settings);
         self.contending = Some(OwnedTask::spawn(async move {
             let result = async {
+                if !directories.is_empty()
+                    && let Err(e) = registry.transaction(&directories).await
+                {
+                    // The cache was behind: the latch creates what is missing.
+                    tracing::debug!(job = %paths.job(), error = %e, "latch directories not created in one transaction");
+                }
                 let _latch = registry.latch(&paths.election_latch()).await?;
                 if registry.exists(&paths.leader_instance()).await?.is_none() {
                     match registry.create(&paths.leader_instance(), &me.encode(), Mode::Ephemeral).await {
@@ -98,4 +106,23 @@ impl Election {
     pub(super) fn stop(&mut self) {
         self.contending = None;
     }
+}
+
+/// The latch's directories (`leader`, `leader/election`, `leader/election/latch`) the cache does
+/// not show, as one transaction creating them as Curator does (containers): for a new job the
+/// latch would otherwise find each missing, one failed creation after another.
+fn latch_directories(ctx: &JobCtx, cache: &TreeCache) -> Vec<Op> {
+    let view = cache.view();
+    let mut missing = Vec::new();
+    let mut dir = ctx.paths.election_latch();
+    while dir != ctx.paths.root() && dir != "/" && !view.exists(&dir) {
+        let parent = path::parent(&dir).to_string();
+        missing.push(dir);
+        dir = parent;
+    }
+    missing
+        .into_iter()
+        .rev()
+        .map(|path| Op::Create { path, data: codec::EMPTY.to_vec(), mode: Mode::Container })
+        .collect()
 }

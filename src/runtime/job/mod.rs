@@ -483,7 +483,7 @@ impl JobTask {
             return;
         }
         if duties.elect {
-            self.election.contend(&self.ctx);
+            self.election.contend(&self.ctx, &self.cache);
         }
         if duties.failover {
             let execution = &self.execution;
