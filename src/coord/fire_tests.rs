@@ -754,7 +754,7 @@ fn a_trigger_is_covered_by_a_run_that_started_after_it_was_written() {
     let rows: [(&str, bool, Option<NodeData>, bool); 7] = [
         ("stamped after the trigger: the old owner ran it", false, Some(node(stamp, 51)), true),
         ("stamped before the trigger: a run it came after", false, Some(node(stamp, 49)), false),
-        ("stamped by the very transaction? (never: zxids are distinct)", false, Some(node(stamp, 50)), false),
+        ("stamped at the trigger's own zxid (never: a write has one zxid)", false, Some(node(stamp, 50)), false),
         ("created by resharding after the trigger, never run", false, Some(node("", 60)), false),
         ("no item node", false, None, false),
         ("--wait: the trigger's result is there", true, Some(node("{}", 70)), true),

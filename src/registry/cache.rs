@@ -145,6 +145,20 @@ impl CacheView<'_> {
         self.tree.nodes.contains_key(p)
     }
 
+    /// `dir` and its ancestors below `top` that the cache does not show, top down: what a
+    /// transaction creating `dir` must create first (the cache may be behind; the transaction
+    /// then fails and the caller falls back to creating node by node).
+    pub fn missing_dirs(&self, dir: &str, top: &str) -> Vec<String> {
+        let mut missing = Vec::new();
+        let mut dir = dir;
+        while dir != top && dir != "/" && !self.exists(dir) {
+            missing.push(dir.to_string());
+            dir = super::path::parent(dir);
+        }
+        missing.reverse();
+        missing
+    }
+
     /// The node, if it exists.
     pub fn node(&self, p: &str) -> Option<&Cached> {
         self.tree.nodes.get(p)

@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use super::JobCtx;
 use crate::registry::cache::TreeCache;
-use crate::registry::{Mode, Op, RegistryError, codec, path};
+use crate::registry::{Mode, Op, RegistryError, codec};
 use crate::task::OwnedTask;
 
 /// How long a contention that failed (the registry did not answer) waits before the next: its
@@ -112,17 +112,6 @@ impl Election {
 /// not show, as one transaction creating them as Curator does (containers): for a new job the
 /// latch would otherwise find each missing, one failed creation after another.
 fn latch_directories(ctx: &JobCtx, cache: &TreeCache) -> Vec<Op> {
-    let view = cache.view();
-    let mut missing = Vec::new();
-    let mut dir = ctx.paths.election_latch();
-    while dir != ctx.paths.root() && dir != "/" && !view.exists(&dir) {
-        let parent = path::parent(&dir).to_string();
-        missing.push(dir);
-        dir = parent;
-    }
-    missing
-        .into_iter()
-        .rev()
-        .map(|path| Op::Create { path, data: codec::EMPTY.to_vec(), mode: Mode::Container })
-        .collect()
+    let missing = cache.view().missing_dirs(&ctx.paths.election_latch(), ctx.paths.root());
+    missing.into_iter().map(|path| Op::Create { path, data: codec::EMPTY.to_vec(), mode: Mode::Container }).collect()
 }

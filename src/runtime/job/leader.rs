@@ -126,17 +126,18 @@ impl Leader {
 }
 
 /// Sets the resharding flag (create if absent). For a new job the cache does not show its parent
-/// `leader/sharding` yet: both are created in one transaction then, rather than a failed
-/// creation, the parent's and the flag's again; when that finds the cache behind, the flag is
-/// created if absent (with its parents) as always.
+/// `leader/sharding` yet: the missing parents and the flag are created in one transaction then,
+/// rather than a failed creation, the parents' and the flag's again; when that finds the cache
+/// behind, the flag is created if absent (with its parents) as always.
 async fn flag(ctx: &JobCtx, cache: &TreeCache) -> Result<(), RegistryError> {
     let flag = ctx.paths.sharding_necessary();
-    let parent = path::parent(&flag).to_string();
-    if !cache.view().exists(&parent) {
-        let ops = [
-            Op::Create { path: parent, data: codec::EMPTY.to_vec(), mode: Mode::Persistent },
-            Op::Create { path: flag.clone(), data: codec::EMPTY.to_vec(), mode: Mode::Persistent },
-        ];
+    let missing = cache.view().missing_dirs(path::parent(&flag), ctx.paths.root());
+    if !missing.is_empty() {
+        let ops: Vec<Op> = missing
+            .into_iter()
+            .chain([flag.clone()])
+            .map(|path| Op::Create { path, data: codec::EMPTY.to_vec(), mode: Mode::Persistent })
+            .collect();
         match ctx.registry.transaction(&ops).await {
             Ok(()) => return Ok(()),
             Err(RegistryError::Transaction { .. }) => {}

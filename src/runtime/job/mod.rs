@@ -80,6 +80,11 @@ pub(crate) fn lazy_path(p: &str) -> bool {
     }
 }
 
+/// Whether the job's cache shows a node, as the registration asks it.
+fn shows(cache: &TreeCache) -> impl Fn(&str) -> bool + Sync + '_ {
+    move |p| cache.view().exists(p)
+}
+
 /// Everything a job needs to start.
 pub(crate) struct JobSetup {
     pub(crate) job_type: JobType,
@@ -242,8 +247,7 @@ impl JobTask {
             execution: Execution::new(reader),
             failover: Failover::new(),
         };
-        let cache = &task.cache;
-        task.registration.register(&task.ctx, &|p| cache.view().exists(p), task.config.config.disabled).await?;
+        task.registration.register(&task.ctx, &shows(&task.cache), task.config.config.disabled).await?;
         Ok(task)
     }
 
@@ -298,9 +302,10 @@ impl JobTask {
                         break;
                     }
                     let status = *self.session.borrow_and_update();
-                    let cache = &self.cache;
-                    let cached = |p: &str| cache.view().exists(p);
-                    if Box::pin(self.registration.on_session(&self.ctx, &cached, status, self.config.config.disabled)).await {
+                    let disabled = self.config.config.disabled;
+                    let resumed =
+                        Box::pin(self.registration.on_session(&self.ctx, &shows(&self.cache), status, disabled)).await;
+                    if resumed {
                         Box::pin(self.resume_after_outage()).await;
                     }
                 }
@@ -342,10 +347,7 @@ impl JobTask {
     async fn on_retry(&mut self) {
         let now = Instant::now();
         if self.registration.retry_at().is_some_and(|at| at <= now) {
-            let cache = &self.cache;
-            self.registration
-                .register_or_retry(&self.ctx, &|p| cache.view().exists(p), self.config.config.disabled)
-                .await;
+            self.registration.register_or_retry(&self.ctx, &shows(&self.cache), self.config.config.disabled).await;
         }
         if self.failover.retry_at().is_some_and(|at| at <= now) {
             self.failover.retry();
