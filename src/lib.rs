@@ -54,6 +54,7 @@ pub mod jobfile;
 pub mod listener;
 pub mod notify;
 pub mod ops;
+mod queue;
 pub mod registry;
 pub mod runtime;
 pub mod schedule;

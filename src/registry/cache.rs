@@ -25,10 +25,11 @@ use std::sync::{Arc, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::{NodeData, Registry, Result, Stat, SubtreeWatch, TreeNode, WatchEvent};
+use crate::queue;
 
 /// Decides which paths are lazy: their data is not fetched on events.
 pub type LazyPolicy = fn(&str) -> bool;
@@ -230,7 +231,7 @@ impl CacheReader {
 /// The watched cache of one subtree. Dropping it stops its task and the watch.
 pub struct TreeCache {
     shared: Arc<Shared>,
-    events: mpsc::UnboundedReceiver<CacheEvent>,
+    events: queue::Receiver<CacheEvent>,
     task: JoinHandle<()>,
 }
 
@@ -287,7 +288,7 @@ impl TreeCache {
         let nodes = load(&registry, root, progress).await?;
         let tree = RwLock::new(Tree::new(nodes, projection));
         let shared = Arc::new(Shared { root: root.to_string(), tree, revision: watch::Sender::new(0) });
-        let (tx, events) = mpsc::unbounded_channel();
+        let (tx, events) = queue::unbounded();
         let task = tokio::spawn(follow(registry, Arc::clone(&shared), watch, lazy, tx));
         Ok(TreeCache { shared, events, task })
     }
@@ -314,7 +315,7 @@ impl TreeCache {
 
     /// A change already queued, without waiting.
     pub fn try_recv(&mut self) -> Option<CacheEvent> {
-        self.events.try_recv().ok()
+        self.events.try_recv()
     }
 
     /// A receiver that is notified after every change applied to the cache.
@@ -353,9 +354,8 @@ async fn follow(
     shared: Arc<Shared>,
     watch: SubtreeWatch,
     lazy: LazyPolicy,
-    tx: mpsc::UnboundedSender<CacheEvent>,
+    tx: queue::Sender<CacheEvent>,
 ) {
-    let under_root = |p: &str| p == shared.root || p.starts_with(&format!("{}/", shared.root)) || shared.root == "/";
     // `SubtreeWatch::next` is not cancel-safe: the stream keeps a call in progress, so looking
     // for more events without waiting (below) drops none.
     let events = futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) });
@@ -365,77 +365,89 @@ async fn follow(
         while let Some(Some(more)) = events.next().now_or_never() {
             batch.push(more);
         }
-        // The data of the batch's nodes, read once the batch is in; up to a resync only (the
-        // events after one are read after it, so that nothing older than it is applied).
-        let wanted: Vec<String> = batch
-            .iter()
-            .take_while(|e| !matches!(e, WatchEvent::Resync))
-            .filter_map(|e| match e {
-                WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(p.clone()),
-                _ => None,
-            })
-            .collect::<BTreeSet<String>>()
-            .into_iter()
-            .collect();
-        let mut fetched: BTreeMap<String, Option<NodeData>> = BTreeMap::new();
-        if wanted.len() > 1 {
-            match registry.get_many(&wanted).await {
-                Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
-                Err(e) => {
-                    // The resync reads everything the batch would have.
-                    if !recover(&registry, &shared, &tx, &e).await {
-                        return;
+        // Boxed: the task waits for events nearly all its life, and its future (held for every
+        // job) is then as small as that wait instead of as large as a batch's reads.
+        if !Box::pin(apply(&registry, &shared, lazy, &tx, batch)).await {
+            return;
+        }
+    }
+}
+
+/// Applies a batch of watch events; false when the cache is gone.
+async fn apply(
+    registry: &Registry,
+    shared: &Shared,
+    lazy: LazyPolicy,
+    tx: &queue::Sender<CacheEvent>,
+    batch: Vec<WatchEvent>,
+) -> bool {
+    let under_root = |p: &str| p == shared.root || p.starts_with(&format!("{}/", shared.root)) || shared.root == "/";
+    // The data of the batch's nodes, read once the batch is in; up to a resync only (the
+    // events after one are read after it, so that nothing older than it is applied).
+    let wanted: Vec<String> = batch
+        .iter()
+        .take_while(|e| !matches!(e, WatchEvent::Resync))
+        .filter_map(|e| match e {
+            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(p.clone()),
+            _ => None,
+        })
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect();
+    let mut fetched: BTreeMap<String, Option<NodeData>> = BTreeMap::new();
+    if wanted.len() > 1 {
+        match registry.get_many(&wanted).await {
+            Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
+            // The resync reads everything the batch would have.
+            Err(e) => return recover(registry, shared, tx, &e).await,
+        }
+    }
+    for event in batch {
+        let outcome = match event {
+            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
+                let created = !shared.read().nodes.contains_key(&p);
+                let fetched = if lazy(&p) {
+                    Ok(None)
+                } else if let Some(node) = fetched.get(&p) {
+                    Ok(Some(node.clone()))
+                } else {
+                    registry.get(&p).await.map(Some)
+                };
+                match fetched {
+                    Ok(Some(None)) => {
+                        // Gone again already; its deletion event follows.
+                        Ok(())
                     }
-                    continue;
+                    Ok(fetched) => {
+                        let cached = match fetched.flatten() {
+                            Some(node) => Cached { data: Some(node.data), stat: Some(node.stat) },
+                            None => Cached { data: None, stat: None },
+                        };
+                        shared.write(|tree| tree.insert(p.clone(), cached));
+                        send(tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                    }
+                    Err(e) => Err(e),
                 }
             }
-        }
-        for event in batch {
-            let outcome = match event {
-                WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
-                    let created = !shared.read().nodes.contains_key(&p);
-                    let fetched = if lazy(&p) {
-                        Ok(None)
-                    } else if let Some(node) = fetched.get(&p) {
-                        Ok(Some(node.clone()))
-                    } else {
-                        registry.get(&p).await.map(Some)
-                    };
-                    match fetched {
-                        Ok(Some(None)) => {
-                            // Gone again already; its deletion event follows.
-                            Ok(())
-                        }
-                        Ok(fetched) => {
-                            let cached = match fetched.flatten() {
-                                Some(node) => Cached { data: Some(node.data), stat: Some(node.stat) },
-                                None => Cached { data: None, stat: None },
-                            };
-                            shared.write(|tree| tree.insert(p.clone(), cached));
-                            send(&tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-                WatchEvent::Deleted(p) if under_root(&p) => {
-                    let mut existed = false;
-                    shared.write(|tree| existed = tree.remove(&p));
-                    if existed { send(&tx, CacheEvent::Deleted(p)) } else { Ok(()) }
-                }
-                WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
-                WatchEvent::Resync => {
-                    fetched.clear();
-                    resync(&registry, &shared, &tx).await
-                }
-            };
-            if let Err(e) = outcome {
+            WatchEvent::Deleted(p) if under_root(&p) => {
+                let mut existed = false;
+                shared.write(|tree| existed = tree.remove(&p));
+                if existed { send(tx, CacheEvent::Deleted(p)) } else { Ok(()) }
+            }
+            WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
+            WatchEvent::Resync => {
                 fetched.clear();
-                if !recover(&registry, &shared, &tx, &e).await {
-                    return;
-                }
+                resync(registry, shared, tx).await
+            }
+        };
+        if let Err(e) = outcome {
+            fetched.clear();
+            if !recover(registry, shared, tx, &e).await {
+                return false;
             }
         }
     }
+    true
 }
 
 /// A read failed: re-reads the subtree until that works, with backoff. Returns false when the
@@ -443,7 +455,7 @@ async fn follow(
 async fn recover(
     registry: &Registry,
     shared: &Shared,
-    tx: &mpsc::UnboundedSender<CacheEvent>,
+    tx: &queue::Sender<CacheEvent>,
     error: &super::RegistryError,
 ) -> bool {
     if tx.is_closed() {
@@ -462,12 +474,12 @@ async fn recover(
     true
 }
 
-fn send(tx: &mpsc::UnboundedSender<CacheEvent>, event: CacheEvent) -> Result<()> {
+fn send(tx: &queue::Sender<CacheEvent>, event: CacheEvent) -> Result<()> {
     tx.send(event).map_err(|_| super::RegistryError::Closed)
 }
 
 /// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
-async fn resync(registry: &Registry, shared: &Shared, tx: &mpsc::UnboundedSender<CacheEvent>) -> Result<()> {
+async fn resync(registry: &Registry, shared: &Shared, tx: &queue::Sender<CacheEvent>) -> Result<()> {
     let fresh = load(registry, &shared.root, &|_| {}).await?;
     let mut diff = Vec::new();
     shared.write(|tree| {

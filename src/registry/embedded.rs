@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, WatchEvent, path};
 use crate::clock::{Clock, SystemClock};
@@ -508,7 +508,7 @@ impl EmbeddedBackend {
     }
 
     pub(crate) fn watch(&self, root: &str) -> EmbeddedWatch {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::queue::unbounded();
         self.store.lock().watches.add(root, self.client, tx);
         EmbeddedWatch { rx, store: self.store.clone(), client: self.client }
     }
@@ -567,7 +567,7 @@ fn sequence(name: &str) -> Option<u64> {
 
 /// A subtree watch on the embedded registry.
 pub(crate) struct EmbeddedWatch {
-    rx: mpsc::UnboundedReceiver<(tokio::time::Instant, WatchEvent)>,
+    rx: crate::queue::Receiver<(tokio::time::Instant, WatchEvent)>,
     store: EmbeddedStore,
     client: u64,
 }

@@ -4,14 +4,13 @@
 
 use std::collections::HashMap;
 
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::path;
 use crate::registry::WatchEvent;
 
 /// Where a watch's events go, each with when it happened (a lagging link delivers it later).
-pub(super) type EventSender = mpsc::UnboundedSender<(Instant, WatchEvent)>;
+pub(super) type EventSender = crate::queue::Sender<(Instant, WatchEvent)>;
 
 /// One handle's watch.
 struct EWatch {
