@@ -21,7 +21,7 @@
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
@@ -109,7 +109,10 @@ impl Tree {
 struct Shared {
     root: String,
     tree: RwLock<Tree>,
-    revision: watch::Sender<u64>,
+    /// Made by the first [`TreeCache::revisions`]: most caches never have a waiter, and a watch
+    /// channel is 344 bytes of every job. A waiter subscribes before it looks at the tree, so a
+    /// change it did not see is made after the channel exists and wakes it.
+    revision: OnceLock<watch::Sender<u64>>,
 }
 
 impl Shared {
@@ -125,7 +128,13 @@ impl Shared {
             Ok(mut g) => f(&mut g),
             Err(poisoned) => f(&mut poisoned.into_inner()),
         }
-        self.revision.send_modify(|r| *r += 1);
+        if let Some(revision) = self.revision.get() {
+            revision.send_modify(|r| *r += 1);
+        }
+    }
+
+    fn revisions(&self) -> watch::Receiver<u64> {
+        self.revision.get_or_init(|| watch::Sender::new(0)).subscribe()
     }
 }
 
@@ -224,7 +233,7 @@ impl CacheReader {
 
     /// A receiver that is notified after every change applied to the cache.
     pub fn revisions(&self) -> watch::Receiver<u64> {
-        self.shared.revision.subscribe()
+        self.shared.revisions()
     }
 }
 
@@ -287,7 +296,7 @@ impl TreeCache {
         let watch = registry.watch_subtree(root).await?;
         let nodes = load(&registry, root, progress).await?;
         let tree = RwLock::new(Tree::new(nodes, projection));
-        let shared = Arc::new(Shared { root: root.to_string(), tree, revision: watch::Sender::new(0) });
+        let shared = Arc::new(Shared { root: root.to_string(), tree, revision: OnceLock::new() });
         let (tx, events) = queue::unbounded();
         let task = tokio::spawn(follow(registry, Arc::clone(&shared), watch, lazy, tx));
         Ok(TreeCache { shared, events, task })
@@ -320,7 +329,7 @@ impl TreeCache {
 
     /// A receiver that is notified after every change applied to the cache.
     pub fn revisions(&self) -> watch::Receiver<u64> {
-        self.shared.revision.subscribe()
+        self.shared.revisions()
     }
 
     /// Waits until `condition` holds on the cached tree.

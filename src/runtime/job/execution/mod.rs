@@ -19,7 +19,7 @@ mod runs;
 mod traced;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::{DateTime, Utc};
 use tokio::sync::watch;
@@ -80,8 +80,9 @@ pub(super) struct Execution {
     runs: JoinSet<RunEnd>,
     active: BTreeMap<u64, ActiveRun>,
     local: LocalRuns,
-    /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
-    stream_stop: watch::Sender<bool>,
+    /// Tells streaming dataflow runs to stop after their batch (the job is stopping). Made by
+    /// the first run or the stop (see [`Execution::stream_stop`]).
+    stream_stop: OnceLock<watch::Sender<bool>>,
     /// Items whose run ended but whose bookkeeping could not be written (the registry failed):
     /// retried until it is (see [`Unsettled`]).
     unsettled: BTreeMap<u32, Unsettled>,
@@ -99,13 +100,12 @@ pub(super) struct Execution {
 
 impl Execution {
     pub(super) fn new(cache: crate::registry::cache::CacheReader) -> Execution {
-        let (stream_stop, _) = watch::channel(false);
         Execution {
             state: FireState::default(),
             runs: JoinSet::new(),
             active: BTreeMap::new(),
             local: LocalRuns::default(),
-            stream_stop,
+            stream_stop: OnceLock::new(),
             unsettled: BTreeMap::new(),
             retry_at: None,
             groups: FireGroups::default(),
@@ -113,6 +113,12 @@ impl Execution {
             phases: super::listeners::Phases::new(cache),
             refusals: RecordedRefusals::default(),
         }
+    }
+
+    /// The streaming runs' stop signal, made by the first run (or the stop): a watch channel is
+    /// 344 bytes, which a job that has not run yet does not need.
+    fn stream_stop(&self) -> &watch::Sender<bool> {
+        self.stream_stop.get_or_init(|| watch::Sender::new(false))
     }
 
     /// The set the failover round checks.

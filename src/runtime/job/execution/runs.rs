@@ -107,7 +107,7 @@ impl Execution {
         let kill = CancellationToken::new();
         let control = RunControl {
             kill: kill.clone(),
-            stop: self.stream_stop.subscribe(),
+            stop: self.stream_stop().subscribe(),
             kill_grace: ctx.settings.kill_grace,
             fire_time: Some(fire_time),
             source: label,
@@ -309,7 +309,7 @@ impl Execution {
 
     /// Stopping: tells streaming runs to stop after their batch, and once-per-fire waits to end.
     pub(crate) fn stop_streams(&self) {
-        let _ = self.stream_stop.send(true);
+        self.stream_stop().send_replace(true);
         self.phases.stop_waiting();
     }
 
