@@ -42,6 +42,7 @@
 //!   simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * [`exit`]: process exit codes and how errors map onto them.
+//! * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
 //! * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
