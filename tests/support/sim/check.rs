@@ -252,8 +252,18 @@ pub fn check(o: &SimOutcome) -> Verdict {
         list.sort_by_key(|r| (r.start, r.end));
     }
     // A run covers the fires up to its start on its worker's clock; it may start as much later
-    // (in true time) as that clock was behind.
-    let covers = |r: &Run, fire: i64| r.local_start >= fire;
+    // (in true time) as that clock was behind. A clock skewed past the limit is not trusted (its
+    // worker refuses that clock's fires): what runs there meanwhile (a failed-over item) covers
+    // the fires up to its true start only.
+    let untrusted = |r: &Run| {
+        o.events.iter().any(|e| {
+            matches!(e.kind, EventKind::SkewBeyond(_))
+                && e.instance.as_deref() == Some(r.instance.as_str())
+                && r.start >= e.start
+                && r.start <= e.end
+        })
+    };
+    let covers = |r: &Run, fire: i64| if untrusted(r) { r.local_start.min(r.start) } else { r.local_start } >= fire;
     let early = |r: &Run| r.start - skew_tolerance(o, r);
     v.runs = o.runs.len();
     v.kills = o.runs.iter().filter(|r| !r.completed).count();
