@@ -37,10 +37,12 @@ impl ZkWatch {
         })
     }
 
+    /// The next event. The re-registrations are boxed: they are rare, and every job's cache task
+    /// holds this future while it waits (with them inline it was 472 bytes).
     pub(crate) async fn next(&mut self) -> Option<WatchEvent> {
         loop {
             let Some(watcher) = self.watcher.as_mut() else {
-                self.rewatch_new_session().await?;
+                Box::pin(self.rewatch_new_session()).await?;
                 return Some(WatchEvent::Resync);
             };
             let event = watcher.changed().await;
@@ -53,7 +55,7 @@ impl ZkWatch {
                     zkc::SessionState::Disconnected => self.disconnected = true,
                     zkc::SessionState::SyncConnected | zkc::SessionState::ConnectedReadOnly if self.disconnected => {
                         self.disconnected = false;
-                        if self.rewatch_same_session().await {
+                        if Box::pin(self.rewatch_same_session()).await {
                             return Some(WatchEvent::Resync);
                         }
                     }
