@@ -14,12 +14,13 @@
 //!   was already re-parented and the signal would never come, so it refuses to start.
 //! * The kernel sends the death signal when the **thread** that forked the child exits, not when
 //!   the process does. Forking from tokio's blocking pool (whose threads exit after ten idle
-//!   seconds) would kill healthy scripts, so every child is forked by one dedicated long-lived
-//!   std thread, `ejctl-spawner`, started on first use. It receives spawn requests over a channel,
-//!   enters the requesting task's tokio runtime (`tokio::process::Command::spawn` registers the
-//!   child's pipes and its exit with a runtime) and replies with the `tokio::process::Child` or
-//!   the error. Spawns are therefore serialised through one thread; a `fork` takes well under a
-//!   millisecond for a process of ejctl's size, so this is not the bottleneck of a fire.
+//!   seconds) would kill healthy scripts, so every child is forked by one of a few dedicated
+//!   std threads, `ejctl-spawner-{n}`, started on first use and never ended. They take spawn
+//!   requests from one channel, enter the requesting task's tokio runtime
+//!   (`tokio::process::Command::spawn` registers the child's pipes and its exit with a runtime)
+//!   and reply with the `tokio::process::Child` or the error. A spawn holds its thread until the
+//!   child has exec'd (that is how an exec failure is reported), so a fire of many items is
+//!   spawned by [`SPAWNERS`] threads side by side rather than one after another.
 //! * The death signal covers the direct child only. The script's own children (`cmd &`) are
 //!   killed with the group while the worker lives (see below), but if the worker is SIGKILLed
 //!   while a script has background children, those children are re-parented and survive. The
@@ -49,7 +50,7 @@ use std::io;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::mpsc;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use nix::errno::Errno;
@@ -458,23 +459,37 @@ struct SpawnRequest {
     reply: oneshot::Sender<io::Result<Child>>,
 }
 
-/// The channel to the spawner thread, started on first use.
+/// How many spawner threads fork children. Each waits for its child's `exec` (a few hundred
+/// microseconds for a shell) and the kernel serialises the `fork`s' copies of the address space,
+/// so a few threads overlap what can overlap; more would only hold stacks.
+const SPAWNERS: usize = 4;
+
+/// The channel to the spawner threads, started on first use.
 fn spawner() -> &'static mpsc::Sender<SpawnRequest> {
     static SPAWNER: OnceLock<mpsc::Sender<SpawnRequest>> = OnceLock::new();
     SPAWNER.get_or_init(|| {
         let (tx, rx) = mpsc::channel::<SpawnRequest>();
-        // If the thread cannot be started, `rx` is dropped and every spawn reports it.
-        if let Err(e) = std::thread::Builder::new().name("ejctl-spawner".to_owned()).spawn(move || spawner_loop(rx)) {
-            tracing::error!(error = %e, "cannot start the process spawner thread");
+        // If no thread can be started, `rx` is dropped and every spawn reports it.
+        let requests = Arc::new(Mutex::new(rx));
+        for n in 0..SPAWNERS {
+            let requests = Arc::clone(&requests);
+            let started =
+                std::thread::Builder::new().name(format!("ejctl-spawner-{n}")).spawn(move || spawner_loop(&requests));
+            if let Err(e) = started {
+                tracing::error!(error = %e, "cannot start a process spawner thread");
+            }
         }
         tx
     })
 }
 
-/// The spawner thread: forks every child, so that the children's parent-death signal is tied
-/// to a thread that lives as long as the process.
-fn spawner_loop(requests: mpsc::Receiver<SpawnRequest>) {
-    while let Ok(SpawnRequest { mut command, runtime, reply }) = requests.recv() {
+/// A spawner thread: forks children, so that their parent-death signal is tied to a thread
+/// that lives as long as the process. The thread waiting for the next request holds the lock;
+/// the others are forking meanwhile.
+fn spawner_loop(requests: &Mutex<mpsc::Receiver<SpawnRequest>>) {
+    loop {
+        let next = requests.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
+        let Ok(SpawnRequest { mut command, runtime, reply }) = next else { return };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let _entered = runtime.enter();
             command.spawn()
