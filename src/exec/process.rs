@@ -20,7 +20,7 @@
 //!   (`tokio::process::Command::spawn` registers the child's pipes and its exit with a runtime)
 //!   and reply with the `tokio::process::Child` or the error. A spawn holds its thread until the
 //!   child has exec'd (that is how an exec failure is reported), so a fire of many items is
-//!   spawned by [`SPAWNERS`] threads side by side rather than one after another.
+//!   spawned by several threads side by side rather than one after another.
 //! * The death signal covers the direct child only. The script's own children (`cmd &`) are
 //!   killed with the group while the worker lives (see below), but if the worker is SIGKILLed
 //!   while a script has background children, those children are re-parented and survive. The

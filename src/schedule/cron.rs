@@ -80,8 +80,6 @@ pub use super::zone::{JobTimeZone, parse_time_zone};
 pub struct CronExpr {
     /// The expression as given.
     expr: String,
-    /// The normalised croner pattern (kept for `Debug`).
-    pattern: String,
     /// Evaluates everything except the day rules croner lacks; shared by every expression with
     /// the same pattern ([`shared_cron`]).
     cron: Arc<Cron>,
@@ -95,7 +93,7 @@ impl fmt::Debug for CronExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CronExpr")
             .field("expr", &self.expr)
-            .field("pattern", &self.pattern)
+            .field("pattern", &self.cron.pattern.as_str())
             .field("day_rule", &self.day_rule)
             .field("last_year", &self.last_year)
             .finish()
@@ -147,13 +145,7 @@ pub fn parse(expr: &str) -> Result<CronExpr, CronError> {
     let normalised = fields.normalise(max_year).map_err(invalid)?;
     let cron = shared_cron(&normalised.pattern)
         .map_err(|e| invalid(format!("internal error: croner rejected '{}': {e}", normalised.pattern)))?;
-    Ok(CronExpr {
-        expr: expr.to_owned(),
-        pattern: normalised.pattern,
-        cron,
-        day_rule: normalised.day_rule,
-        last_year: normalised.last_year,
-    })
+    Ok(CronExpr { expr: expr.to_owned(), cron, day_rule: normalised.day_rule, last_year: normalised.last_year })
 }
 
 /// The parsed patterns in use, by pattern. A parsed pattern holds a bitfield per field (several
