@@ -255,15 +255,28 @@ pub fn check(o: &SimOutcome) -> Verdict {
     // (in true time) as that clock was behind. A clock skewed past the limit is not trusted (its
     // worker refuses that clock's fires): what runs there meanwhile (a failed-over item) covers
     // the fires up to its true start only.
-    let untrusted = |r: &Run| {
-        o.events.iter().any(|e| {
-            matches!(e.kind, EventKind::SkewBeyond(_))
-                && e.instance.as_deref() == Some(r.instance.as_str())
-                && r.start >= e.start
-                && r.start <= e.end
+    // Found once (instance and start decide it), not for every fire and item that asks.
+    let untrusted: BTreeSet<(&str, i64)> = o
+        .runs
+        .iter()
+        .filter(|r| {
+            o.events.iter().any(|e| {
+                matches!(e.kind, EventKind::SkewBeyond(_))
+                    && e.instance.as_deref() == Some(r.instance.as_str())
+                    && r.start >= e.start
+                    && r.start <= e.end
+            })
         })
+        .map(|r| (r.instance.as_str(), r.start))
+        .collect();
+    let covers = |r: &Run, fire: i64| {
+        let start = if untrusted.contains(&(r.instance.as_str(), r.start)) {
+            r.local_start.min(r.start)
+        } else {
+            r.local_start
+        };
+        start >= fire
     };
-    let covers = |r: &Run, fire: i64| if untrusted(r) { r.local_start.min(r.start) } else { r.local_start } >= fire;
     let early = |r: &Run| r.start - skew_tolerance(o, r);
     v.runs = o.runs.len();
     v.kills = o.runs.iter().filter(|r| !r.completed).count();
