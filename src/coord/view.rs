@@ -6,10 +6,11 @@
 //! does no I/O, so all of it is tested with plain unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 use std::sync::Arc;
 
 use super::strategy::{self, Strategy};
-use crate::registry::cache::{CacheView, Cached, Projection};
+use crate::registry::cache::{CacheView, Cached, Nodes, Projection};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Op, TreeNode};
@@ -85,7 +86,7 @@ impl JobView {
         JobView::from_cached(paths, cache.iter())
     }
 
-    fn from_cached<'a>(paths: &JobPaths, nodes: impl Iterator<Item = (&'a String, &'a Cached)>) -> JobView {
+    fn from_cached<'a>(paths: &JobPaths, nodes: impl Iterator<Item = (&'a str, &'a Cached)>) -> JobView {
         let mut view = JobView::default();
         for (p, node) in nodes {
             view.absorb_cached(paths, p, node);
@@ -103,7 +104,7 @@ impl JobView {
     /// what [`JobView::from_cache`] would build. (A tree holding one item under two spellings,
     /// such as `3` and `03`, which neither ElasticJob nor ejctl writes, could differ in which
     /// spelling wins.)
-    fn refresh(&mut self, paths: &JobPaths, nodes: &BTreeMap<String, Cached>, p: &str) {
+    fn refresh(&mut self, paths: &JobPaths, nodes: &Nodes, p: &str) {
         let Some((job, node)) = path::parse(p) else { return };
         if job != paths.job() {
             return;
@@ -365,14 +366,14 @@ pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec
 
 /// True when `nodes` hold item `i`'s node or one of its known leaves (what gives the item an
 /// entry in [`JobView::items`]).
-fn item_present(paths: &JobPaths, nodes: &BTreeMap<String, Cached>, i: u32) -> bool {
+fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
     let item = paths.item(i);
-    if nodes.contains_key(&item) {
+    if nodes.contains_key(item.as_str()) {
         return true;
     }
     let prefix = format!("{item}/");
     nodes
-        .range(prefix.clone()..)
+        .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
         .take_while(|(k, _)| k.starts_with(&prefix))
         .any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
 }
@@ -416,11 +417,12 @@ impl LiveView {
 }
 
 impl Projection for LiveView {
-    fn rebuild(&mut self, nodes: &BTreeMap<String, Cached>) {
-        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter())));
+    fn rebuild(&mut self, nodes: &Nodes) {
+        self.view = (nodes.len() > self.threshold)
+            .then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter().map(|(p, c)| (&**p, c)))));
     }
 
-    fn update(&mut self, nodes: &BTreeMap<String, Cached>, path: &str) {
+    fn update(&mut self, nodes: &Nodes, path: &str) {
         match self.view.as_mut() {
             Some(_) if nodes.len() < self.threshold / 2 => self.view = None,
             Some(view) => Arc::make_mut(view).refresh(&self.paths, nodes, path),
@@ -564,7 +566,7 @@ mod tests {
         use proptest::prelude::*;
 
         use super::*;
-        use crate::registry::Stat;
+        use crate::registry::cache::CachedStat;
         use crate::registry::codec::InstanceId;
 
         fn paths_pool(paths: &JobPaths) -> Vec<String> {
@@ -604,18 +606,19 @@ mod tests {
                 let paths = JobPaths::new("job");
                 let pool = paths_pool(&paths);
                 let data = data_pool();
-                let mut nodes = BTreeMap::new();
+                let mut nodes = Nodes::new();
                 let mut live = LiveView::with_threshold(paths.clone(), threshold);
                 for (n, (p, write)) in steps.into_iter().enumerate() {
                     let p = &pool[p % pool.len()];
                     match write {
                         Some((d, ephemeral)) => {
-                            let stat = Stat { ephemeral_owner: i64::from(ephemeral), ..Stat::default() };
-                            nodes.insert(p.clone(), Cached { data: data[d].clone(), stat: Some(stat) });
+                            let stat = CachedStat { ephemeral_owner: i64::from(ephemeral), mzxid: 0, version: 0 };
+                            let data = data[d].clone().map(Vec::into_boxed_slice);
+                            nodes.insert(p.as_str().into(), Cached { data, stat: Some(stat) });
                             live.update(&nodes, p);
                         }
                         None => {
-                            if nodes.remove(p).is_some() {
+                            if nodes.remove(p.as_str()).is_some() {
                                 live.update(&nodes, p);
                             }
                         }
@@ -624,7 +627,7 @@ mod tests {
                         live.rebuild(&nodes);
                     }
                     match live.current() {
-                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter())),
+                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter().map(|(p, c)| (&**p, c)))),
                         None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
                     }
                     if nodes.len() > threshold {

@@ -173,7 +173,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 match r {
                     Ok(c) => {
                         let nodes: Vec<(String, Vec<u8>)> =
-                            c.view().iter().map(|(p, n)| (p.clone(), n.data.clone().unwrap_or_default())).collect();
+                            c.view().iter().map(|(p, n)| (p.to_string(), n.data_vec())).collect();
                         if data.loaded {
                             let n = data.replace(nodes, Utc::now());
                             app.flash(format!("resynced: {n} change{}", if n == 1 { "" } else { "s" }), false);
@@ -207,7 +207,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 while let Some(e) = next {
                     match e {
                         CacheEvent::Created(p) | CacheEvent::Changed(p) => {
-                            let value = c.view().node(&p).map(|n| n.data.clone().unwrap_or_default());
+                            let value = c.view().node(&p).map(|n| n.data_vec());
                             data.set(&p, value);
                             changes += 1;
                         }
