@@ -902,7 +902,7 @@ async fn section_lateness(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<V
     let _ = writeln!(
         text,
         "  (first-fire = earliest start of each fire; ideal = spawn loop in the bench process, same script and K×T spawns, \
-no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec as ejctl does; ratios are against ideal)"
+no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre_exec hook costs; ratios are against ideal)"
     );
     for &shape in &opts.shapes {
         let (dir, _) = ctx.scratch(&format!("lat{}", shape.label()))?;

@@ -19,6 +19,7 @@ pub mod inproc;
 mod output;
 pub mod process;
 pub mod script;
+mod spawn;
 
 use crate::config::schema::prop;
 use std::fmt;

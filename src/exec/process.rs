@@ -10,24 +10,23 @@
 //!   the script's own children too.
 //! * Each child is started with `prctl(PR_SET_PDEATHSIG, SIGKILL)`, so that a worker that dies
 //!   (even by SIGKILL) takes its scripts with it. Right after the `prctl` the child compares
-//!   `getppid()` with the worker's pid: if the worker died between `fork` and `prctl`, the child
-//!   was already re-parented and the signal would never come, so it refuses to start.
-//! * The kernel sends the death signal when the **thread** that forked the child exits, not when
-//!   the process does. Forking from tokio's blocking pool (whose threads exit after ten idle
-//!   seconds) would kill healthy scripts, so every child is forked by one of a few dedicated
-//!   std threads, `ejctl-spawner-{n}`, started on first use and never ended. They take spawn
-//!   requests from one channel, enter the requesting task's tokio runtime
-//!   (`tokio::process::Command::spawn` registers the child's pipes and its exit with a runtime)
-//!   and reply with the `tokio::process::Child` or the error. A spawn holds its thread until the
-//!   child has exec'd (that is how an exec failure is reported), so a fire of many items is
-//!   spawned by several threads side by side rather than one after another.
+//!   `getppid()` with the worker's pid: if the worker died between the `clone` and the `prctl`,
+//!   the child was already re-parented and the signal would never come, so it refuses to start.
+//! * The kernel sends the death signal when the **thread** that started the child exits, not
+//!   when the process does. Starting children from tokio's blocking pool (whose threads exit
+//!   after ten idle seconds) would kill healthy scripts, so every child is started by one of a
+//!   few dedicated std threads, `ejctl-spawner-{n}`, started on first use and never ended. They
+//!   take spawn requests from one channel and reply with the child's pid and pipes or the error.
+//!   A spawn holds its thread until the child has exec'd (that is how an exec failure is
+//!   reported), so a fire of many items is started by several threads side by side.
 //! * The death signal covers the direct child only. The script's own children (`cmd &`) are
 //!   killed with the group while the worker lives (see below), but if the worker is SIGKILLed
 //!   while a script has background children, those children are re-parented and survive. The
 //!   signal is also cleared by the kernel when the child execs a set-user-id binary.
-//! * `pre_exec` forces `fork` + `exec` instead of `posix_spawn`; that is the price of the
-//!   death signal.
-//!
+//! * The child is started the way `posix_spawn` starts one, not by `fork`: see the `spawn`
+//!   module. It waits for the child's exit on a pidfd (or on `SIGCHLD` without one) and reads
+//!   its output through tokio pipes.
+
 //! # Stopping
 //!
 //! When the run's kill token fires or its timeout passes, the whole group gets SIGTERM, then
@@ -48,21 +47,26 @@
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
-use nix::unistd::{Pid, getpid, getppid};
+use nix::unistd::Pid;
+use std::os::fd::OwnedFd;
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, Command};
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
+use tokio::net::unix::pipe;
 use tokio::runtime::Handle;
+use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::oneshot;
 
 pub use super::output::{LOG_CAP, OutputLabel};
 use super::output::{LineLogger, SharedTails, Sink, Tails, format_bytes, pump};
+use super::spawn::{self, SpawnSpec, Spawned};
 use super::{ItemOutcome, RunControl};
 use crate::task::OwnedTask;
 
@@ -262,26 +266,34 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
         // The run was killed before it started: start nothing.
         return ProcessResult::ended(ProcessEnd::Stopped { reason: StopReason::Kill, status: None });
     }
-    let mut command = Command::new(program);
-    command
-        .args(argv.iter().skip(1))
-        .envs(env)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = match spawn(command).await {
-        Ok(child) => child,
+    let started = match SpawnSpec::new(&argv, &env, stdin.is_some()) {
+        Ok(spec) => spawn(spec).await,
+        Err(e) => Err(e),
+    };
+    let spawned = match started {
+        Ok(spawned) => spawned,
         Err(e) => return ProcessResult::spawn_failed(format!("cannot start '{program}': {e}")),
     };
-    let Some(pgid) = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw) else {
-        // Cannot happen: the child is not reaped before we wait for it.
-        let _ = child.start_kill();
-        return ProcessResult::spawn_failed(format!("cannot start '{program}': the child has no pid"));
-    };
+    let Spawned { pid, stdin: stdin_fd, stdout, stderr, guard } = spawned;
+    let pgid = Pid::from_raw(pid);
+    let mut child = Child::new(pgid);
     let mut group = GroupGuard { pgid: Some(pgid) };
+    guard.disarm();
     tracing::debug!(job = %label.job, item = label.item, command = label.command, pid = pgid.as_raw(), program = %program, "process started");
+    let pipes = (
+        stdin_fd.map(pipe::Sender::from_owned_fd).transpose(),
+        pipe::Receiver::from_owned_fd(stdout),
+        pipe::Receiver::from_owned_fd(stderr),
+    );
+    let (stdin_pipe, stdout_pipe, stderr_pipe) = match pipes {
+        (Ok(stdin), Ok(stdout), Ok(stderr)) => (stdin, stdout, stderr),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+            // The guard kills the group and the child is reaped when dropped.
+            return ProcessResult::spawn_failed(format!("cannot connect to the pipes of '{program}': {e}"));
+        }
+    };
 
-    let stdin_task = match (stdin, child.stdin.take()) {
+    let stdin_task = match (stdin, stdin_pipe) {
         (Some(data), Some(mut pipe)) => Some(OwnedTask::spawn(async move {
             // The child may exit without reading everything (EPIPE): not an error of the run.
             if let Err(e) = pipe.write_all(&data).await {
@@ -293,18 +305,19 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     };
     let (overflow_tx, mut overflow_rx) = oneshot::channel::<()>();
     let tails = SharedTails::default();
-    let stdout_task = child.stdout.take().map(|pipe| {
+    let stdout_task = {
         let sink = match stdout_mode {
             StdoutMode::Log => Sink::Log(LineLogger::new(label.clone(), "stdout", Arc::clone(&tails))),
             StdoutMode::Capture { limit } => {
                 Sink::Capture { data: Vec::new(), limit, overflow: Some(overflow_tx), overflowed: false }
             }
         };
-        OwnedTask::spawn(pump(pipe, sink))
-    });
-    let stderr_task = child.stderr.take().map(|pipe| {
-        OwnedTask::spawn(pump(pipe, Sink::Log(LineLogger::new(label.clone(), "stderr", Arc::clone(&tails)))))
-    });
+        Some(OwnedTask::spawn(pump(stdout_pipe, sink)))
+    };
+    let stderr_task = Some(OwnedTask::spawn(pump(
+        stderr_pipe,
+        Sink::Log(LineLogger::new(label.clone(), "stderr", Arc::clone(&tails))),
+    )));
 
     let first = {
         let limit = match stdout_mode {
@@ -454,14 +467,13 @@ fn signal_group(pgid: Pid, signal: Signal) {
 // Spawning
 
 struct SpawnRequest {
-    command: Command,
-    runtime: Handle,
-    reply: oneshot::Sender<io::Result<Child>>,
+    spec: SpawnSpec,
+    reply: oneshot::Sender<io::Result<Spawned>>,
 }
 
-/// How many spawner threads fork children. Each waits for its child's `exec` (a few hundred
-/// microseconds for a shell) and the kernel serialises the `fork`s' copies of the address space,
-/// so a few threads overlap what can overlap; more would only hold stacks.
+/// How many spawner threads start children. Each is suspended until its child has exec'd (a few
+/// hundred microseconds for a shell), so a few threads overlap what can overlap; more would only
+/// hold stacks.
 const SPAWNERS: usize = 4;
 
 /// The channel to the spawner threads, started on first use.
@@ -483,58 +495,105 @@ fn spawner() -> &'static mpsc::Sender<SpawnRequest> {
     })
 }
 
-/// A spawner thread: forks children, so that their parent-death signal is tied to a thread
+/// A spawner thread: starts children, so that their parent-death signal is tied to a thread
 /// that lives as long as the process. The thread waiting for the next request holds the lock;
-/// the others are forking meanwhile.
+/// the others are starting children meanwhile.
 fn spawner_loop(requests: &Mutex<mpsc::Receiver<SpawnRequest>>) {
     loop {
         let next = requests.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
-        let Ok(SpawnRequest { mut command, runtime, reply }) = next else { return };
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _entered = runtime.enter();
-            command.spawn()
-        }))
-        .unwrap_or_else(|_| Err(io::Error::other("spawning panicked (the tokio runtime has no process support)")));
-        if let Err(Ok(child)) = reply.send(result) {
-            // The requester is gone: `kill_on_drop` kills the child and tokio reaps it.
-            let _entered = runtime.enter();
-            drop(child);
+        let Ok(SpawnRequest { spec, reply }) = next else { return };
+        // The requester is gone (its run was dropped while queued): start nothing.
+        if reply.is_closed() {
+            continue;
         }
+        // If it goes away now, the child is dropped with the reply and its guard kills it. A
+        // spawn that hangs in `exec` (a hung mount) holds its thread; the others go on.
+        let _ = reply.send(spawn::spawn(&spec));
     }
 }
 
-/// Starts `command` in its own process group with the parent-death signal, on the spawner thread.
-async fn spawn(mut command: Command) -> io::Result<Child> {
-    let runtime = Handle::try_current().map_err(|_| io::Error::other("no tokio runtime to run the process on"))?;
-    command.process_group(0).kill_on_drop(true);
-    install_child_setup(&mut command, getpid());
+/// Starts `spec` in its own process group with the parent-death signal, on a spawner thread.
+async fn spawn(spec: SpawnSpec) -> io::Result<Spawned> {
     let (reply, response) = oneshot::channel();
     spawner()
-        .send(SpawnRequest { command, runtime, reply })
+        .send(SpawnRequest { spec, reply })
         .map_err(|_| io::Error::other("the process spawner thread is not running"))?;
     response.await.map_err(|_| io::Error::other("the process spawner thread stopped"))?
 }
 
-// `pre_exec` is unsafe because its closure runs in the forked child before `exec`, where only
-// async-signal-safe operations are allowed. `child_setup` makes two raw syscalls (`prctl`,
-// `getppid`) through nix, captures a plain `Pid` by value, and builds its error from an errno
-// without allocating; it touches no lock, allocator or shared state.
-#[allow(unsafe_code)]
-fn install_child_setup(command: &mut Command, parent: Pid) {
-    // SAFETY: see the comment above; the closure is async-signal-safe.
-    unsafe {
-        command.pre_exec(move || child_setup(parent));
+/// A started child. It is reaped when waited for; dropped before that, it is SIGKILLed (its
+/// group, by [`GroupGuard`], as a rule) and reaped in the background.
+struct Child {
+    pid: Pid,
+    /// Readable once the child has exited; `None` on a kernel without `pidfd_open`, where
+    /// waiting listens for `SIGCHLD` instead.
+    exit: Option<AsyncFd<OwnedFd>>,
+    status: Option<ExitStatus>,
+}
+
+impl Child {
+    fn new(pid: Pid) -> Child {
+        let exit = spawn::pidfd(pid.as_raw()).and_then(watch_readable).ok();
+        Child { pid, exit, status: None }
+    }
+
+    /// Waits for the child to exit and reaps it. Cancel-safe.
+    async fn wait(&mut self) -> io::Result<ExitStatus> {
+        if let Some(status) = self.status {
+            return Ok(status);
+        }
+        let status = ExitStatus::from_raw(wait_exit(self.pid, self.exit.as_ref()).await?);
+        self.status = Some(status);
+        Ok(status)
     }
 }
 
-/// Runs in the child between `fork` and `exec`.
-fn child_setup(parent: Pid) -> io::Result<()> {
-    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
-    // The parent died before the prctl: the child was re-parented and no signal will come.
-    if getppid() != parent {
-        return Err(Errno::ESRCH.into());
+impl Drop for Child {
+    fn drop(&mut self) {
+        if self.status.is_some() {
+            return;
+        }
+        let pid = self.pid;
+        let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+        if !matches!(spawn::try_reap(pid.as_raw()), Ok(None)) {
+            return;
+        }
+        let exit = self.exit.take();
+        match Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn(async move { wait_exit(pid, exit.as_ref()).await })),
+            Err(_) => drop(std::thread::spawn(move || spawn::reap(pid.as_raw()))),
+        }
     }
-    Ok(())
+}
+
+/// `fd` registered with the runtime for readability.
+#[allow(unsafe_code)]
+fn watch_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
+    // SAFETY: an `OwnedFd` stays open, as the same descriptor, for as long as it is owned.
+    Ok(unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) }?)
+}
+
+/// Waits for `pid` to exit and reaps it: through its pidfd, or on each `SIGCHLD` without one.
+async fn wait_exit(pid: Pid, exit: Option<&AsyncFd<OwnedFd>>) -> io::Result<i32> {
+    // Listening before the first look, so that an exit in between is not missed.
+    let mut sigchld = match exit {
+        Some(_) => None,
+        None => Some(signal(SignalKind::child())?),
+    };
+    loop {
+        if let Some(status) = spawn::try_reap(pid.as_raw())? {
+            return Ok(status);
+        }
+        match (exit, sigchld.as_mut()) {
+            (Some(fd), _) => fd.readable().await?.clear_ready(),
+            (None, Some(sigchld)) => {
+                if sigchld.recv().await.is_none() {
+                    return Err(io::Error::other("SIGCHLD is no longer delivered"));
+                }
+            }
+            (None, None) => unreachable!("one of the two is set above"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -659,6 +718,91 @@ mod tests {
         let empty = Invocation { argv: Vec::new(), ..invocation(&missing) };
         let result = run_supervised(empty, &label(), &RunControl::detached()).await;
         assert!(matches!(result.end, ProcessEnd::SpawnFailed(_)));
+
+        let nul = Invocation { argv: vec!["/bin/echo".to_owned(), "a\0b".to_owned()], ..invocation(&missing) };
+        let result = run_supervised(nul, &label(), &RunControl::detached()).await;
+        assert_eq!(result.failure(), Some("cannot start '/bin/echo': an argument contains a NUL byte".to_owned()));
+    }
+
+    /// The child starts as `std` would start it: no signal blocked, SIGPIPE not ignored (Rust
+    /// ignores it in the worker; tokio catches SIGCHLD there), its own process group, the worker's
+    /// environment with the invocation's variables, and `PATH` searched for a bare name.
+    #[tokio::test]
+    async fn the_child_starts_clean() {
+        let _sigchld = signal(SignalKind::child()).unwrap();
+        let (label, control) = (label(), RunControl::detached());
+        let run = |argv: &[&str]| {
+            let invocation = Invocation {
+                argv: argv.iter().map(|a| (*a).to_owned()).collect(),
+                env: vec![("EXTRA".to_owned(), "extra".to_owned())],
+                stdin: None,
+                timeout: None,
+                stdout: StdoutMode::Capture { limit: CAPTURE_LIMIT },
+            };
+            run_supervised(invocation, &label, &control)
+        };
+        // `grep` itself is the child here (a shell blocks signals around its own forks).
+        let result = run(&["grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"]).await;
+        assert!(result.success(), "{result:?}");
+        let out = String::from_utf8(result.stdout).unwrap();
+        let lines: Vec<&str> = out.lines().map(str::trim).collect();
+        assert_eq!(lines[0], "SigBlk:\t0000000000000000", "{out}");
+        let ignored = u64::from_str_radix(lines[1].trim_start_matches("SigIgn:\t"), 16).unwrap();
+        assert_eq!(ignored & (1 << (libc::SIGPIPE - 1)), 0, "SIGPIPE is not ignored: {out}");
+
+        let result = run(&["sh", "-c", "ps -o pgid= -p $$; echo $$; echo \"$EXTRA $HOME\""]).await;
+        assert!(result.success(), "{result:?}");
+        let out = String::from_utf8(result.stdout).unwrap();
+        let lines: Vec<&str> = out.lines().map(str::trim).collect();
+        assert_eq!(lines[0], lines[1], "the child leads its own group: {out}");
+        assert_eq!(lines[2], format!("extra {}", std::env::var("HOME").unwrap_or_default()));
+    }
+
+    /// A script without `#!` is run by `/bin/sh`, as `execvp` does.
+    #[tokio::test]
+    async fn a_script_without_an_interpreter_line_runs_in_sh() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bare");
+        std::fs::write(&path, "echo bare\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let result = run_supervised(
+            Invocation { stdout: StdoutMode::Capture { limit: CAPTURE_LIMIT }, ..invocation(&path) },
+            &label(),
+            &RunControl::detached(),
+        )
+        .await;
+        assert!(result.success(), "{result:?}");
+        assert_eq!(result.stdout, b"bare\n");
+    }
+
+    /// A child nobody took (its run was dropped between the spawn and the reply) is killed and
+    /// reaped.
+    #[tokio::test]
+    async fn a_child_nobody_takes_is_killed_and_reaped() {
+        let spec = SpawnSpec::new(&["sleep".to_owned(), "1000".to_owned()], &[], false).unwrap();
+        let spawned = spawn(spec).await.unwrap();
+        let pid = spawned.pid;
+        assert!(alive(pid));
+        drop(spawned);
+        let mut reaped = false;
+        for _ in 0..100 {
+            if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+                reaped = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(reaped, "child {pid} is still there");
+    }
+
+    /// Without a pidfd (a kernel older than 5.3), a child is waited for on `SIGCHLD`.
+    #[tokio::test]
+    async fn waiting_without_a_pidfd() {
+        let spec = SpawnSpec::new(&["sh".to_owned(), "-c".to_owned(), "sleep 0.2; exit 3".to_owned()], &[], false);
+        let Spawned { pid, guard, .. } = spawn(spec.unwrap()).await.unwrap();
+        guard.disarm();
+        let status = wait_exit(Pid::from_raw(pid), None).await.unwrap();
+        assert_eq!(ExitStatus::from_raw(status).code(), Some(3));
     }
 
     #[tokio::test]
@@ -848,8 +992,8 @@ mod tests {
         let mut worker = std::process::Command::new(exe)
             .args(["--exact", "exec::process::tests::pdeathsig_helper", "--nocapture", "--test-threads=1"])
             .env("EJCTL_TEST_PDEATHSIG_DIR", dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         let child = read_pid(&dir.path().join("pid")).await;
