@@ -121,11 +121,20 @@ impl Tree {
         Tree { nodes, projection }
     }
 
-    fn insert(&mut self, path: &str, node: Cached) {
-        self.nodes.insert(path.into(), node);
+    /// Sets `path`'s node; true when it is new. A known path keeps its key (no allocation: most
+    /// events change a node the cache holds).
+    fn insert(&mut self, path: &str, node: Cached) -> bool {
+        let created = match self.nodes.get_mut(path) {
+            Some(old) => {
+                *old = node;
+                false
+            }
+            None => self.nodes.insert(path.into(), node).is_none(),
+        };
         if let Some(p) = self.projection.as_mut() {
             p.update(&self.nodes, path);
         }
+        created
     }
 
     /// Removes `path`; true when it was there.
@@ -426,7 +435,9 @@ async fn apply(
     tx: &queue::Sender<CacheEvent>,
     batch: Vec<WatchEvent>,
 ) -> bool {
-    let under_root = |p: &str| p == shared.root || p.starts_with(&format!("{}/", shared.root)) || shared.root == "/";
+    let root = shared.root.as_str();
+    let under_root =
+        |p: &str| root == "/" || p.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
     // The data of the batch's nodes, read once the batch is in; up to a resync only (the
     // events after one are read after it, so that nothing older than it is applied).
     let wanted: Vec<String> = batch
@@ -450,7 +461,6 @@ async fn apply(
     for event in batch {
         let outcome = match event {
             WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
-                let created = !shared.read().nodes.contains_key(p.as_str());
                 let fetched = if lazy(&p) {
                     Ok(None)
                 } else if let Some(node) = fetched.get(&p) {
@@ -468,7 +478,8 @@ async fn apply(
                             Some(node) => Cached::from(node),
                             None => Cached { data: None, stat: None },
                         };
-                        shared.write(|tree| tree.insert(&p, cached));
+                        let mut created = false;
+                        shared.write(|tree| created = tree.insert(&p, cached));
                         send(tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
                     }
                     Err(e) => Err(e),
