@@ -26,7 +26,7 @@
 //! * The child is started the way `posix_spawn` starts one, not by `fork`: see the `spawn`
 //!   module. It waits for the child's exit on a pidfd (or on `SIGCHLD` without one) and reads
 //!   its output through tokio pipes.
-
+//!
 //! # Stopping
 //!
 //! When the run's kill token fires or its timeout passes, the whole group gets SIGTERM, then
@@ -46,6 +46,7 @@
 //! process is stopped and the run fails.
 
 use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::mpsc;
@@ -55,10 +56,8 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use std::os::fd::OwnedFd;
-use tokio::io::AsyncWriteExt;
-use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
+use tokio::io::{AsyncWriteExt, Interest};
 use tokio::net::unix::pipe;
 use tokio::runtime::Handle;
 use tokio::signal::unix::{SignalKind, signal};
@@ -312,12 +311,10 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
                 Sink::Capture { data: Vec::new(), limit, overflow: Some(overflow_tx), overflowed: false }
             }
         };
-        Some(OwnedTask::spawn(pump(stdout_pipe, sink)))
+        OwnedTask::spawn(pump(stdout_pipe, sink))
     };
-    let stderr_task = Some(OwnedTask::spawn(pump(
-        stderr_pipe,
-        Sink::Log(LineLogger::new(label.clone(), "stderr", Arc::clone(&tails))),
-    )));
+    let stderr_task =
+        OwnedTask::spawn(pump(stderr_pipe, Sink::Log(LineLogger::new(label.clone(), "stderr", Arc::clone(&tails)))));
 
     let first = {
         let limit = match stdout_mode {
@@ -356,8 +353,8 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     };
     group.disarm();
 
-    let stdout = match (stdout_task.map(finish_task), stdout_mode) {
-        (Some(task), StdoutMode::Capture { limit }) => match (task.await, &end) {
+    let stdout = match stdout_mode {
+        StdoutMode::Capture { limit } => match (finish_task(stdout_task).await, &end) {
             (Some(captured), _) if !captured.overflowed => captured.data,
             // Output over the limit right before a normal exit: still a failure.
             (Some(_), ProcessEnd::Exited(status)) => {
@@ -372,15 +369,12 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
             }
             (_, _) => Vec::new(),
         },
-        (Some(task), StdoutMode::Log) => {
-            let _ = task.await;
+        StdoutMode::Log => {
+            let _ = finish_task(stdout_task).await;
             Vec::new()
         }
-        (None, _) => Vec::new(),
     };
-    if let Some(task) = stderr_task {
-        let _ = finish_task(task).await;
-    }
+    let _ = finish_task(stderr_task).await;
     // The child is gone; a writer still blocked on its stdin is aborted when dropped here.
     drop(stdin_task);
     let (output_tail, stderr_tail) = Tails::take(&tails);
