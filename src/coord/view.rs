@@ -6,11 +6,10 @@
 //! does no I/O, so all of it is tested with plain unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
 use std::sync::Arc;
 
 use super::strategy::{self, Strategy};
-use crate::registry::cache::{CacheView, Cached, Nodes, Projection};
+use crate::registry::cache::{self, CacheView, Cached, Nodes, Projection};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Op, TreeNode};
@@ -372,10 +371,7 @@ fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
         return true;
     }
     let prefix = format!("{item}/");
-    nodes
-        .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
-        .take_while(|(k, _)| k.starts_with(&prefix))
-        .any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
+    cache::under(nodes, &prefix).any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
 }
 
 /// A job's [`JobView`] kept current by the job's cache as a [`Projection`]: each change updates
@@ -418,8 +414,8 @@ impl LiveView {
 
 impl Projection for LiveView {
     fn rebuild(&mut self, nodes: &Nodes) {
-        self.view = (nodes.len() > self.threshold)
-            .then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter().map(|(p, c)| (&**p, c)))));
+        self.view =
+            (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, cache::entries(nodes))));
     }
 
     fn update(&mut self, nodes: &Nodes, path: &str) {
@@ -627,7 +623,7 @@ mod tests {
                         live.rebuild(&nodes);
                     }
                     match live.current() {
-                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter().map(|(p, c)| (&**p, c)))),
+                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, cache::entries(&nodes))),
                         None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
                     }
                     if nodes.len() > threshold {

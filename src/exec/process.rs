@@ -34,7 +34,7 @@
 //! process exits on its own, whatever is left in its group (background children of the script)
 //! is SIGKILLed at once, so that nothing of an item outlives the item. The child is always
 //! reaped. If the future of [`run_supervised`] is dropped half-way, the group is SIGKILLed and
-//! tokio reaps the child in the background.
+//! the child is reaped in the background (a task waiting on its pidfd).
 //!
 //! # Output
 //!
@@ -269,15 +269,11 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
         Ok(spec) => spawn(spec).await,
         Err(e) => Err(e),
     };
-    let spawned = match started {
-        Ok(spawned) => spawned,
+    let Started { mut child, stdin: stdin_fd, stdout, stderr } = match started {
+        Ok(started) => started,
         Err(e) => return ProcessResult::spawn_failed(format!("cannot start '{program}': {e}")),
     };
-    let Spawned { pid, stdin: stdin_fd, stdout, stderr, guard } = spawned;
-    let pgid = Pid::from_raw(pid);
-    let mut child = Child::new(pgid);
-    let mut group = GroupGuard { pgid: Some(pgid) };
-    guard.disarm();
+    let pgid = child.pid;
     tracing::debug!(job = %label.job, item = label.item, command = label.command, pid = pgid.as_raw(), program = %program, "process started");
     let pipes = (
         stdin_fd.map(pipe::Sender::from_owned_fd).transpose(),
@@ -287,7 +283,7 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     let (stdin_pipe, stdout_pipe, stderr_pipe) = match pipes {
         (Ok(stdin), Ok(stdout), Ok(stderr)) => (stdin, stdout, stderr),
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
-            // The guard kills the group and the child is reaped when dropped.
+            // Dropping the child kills its group and reaps it.
             return ProcessResult::spawn_failed(format!("cannot connect to the pipes of '{program}': {e}"));
         }
     };
@@ -338,20 +334,19 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
     let mut end = match first {
         Ok(Ok(status)) => {
             // Background children of the script must not outlive the item.
-            group.signal(Signal::SIGKILL);
+            signal_group(pgid, Signal::SIGKILL);
             ProcessEnd::Exited(status)
         }
         Ok(Err(e)) => {
-            group.signal(Signal::SIGKILL);
+            signal_group(pgid, Signal::SIGKILL);
             ProcessEnd::WaitFailed(format!("cannot wait for '{program}': {e}"))
         }
         Err(reason) => {
             tracing::info!(job = %label.job, item = label.item, command = %label.command, pid = pgid.as_raw(), reason = %reason, "stopping process group");
-            let status = terminate(&mut child, &group, control.kill_grace).await;
+            let status = terminate(&mut child, control.kill_grace).await;
             ProcessEnd::Stopped { reason, status }
         }
     };
-    group.disarm();
 
     let stdout = match stdout_mode {
         StdoutMode::Capture { limit } => match (finish_task(stdout_task).await, &end) {
@@ -383,8 +378,9 @@ pub async fn run_supervised(invocation: Invocation, label: &OutputLabel, control
 
 /// SIGTERM to the group, SIGKILL after `grace`, and SIGKILL for whatever is left once the main
 /// process is gone. Returns the main process's status.
-async fn terminate(child: &mut Child, group: &GroupGuard, grace: Duration) -> Option<ExitStatus> {
-    group.signal(Signal::SIGTERM);
+async fn terminate(child: &mut Child, grace: Duration) -> Option<ExitStatus> {
+    let group = child.pid;
+    signal_group(group, Signal::SIGTERM);
     let status = match tokio::time::timeout(grace, child.wait()).await {
         Ok(Ok(status)) => Some(status),
         Ok(Err(e)) => {
@@ -392,7 +388,7 @@ async fn terminate(child: &mut Child, group: &GroupGuard, grace: Duration) -> Op
             None
         }
         Err(_) => {
-            group.signal(Signal::SIGKILL);
+            signal_group(group, Signal::SIGKILL);
             match child.wait().await {
                 Ok(status) => Some(status),
                 Err(e) => {
@@ -402,7 +398,7 @@ async fn terminate(child: &mut Child, group: &GroupGuard, grace: Duration) -> Op
             }
         }
     };
-    group.signal(Signal::SIGKILL);
+    signal_group(group, Signal::SIGKILL);
     status
 }
 
@@ -423,30 +419,6 @@ async fn finish_task<T>(mut task: OwnedTask<T>) -> Option<T> {
     }
 }
 
-/// Signals the child's process group; while armed, SIGKILLs it when dropped (the run's future
-/// was dropped half-way).
-struct GroupGuard {
-    pgid: Option<Pid>,
-}
-
-impl GroupGuard {
-    fn signal(&self, signal: Signal) {
-        if let Some(pgid) = self.pgid {
-            signal_group(pgid, signal);
-        }
-    }
-
-    fn disarm(&mut self) {
-        self.pgid = None;
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.signal(Signal::SIGKILL);
-    }
-}
-
 fn signal_group(pgid: Pid, signal: Signal) {
     match killpg(pgid, signal) {
         // The group is empty: everything already exited.
@@ -462,7 +434,22 @@ fn signal_group(pgid: Pid, signal: Signal) {
 
 struct SpawnRequest {
     spec: SpawnSpec,
-    reply: oneshot::Sender<io::Result<Spawned>>,
+    reply: oneshot::Sender<io::Result<Started>>,
+}
+
+/// A started child and the worker's ends of its pipes. Dropped unclaimed (the run went away
+/// while its reply was on the way), the child goes with it.
+struct Started {
+    child: Child,
+    stdin: Option<OwnedFd>,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+impl From<Spawned> for Started {
+    fn from(Spawned { pid, stdin, stdout, stderr }: Spawned) -> Started {
+        Started { child: Child::new(Pid::from_raw(pid)), stdin, stdout, stderr }
+    }
 }
 
 /// How many spawner threads start children. Each is suspended until its child has exec'd (a few
@@ -500,14 +487,14 @@ fn spawner_loop(requests: &Mutex<mpsc::Receiver<SpawnRequest>>) {
         if reply.is_closed() {
             continue;
         }
-        // If it goes away now, the child is dropped with the reply and its guard kills it. A
-        // spawn that hangs in `exec` (a hung mount) holds its thread; the others go on.
-        let _ = reply.send(spawn::spawn(&spec));
+        // If it goes away now, the child is dropped with the reply, which kills it. A spawn that
+        // hangs in `exec` (a hung mount) holds its thread; the others go on.
+        let _ = reply.send(spawn::spawn(&spec).map(Started::from));
     }
 }
 
 /// Starts `spec` in its own process group with the parent-death signal, on a spawner thread.
-async fn spawn(spec: SpawnSpec) -> io::Result<Spawned> {
+async fn spawn(spec: SpawnSpec) -> io::Result<Started> {
     let (reply, response) = oneshot::channel();
     spawner()
         .send(SpawnRequest { spec, reply })
@@ -515,20 +502,20 @@ async fn spawn(spec: SpawnSpec) -> io::Result<Spawned> {
     response.await.map_err(|_| io::Error::other("the process spawner thread stopped"))?
 }
 
-/// A started child. It is reaped when waited for; dropped before that, it is SIGKILLed (its
-/// group, by [`GroupGuard`], as a rule) and reaped in the background.
+/// A started child, the leader of its own process group. It is reaped when waited for; dropped
+/// before that (its run was dropped half-way, or never took it from the spawner), its group is
+/// SIGKILLed and it is reaped in the background.
 struct Child {
     pid: Pid,
     /// Readable once the child has exited; `None` on a kernel without `pidfd_open`, where
     /// waiting listens for `SIGCHLD` instead.
-    exit: Option<AsyncFd<OwnedFd>>,
+    pidfd: Option<OwnedFd>,
     status: Option<ExitStatus>,
 }
 
 impl Child {
     fn new(pid: Pid) -> Child {
-        let exit = spawn::pidfd(pid.as_raw()).and_then(watch_readable).ok();
-        Child { pid, exit, status: None }
+        Child { pid, pidfd: spawn::pidfd(pid.as_raw()).ok(), status: None }
     }
 
     /// Waits for the child to exit and reaps it. Cancel-safe.
@@ -536,7 +523,7 @@ impl Child {
         if let Some(status) = self.status {
             return Ok(status);
         }
-        let status = ExitStatus::from_raw(wait_exit(self.pid, self.exit.as_ref()).await?);
+        let status = ExitStatus::from_raw(wait_exit(self.pid, self.pidfd.as_ref()).await?);
         self.status = Some(status);
         Ok(status)
     }
@@ -548,14 +535,44 @@ impl Drop for Child {
             return;
         }
         let pid = self.pid;
-        let _ = nix::sys::signal::kill(pid, Signal::SIGKILL);
+        signal_group(pid, Signal::SIGKILL);
         if !matches!(spawn::try_reap(pid.as_raw()), Ok(None)) {
             return;
         }
-        let exit = self.exit.take();
+        let pidfd = self.pidfd.take();
         match Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn(async move { wait_exit(pid, exit.as_ref()).await })),
-            Err(_) => drop(std::thread::spawn(move || spawn::reap(pid.as_raw()))),
+            Ok(runtime) => drop(runtime.spawn(async move { wait_exit(pid, pidfd.as_ref()).await })),
+            Err(_) => {
+                drop(std::thread::Builder::new().name("ejctl-reaper".into()).spawn(move || spawn::reap(pid.as_raw())))
+            }
+        }
+    }
+}
+
+/// Waits for `pid` to exit and reaps it: when its pidfd becomes readable, or on each `SIGCHLD`
+/// without one. Cancel-safe.
+async fn wait_exit(pid: Pid, pidfd: Option<&OwnedFd>) -> io::Result<i32> {
+    match pidfd {
+        Some(fd) => {
+            let exit = watch_readable(fd.try_clone()?)?;
+            loop {
+                if let Some(status) = spawn::try_reap(pid.as_raw())? {
+                    return Ok(status);
+                }
+                exit.readable().await?.clear_ready();
+            }
+        }
+        None => {
+            // Listening before the first look, so that an exit in between is not missed.
+            let mut sigchld = signal(SignalKind::child())?;
+            loop {
+                if let Some(status) = spawn::try_reap(pid.as_raw())? {
+                    return Ok(status);
+                }
+                if sigchld.recv().await.is_none() {
+                    return Err(io::Error::other("SIGCHLD is no longer delivered"));
+                }
+            }
         }
     }
 }
@@ -565,29 +582,6 @@ impl Drop for Child {
 fn watch_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
     // SAFETY: an `OwnedFd` stays open, as the same descriptor, for as long as it is owned.
     Ok(unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) }?)
-}
-
-/// Waits for `pid` to exit and reaps it: through its pidfd, or on each `SIGCHLD` without one.
-async fn wait_exit(pid: Pid, exit: Option<&AsyncFd<OwnedFd>>) -> io::Result<i32> {
-    // Listening before the first look, so that an exit in between is not missed.
-    let mut sigchld = match exit {
-        Some(_) => None,
-        None => Some(signal(SignalKind::child())?),
-    };
-    loop {
-        if let Some(status) = spawn::try_reap(pid.as_raw())? {
-            return Ok(status);
-        }
-        match (exit, sigchld.as_mut()) {
-            (Some(fd), _) => fd.readable().await?.clear_ready(),
-            (None, Some(sigchld)) => {
-                if sigchld.recv().await.is_none() {
-                    return Err(io::Error::other("SIGCHLD is no longer delivered"));
-                }
-            }
-            (None, None) => unreachable!("one of the two is set above"),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -633,14 +627,20 @@ mod tests {
         }
     }
 
-    async fn gone_soon(pid: i32) -> bool {
+    /// True once `done` holds, polled every 20 ms for up to a second: what is observed here is
+    /// another process's state in /proc, which sends no event.
+    async fn soon(done: impl Fn() -> bool) -> bool {
         for _ in 0..50 {
-            if !alive(pid) {
+            if done() {
                 return true;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         false
+    }
+
+    async fn gone_soon(pid: i32) -> bool {
+        soon(|| !alive(pid)).await
     }
 
     async fn read_pid(path: &Path) -> i32 {
@@ -719,11 +719,10 @@ mod tests {
     }
 
     /// The child starts as `std` would start it: no signal blocked, SIGPIPE not ignored (Rust
-    /// ignores it in the worker; tokio catches SIGCHLD there), its own process group, the worker's
-    /// environment with the invocation's variables, and `PATH` searched for a bare name.
+    /// ignores it in the worker), its own process group, the worker's environment with the
+    /// invocation's variables, and `PATH` searched for a bare name.
     #[tokio::test]
     async fn the_child_starts_clean() {
-        let _sigchld = signal(SignalKind::child()).unwrap();
         let (label, control) = (label(), RunControl::detached());
         let run = |argv: &[&str]| {
             let invocation = Invocation {
@@ -774,18 +773,11 @@ mod tests {
     #[tokio::test]
     async fn a_child_nobody_takes_is_killed_and_reaped() {
         let spec = SpawnSpec::new(&["sleep".to_owned(), "1000".to_owned()], &[], false).unwrap();
-        let spawned = spawn(spec).await.unwrap();
-        let pid = spawned.pid;
+        let started = spawn(spec).await.unwrap();
+        let pid = started.child.pid.as_raw();
         assert!(alive(pid));
-        drop(spawned);
-        let mut reaped = false;
-        for _ in 0..100 {
-            if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
-                reaped = true;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        drop(started);
+        let reaped = soon(|| !std::path::Path::new(&format!("/proc/{pid}")).exists()).await;
         assert!(reaped, "child {pid} is still there");
     }
 
@@ -793,10 +785,9 @@ mod tests {
     #[tokio::test]
     async fn waiting_without_a_pidfd() {
         let spec = SpawnSpec::new(&["sh".to_owned(), "-c".to_owned(), "sleep 0.2; exit 3".to_owned()], &[], false);
-        let Spawned { pid, guard, .. } = spawn(spec.unwrap()).await.unwrap();
-        guard.disarm();
-        let status = wait_exit(Pid::from_raw(pid), None).await.unwrap();
-        assert_eq!(ExitStatus::from_raw(status).code(), Some(3));
+        let mut child = spawn(spec.unwrap()).await.unwrap().child;
+        child.pidfd = None;
+        assert_eq!(child.wait().await.unwrap().code(), Some(3));
     }
 
     #[tokio::test]

@@ -83,42 +83,14 @@ impl SpawnSpec {
     }
 }
 
-/// A started child: its pid (also its process group) and the parent's ends of its pipes.
-/// Dropped whole (its requester went away before taking it), its guard kills the child.
+/// A started child: its pid (also its process group) and the parent's ends of its pipes. The
+/// caller owns the child from here: it must wait for it (see `process::Child`).
 #[derive(Debug)]
 pub(super) struct Spawned {
     pub(super) pid: libc::pid_t,
     pub(super) stdin: Option<OwnedFd>,
     pub(super) stdout: OwnedFd,
     pub(super) stderr: OwnedFd,
-    /// Disarmed by whoever takes over waiting for the child.
-    pub(super) guard: ReapGuard,
-}
-
-/// SIGKILLs a child's process group and reaps the child when dropped, unless disarmed.
-#[derive(Debug)]
-pub(super) struct ReapGuard {
-    pid: Option<libc::pid_t>,
-}
-
-impl ReapGuard {
-    /// The caller now kills and reaps the child.
-    pub(super) fn disarm(mut self) {
-        self.pid = None;
-    }
-}
-
-impl Drop for ReapGuard {
-    #[allow(unsafe_code)]
-    fn drop(&mut self) {
-        let Some(pid) = self.pid else { return };
-        // SAFETY: signals the child's own process group.
-        unsafe { libc::killpg(pid, libc::SIGKILL) };
-        if matches!(try_reap(pid), Ok(None)) {
-            // Dying, but not yet a zombie: reap it without holding up the dropping thread.
-            drop(std::thread::Builder::new().name("ejctl-reaper".into()).spawn(move || reap(pid)));
-        }
-    }
 }
 
 /// What the child reads (prepared by the parent) and where it reports a failure.
@@ -200,7 +172,7 @@ pub(super) fn spawn(spec: &SpawnSpec) -> io::Result<Spawned> {
         reap(pid);
         return Err(io::Error::from_raw_os_error(error));
     }
-    Ok(Spawned { pid, stdin, stdout, stderr, guard: ReapGuard { pid: Some(pid) } })
+    Ok(Spawned { pid, stdin, stdout, stderr })
 }
 
 /// The child, between `clone` and `exec`: system calls only (see the module docs).

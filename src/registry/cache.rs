@@ -40,6 +40,20 @@ pub type LazyPolicy = fn(&str) -> bool;
 /// in an idle job's cache.
 pub type Nodes = BTreeMap<Box<str>, Cached>;
 
+/// Every cached path under `prefix` (a directory's path with its trailing `/`) and its node, in
+/// byte order.
+pub fn under<'a>(nodes: &'a Nodes, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Cached)> {
+    nodes
+        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+        .map(|(p, c)| (&**p, c))
+        .take_while(move |(p, _)| p.starts_with(prefix))
+}
+
+/// Every cached path and node, in byte order of the path.
+pub fn entries(nodes: &Nodes) -> impl Iterator<Item = (&str, &Cached)> {
+    nodes.iter().map(|(p, c)| (&**p, c))
+}
+
 /// A cached node: 48 bytes in the tree, where the data as a `Vec` and ZooKeeper's whole stat took
 /// 88.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,14 +185,15 @@ impl Shared {
         }
     }
 
-    fn write(&self, f: impl FnOnce(&mut Tree)) {
-        match self.tree.write() {
+    fn write<R>(&self, f: impl FnOnce(&mut Tree) -> R) -> R {
+        let out = match self.tree.write() {
             Ok(mut g) => f(&mut g),
             Err(poisoned) => f(&mut poisoned.into_inner()),
-        }
+        };
         if let Some(revision) = self.revision.get() {
             revision.send_modify(|r| *r += 1);
         }
+        out
     }
 
     fn revisions(&self) -> watch::Receiver<u64> {
@@ -235,10 +250,7 @@ impl CacheView<'_> {
     /// The names of a node's children, in byte order.
     pub fn children(&self, p: &str) -> Vec<String> {
         let prefix = if p == "/" { "/".to_string() } else { format!("{p}/") };
-        self.tree
-            .nodes
-            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
-            .take_while(|(k, _)| k.starts_with(&prefix))
+        under(&self.tree.nodes, &prefix)
             .filter_map(|(k, _)| {
                 let rest = &k[prefix.len()..];
                 (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
@@ -248,7 +260,7 @@ impl CacheView<'_> {
 
     /// Every cached path and node, in byte order of the path.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Cached)> {
-        self.tree.nodes.iter().map(|(p, c)| (&**p, c))
+        entries(&self.tree.nodes)
     }
 
     /// The number of cached nodes.
@@ -478,17 +490,18 @@ async fn apply(
                             Some(node) => Cached::from(node),
                             None => Cached { data: None, stat: None },
                         };
-                        let mut created = false;
-                        shared.write(|tree| created = tree.insert(&p, cached));
+                        let created = shared.write(|tree| tree.insert(&p, cached));
                         send(tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
                     }
                     Err(e) => Err(e),
                 }
             }
             WatchEvent::Deleted(p) if under_root(&p) => {
-                let mut existed = false;
-                shared.write(|tree| existed = tree.remove(&p));
-                if existed { send(tx, CacheEvent::Deleted(p)) } else { Ok(()) }
+                if shared.write(|tree| tree.remove(&p)) {
+                    send(tx, CacheEvent::Deleted(p))
+                } else {
+                    Ok(())
+                }
             }
             WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
             WatchEvent::Resync => {

@@ -255,18 +255,16 @@ pub fn check(o: &SimOutcome) -> Verdict {
     // (in true time) as that clock was behind. A clock skewed past the limit is not trusted (its
     // worker refuses that clock's fires): what runs there meanwhile (a failed-over item) covers
     // the fires up to its true start only.
-    // Found once (instance and start decide it), not for every fire and item that asks.
+    let skewed: Vec<(&str, i64, i64)> = o
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::SkewBeyond(_)))
+        .filter_map(|e| Some((e.instance.as_deref()?, e.start, e.end)))
+        .collect();
     let untrusted: BTreeSet<(&str, i64)> = o
         .runs
         .iter()
-        .filter(|r| {
-            o.events.iter().any(|e| {
-                matches!(e.kind, EventKind::SkewBeyond(_))
-                    && e.instance.as_deref() == Some(r.instance.as_str())
-                    && r.start >= e.start
-                    && r.start <= e.end
-            })
-        })
+        .filter(|r| skewed.iter().any(|&(i, from, to)| i == r.instance && (from..=to).contains(&r.start)))
         .map(|r| (r.instance.as_str(), r.start))
         .collect();
     let covers = |r: &Run, fire: i64| {
