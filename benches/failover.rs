@@ -66,7 +66,7 @@ async fn round(c: &mut Cluster, graceful: bool) -> i64 {
         support::cluster::signal(pid, "TERM");
         loop {
             match tokio::time::timeout(Duration::from_secs(30), watch.next()).await {
-                Ok(Some(WatchEvent::Deleted(p))) if p == gone => break now_ms(),
+                Ok(Some(WatchEvent::Deleted(p))) if *p == *gone => break now_ms(),
                 Ok(Some(_)) => {}
                 _ => panic!("a's instance node was not deleted"),
             }

@@ -100,10 +100,10 @@ async fn measure(
         let event = tokio::time::timeout_at(deadline.into(), watch.next()).await.context("timed out")?;
         let now = Instant::now();
         match event {
-            Some(WatchEvent::Created(p) | WatchEvent::Deleted(p)) if p == change && since.is_none() => {
+            Some(WatchEvent::Created(p) | WatchEvent::Deleted(p)) if *p == *change && since.is_none() => {
                 since = Some(now);
             }
-            Some(WatchEvent::Deleted(p)) if p == processing => {
+            Some(WatchEvent::Deleted(p)) if *p == *processing => {
                 if let Some(t0) = since
                     && settled(r, paths, items, live).await?
                 {

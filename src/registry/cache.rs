@@ -96,15 +96,15 @@ impl From<NodeData> for Cached {
     }
 }
 
-/// What changed in the cache.
+/// What changed in the cache (the path is the watch event's, shared).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheEvent {
     /// A node appeared.
-    Created(String),
+    Created(Arc<str>),
     /// A node's data changed.
-    Changed(String),
+    Changed(Arc<str>),
     /// A node disappeared.
-    Deleted(String),
+    Deleted(Arc<str>),
     /// The cache was rebuilt after events may have been lost; the events just before this one
     /// describe the difference.
     Resynced,
@@ -456,11 +456,12 @@ async fn apply(
         .iter()
         .take_while(|e| !matches!(e, WatchEvent::Resync))
         .filter_map(|e| match e {
-            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(p.clone()),
+            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(&**p),
             _ => None,
         })
-        .collect::<BTreeSet<String>>()
+        .collect::<BTreeSet<&str>>()
         .into_iter()
+        .map(str::to_string)
         .collect();
     let mut fetched: BTreeMap<String, Option<NodeData>> = BTreeMap::new();
     if wanted.len() > 1 {
@@ -475,7 +476,7 @@ async fn apply(
             WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
                 let fetched = if lazy(&p) {
                     Ok(None)
-                } else if let Some(node) = fetched.get(&p) {
+                } else if let Some(node) = fetched.get(&*p) {
                     Ok(Some(node.clone()))
                 } else {
                     registry.get(&p).await.map(Some)
@@ -555,14 +556,14 @@ async fn resync(registry: &Registry, shared: &Shared, tx: &queue::Sender<CacheEv
         let nodes = &tree.nodes;
         for (p, old) in nodes.iter() {
             match fresh.get(p) {
-                None => diff.push(CacheEvent::Deleted(p.to_string())),
-                Some(new) if new != old => diff.push(CacheEvent::Changed(p.to_string())),
+                None => diff.push(CacheEvent::Deleted(Arc::from(&**p))),
+                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(&**p))),
                 Some(_) => {}
             }
         }
         for p in fresh.keys() {
             if !nodes.contains_key(p) {
-                diff.push(CacheEvent::Created(p.to_string()));
+                diff.push(CacheEvent::Created(Arc::from(&**p)));
             }
         }
         tree.replace(fresh);
@@ -572,7 +573,7 @@ async fn resync(registry: &Registry, shared: &Shared, tx: &queue::Sender<CacheEv
         CacheEvent::Deleted(p) => (0, usize::MAX - path_depth(p), p.clone()),
         CacheEvent::Created(p) => (1, path_depth(p), p.clone()),
         CacheEvent::Changed(p) => (2, path_depth(p), p.clone()),
-        CacheEvent::Resynced => (3, 0, String::new()),
+        CacheEvent::Resynced => (3, 0, Arc::from("")),
     });
     for event in diff {
         send(tx, event)?;

@@ -243,7 +243,7 @@ impl State {
                     parent.stat.cversion += 1;
                     parent.stat.num_children += 1;
                 }
-                events.push(WatchEvent::Created(actual.clone()));
+                events.push(WatchEvent::Created(Arc::from(actual.as_str())));
                 created.push(actual);
                 Ok(())
             }
@@ -259,7 +259,7 @@ impl State {
                     node.stat.mtime = now;
                     node.stat.data_length = i32::try_from(data.len()).unwrap_or(i32::MAX);
                 }
-                events.push(WatchEvent::Changed(p.to_string()));
+                events.push(WatchEvent::Changed(Arc::from(p)));
                 Ok(())
             }
             Op::Delete { version, .. } => {
@@ -281,7 +281,7 @@ impl State {
                     parent.stat.cversion += 1;
                     parent.stat.num_children -= 1;
                 }
-                events.push(WatchEvent::Deleted(p.to_string()));
+                events.push(WatchEvent::Deleted(Arc::from(p)));
                 Ok(())
             }
         }
@@ -295,7 +295,7 @@ impl State {
             if let WatchEvent::Deleted(p) = &event {
                 let waiters = std::mem::take(&mut self.delete_waiters);
                 for (path, tx) in waiters {
-                    if path == *p {
+                    if *path == **p {
                         let _ = tx.send(());
                     } else {
                         self.delete_waiters.push((path, tx));

@@ -199,15 +199,16 @@ pub struct SessionStatus {
     pub state: LinkState,
 }
 
-/// An event from a [`SubtreeWatch`].
+/// An event from a [`SubtreeWatch`]. The path is shared: the embedded registry hands the same
+/// event to every watch that sees it, and a cache passes it on in its [`cache::CacheEvent`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WatchEvent {
     /// A node was created.
-    Created(String),
+    Created(Arc<str>),
     /// A node's data changed.
-    Changed(String),
+    Changed(Arc<str>),
     /// A node was deleted.
-    Deleted(String),
+    Deleted(Arc<str>),
     /// Events may have been lost (a reconnect or a new session): re-read the subtree.
     Resync,
 }

@@ -47,9 +47,9 @@ impl ZkWatch {
             };
             let event = watcher.changed().await;
             match event.event_type {
-                zkc::EventType::NodeCreated => return Some(WatchEvent::Created(event.path)),
-                zkc::EventType::NodeDataChanged => return Some(WatchEvent::Changed(event.path)),
-                zkc::EventType::NodeDeleted => return Some(WatchEvent::Deleted(event.path)),
+                zkc::EventType::NodeCreated => return Some(WatchEvent::Created(event.path.into())),
+                zkc::EventType::NodeDataChanged => return Some(WatchEvent::Changed(event.path.into())),
+                zkc::EventType::NodeDeleted => return Some(WatchEvent::Deleted(event.path.into())),
                 zkc::EventType::NodeChildrenChanged => {}
                 zkc::EventType::Session => match event.session_state {
                     zkc::SessionState::Disconnected => self.disconnected = true,
