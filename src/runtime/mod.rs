@@ -50,7 +50,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use futures::{StreamExt, TryStreamExt};
-use tokio::sync::watch;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
@@ -198,6 +198,9 @@ pub(crate) struct Settings {
     pub(crate) bugs: BTreeSet<InjectedBug>,
     /// The metrics (off without an HTTP endpoint).
     pub(crate) metrics: Arc<metrics::Metrics>,
+    /// The jobs' turns: how many of them react to registry changes at once (see
+    /// [`Settings::turn`]).
+    pub(crate) turns: Arc<Semaphore>,
 }
 
 impl Settings {
@@ -205,10 +208,26 @@ impl Settings {
     pub(crate) fn bug(&self, bug: InjectedBug) -> bool {
         self.bugs.contains(&bug)
     }
+
+    /// Waits for a turn to react to registry changes; the turn lasts while the permit lives.
+    ///
+    /// A change that concerns every job at once (a worker's start-up: each job elects, shards
+    /// and takes in the events of both) would otherwise have every job's reaction in flight
+    /// together, each holding its views and requests across its round trips: with a thousand
+    /// jobs on ZooKeeper that peak was twice the memory the settled jobs keep, and the heap
+    /// never gave it back (the long-lived state ends up spread over its pages). A bounded
+    /// number of turns still overlaps the round trips. Fires, ended runs and the link's
+    /// session and fence take no turn: they never wait behind other jobs.
+    pub(crate) async fn turn(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.turns).acquire_owned().await.ok()
+    }
 }
 
 /// How many jobs start at once.
 const STARTS_IN_FLIGHT: usize = 64;
+
+/// How many jobs react to registry changes at once ([`Settings::turn`]).
+const TURNS: usize = 64;
 
 /// How long a stopping worker waits for the trace writer to flush.
 const TRACE_FLUSH: Duration = Duration::from_secs(5);
@@ -275,6 +294,7 @@ impl Worker {
             tracer,
             bugs: config.bugs.iter().copied().collect(),
             metrics: Arc::clone(&metrics),
+            turns: Arc::new(Semaphore::new(TURNS)),
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();

@@ -271,7 +271,10 @@ impl JobTask {
     #[allow(clippy::manual_async_fn)]
     pub(crate) fn run(mut self) -> impl Future<Output = ()> + Send {
         async move {
-            Box::pin(self.after_change()).await;
+            {
+                let _turn = self.ctx.settings.turn().await;
+                Box::pin(self.after_change()).await;
+            }
             loop {
                 if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
                     break;
@@ -327,6 +330,7 @@ impl JobTask {
                     // Fires before registry events: a busy stream of events must not delay a fire.
                     () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
                     claimed = self.failover.next_claim() => {
+                        let _turn = self.ctx.settings.turn().await;
                         if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
                             && !self.execution.start_failover(&self.ctx, &self.config, item)
                         {
@@ -340,9 +344,11 @@ impl JobTask {
                         while let Some(more) = self.cache.try_recv() {
                             batch.push(more);
                         }
+                        let _turn = self.ctx.settings.turn().await;
                         Box::pin(self.on_cache_events(batch)).await;
                     }
                     () = sleep_until_opt(chore_at) => {
+                        let _turn = self.ctx.settings.turn().await;
                         if retry_at.is_some_and(|at| at <= Instant::now()) {
                             Box::pin(self.on_retry()).await;
                         } else {

@@ -30,6 +30,7 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
             tracer: None,
             bugs: Default::default(),
             metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
+            turns: Arc::new(tokio::sync::Semaphore::new(crate::runtime::TURNS)),
         }),
         job_type: JobType::Script,
         in_process: None,
