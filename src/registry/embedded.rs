@@ -13,6 +13,7 @@
 //! ZooKeeper. The store is for one process only: nothing here is shared across processes.
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -38,7 +39,7 @@ pub struct EmbeddedStore {
 }
 
 struct State {
-    nodes: BTreeMap<String, ENode>,
+    nodes: BTreeMap<Box<str>, ENode>,
     zxid: i64,
     next_session: i64,
     sessions: BTreeMap<i64, u64>,
@@ -80,10 +81,19 @@ struct ClientLink {
     event_lag: Duration,
 }
 
+/// A node: its path is the map's key. Boxed path and data: a store holds every node of every
+/// job, and each costs 16 bytes less than with a `String` and a `Vec`.
 #[derive(Clone)]
 struct ENode {
-    data: Vec<u8>,
+    data: Box<[u8]>,
     stat: Stat,
+}
+
+impl ENode {
+    /// The node as a read returns it.
+    fn read(&self) -> NodeData {
+        NodeData { data: self.data.to_vec(), stat: self.stat }
+    }
 }
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
@@ -137,7 +147,7 @@ impl State {
 
     fn ensure_root(&mut self) {
         if !self.nodes.contains_key("/") {
-            self.nodes.insert("/".into(), ENode { data: Vec::new(), stat: Stat::default() });
+            self.nodes.insert("/".into(), ENode { data: Box::default(), stat: Stat::default() });
         }
     }
 
@@ -155,7 +165,7 @@ impl State {
     fn children(&self, parent: &str) -> Vec<String> {
         let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
         self.nodes
-            .range(prefix.clone()..)
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
             .take_while(|(k, _)| k.starts_with(&prefix))
             .filter_map(|(k, _)| {
                 let rest = &k[prefix.len()..];
@@ -176,8 +186,8 @@ impl State {
             if let Err(e) = self.apply(op, session, zxid, &mut undo, &mut events, &mut created) {
                 for (p, old) in undo.into_iter().rev() {
                     match old {
-                        Some(n) => self.nodes.insert(p, n),
-                        None => self.nodes.remove(&p),
+                        Some(n) => self.nodes.insert(p.into_boxed_str(), n),
+                        None => self.nodes.remove(p.as_str()),
                     };
                 }
                 self.zxid -= 1;
@@ -215,13 +225,14 @@ impl State {
                     return Err(RegistryError::NodeExists(p.to_string()));
                 }
                 let parent_path = path::parent(p).to_string();
-                let parent = self.nodes.get(&parent_path).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
+                let parent =
+                    self.nodes.get(parent_path.as_str()).ok_or_else(|| RegistryError::NoNode(p.to_string()))?;
                 if parent.stat.ephemeral_owner != 0 {
                     return Err(RegistryError::NoChildrenForEphemerals(p.to_string()));
                 }
                 let actual =
                     if mode.is_sequential() { format!("{p}{:010}", parent.stat.cversion) } else { p.to_string() };
-                if self.nodes.contains_key(&actual) {
+                if self.nodes.contains_key(actual.as_str()) {
                     return Err(RegistryError::NodeExists(actual));
                 }
                 undo.push((parent_path.clone(), Some(parent.clone())));
@@ -238,8 +249,8 @@ impl State {
                     num_children: 0,
                     data_length: i32::try_from(data.len()).unwrap_or(i32::MAX),
                 };
-                self.nodes.insert(actual.clone(), ENode { data: data.clone(), stat });
-                if let Some(parent) = self.nodes.get_mut(&parent_path) {
+                self.nodes.insert(actual.as_str().into(), ENode { data: data.as_slice().into(), stat });
+                if let Some(parent) = self.nodes.get_mut(parent_path.as_str()) {
                     parent.stat.cversion += 1;
                     parent.stat.num_children += 1;
                 }
@@ -253,7 +264,7 @@ impl State {
                 undo.push((p.to_string(), Some(node.clone())));
                 let now = self.now_millis();
                 if let Some(node) = self.nodes.get_mut(p) {
-                    node.data.clone_from(data);
+                    node.data = data.as_slice().into();
                     node.stat.version += 1;
                     node.stat.mzxid = zxid;
                     node.stat.mtime = now;
@@ -273,11 +284,11 @@ impl State {
                 }
                 let parent_path = path::parent(p).to_string();
                 undo.push((p.to_string(), Some(node.clone())));
-                if let Some(parent) = self.nodes.get(&parent_path) {
+                if let Some(parent) = self.nodes.get(parent_path.as_str()) {
                     undo.push((parent_path.clone(), Some(parent.clone())));
                 }
                 self.nodes.remove(p);
-                if let Some(parent) = self.nodes.get_mut(&parent_path) {
+                if let Some(parent) = self.nodes.get_mut(parent_path.as_str()) {
                     parent.stat.cversion += 1;
                     parent.stat.num_children -= 1;
                 }
@@ -310,7 +321,7 @@ impl State {
     fn close_session(&mut self, session: i64) {
         self.sessions.remove(&session);
         let owned: Vec<String> =
-            self.nodes.iter().filter(|(_, n)| n.stat.ephemeral_owner == session).map(|(p, _)| p.clone()).collect();
+            self.nodes.iter().filter(|(_, n)| n.stat.ephemeral_owner == session).map(|(p, _)| p.to_string()).collect();
         if owned.is_empty() {
             return;
         }
@@ -441,27 +452,19 @@ impl EmbeddedBackend {
     }
 
     pub(crate) async fn get(&self, p: &str) -> Result<Option<NodeData>> {
-        self.read(|st| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).await
+        self.read(|st| st.nodes.get(p).map(ENode::read)).await
     }
 
     pub(crate) async fn get_many(&self, paths: &[String]) -> Result<Vec<Option<NodeData>>> {
-        self.read(|st| {
-            paths.iter().map(|p| st.nodes.get(p).map(|n| NodeData { data: n.data.clone(), stat: n.stat })).collect()
-        })
-        .await
+        self.read(|st| paths.iter().map(|p| st.nodes.get(p.as_str()).map(ENode::read)).collect()).await
     }
 
     pub(crate) async fn get_many_with_children(
         &self,
         paths: &[String],
     ) -> Result<Vec<Option<(NodeData, Vec<String>)>>> {
-        self.read(|st| {
-            paths
-                .iter()
-                .map(|p| st.nodes.get(p).map(|n| (NodeData { data: n.data.clone(), stat: n.stat }, st.children(p))))
-                .collect()
-        })
-        .await
+        self.read(|st| paths.iter().map(|p| st.nodes.get(p.as_str()).map(|n| (n.read(), st.children(p)))).collect())
+            .await
     }
 
     pub(crate) async fn children(&self, p: &str) -> Result<Option<Vec<String>>> {
@@ -469,7 +472,7 @@ impl EmbeddedBackend {
     }
 
     pub(crate) async fn children_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<String>>>> {
-        self.read(|st| paths.iter().map(|p| st.nodes.contains_key(p).then(|| st.children(p))).collect()).await
+        self.read(|st| paths.iter().map(|p| st.nodes.contains_key(p.as_str()).then(|| st.children(p))).collect()).await
     }
 
     pub(crate) async fn exists(&self, p: &str) -> Result<Option<Stat>> {
@@ -587,7 +590,7 @@ impl EmbeddedLatch {
 impl Drop for EmbeddedLatch {
     fn drop(&mut self) {
         let mut st = self.store.lock();
-        let owner = st.nodes.get(&self.path).map(|n| n.stat.ephemeral_owner);
+        let owner = st.nodes.get(self.path.as_str()).map(|n| n.stat.ephemeral_owner);
         if let Some(owner) = owner {
             let _ = st.transact(&[Op::Delete { path: self.path.clone(), version: None }], owner);
         }
