@@ -308,3 +308,61 @@ mod reactions {
         assert!(out.is_empty());
     }
 }
+
+/// A worker reacts to registry changes a bounded number of jobs at a time (its turns). With more
+/// jobs than turns, every job still settles, and a change that concerns all of them at once (a
+/// worker leaving) still reshards every one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_jobs_than_a_worker_reacts_to_at_once_all_settle_and_all_reshard() {
+    use ejctl::config::JobConfig;
+    use ejctl::registry::Registry;
+    use ejctl::registry::codec::JobType;
+    use ejctl::registry::embedded::EmbeddedStore;
+    use ejctl::registry::path::{ItemLeaf, JobPaths};
+    use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+
+    use crate::support::eventually;
+
+    const JOBS: usize = 200;
+    const ITEMS: u32 = 2;
+    let names: Vec<String> = (0..JOBS).map(|j| format!("many{j:03}")).collect();
+    let store = EmbeddedStore::new();
+    let start = async |ip: &str| {
+        let jobs = names
+            .iter()
+            .map(|name| {
+                let mut config = JobConfig::new(name, ITEMS as i32);
+                config.cron = Some("0 0 3 * * ?".into());
+                config.props.insert("script.command.line".into(), "/bin/true".into());
+                JobDefinition::new(JobType::Script, config)
+            })
+            .collect();
+        let mut config = WorkerConfig::new(RegistryTarget::Embedded(store.clone()), jobs);
+        config.ip = Some(ip.into());
+        Worker::start(config).await.unwrap()
+    };
+    let a = start("10.0.0.1").await;
+    let b = start("10.0.0.2").await;
+    let r = Registry::embedded(&store);
+    // Every item of every job owned by one of `owners`, and no resharding pending.
+    let settled = async |owners: &[&str]| {
+        for name in &names {
+            let paths = JobPaths::new(name);
+            if r.exists(&paths.sharding_necessary()).await.unwrap().is_some() {
+                return false;
+            }
+            for item in 0..ITEMS {
+                let owner = r.get(&paths.item_leaf(item, ItemLeaf::Instance)).await.unwrap();
+                if !owner.is_some_and(|node| owners.contains(&node.text().as_str())) {
+                    return false;
+                }
+            }
+        }
+        true
+    };
+    let (id_a, id_b) = (a.instance_id().to_string(), b.instance_id().to_string());
+    eventually(60, "every job sharded over both workers", async || settled(&[&id_a, &id_b]).await).await;
+    b.shutdown().await;
+    eventually(60, "every job resharded onto the worker left", async || settled(&[&id_a]).await).await;
+    a.shutdown().await;
+}
