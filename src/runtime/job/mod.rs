@@ -272,7 +272,7 @@ impl JobTask {
     pub(crate) fn run(mut self) -> impl Future<Output = ()> + Send {
         async move {
             {
-                let _turn = self.ctx.settings.turn().await;
+                let _turn = Box::pin(self.turn()).await;
                 Box::pin(self.after_change()).await;
             }
             loop {
@@ -330,7 +330,7 @@ impl JobTask {
                     // Fires before registry events: a busy stream of events must not delay a fire.
                     () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
                     claimed = self.failover.next_claim() => {
-                        let _turn = self.ctx.settings.turn().await;
+                        let _turn = Box::pin(self.turn()).await;
                         if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
                             && !self.execution.start_failover(&self.ctx, &self.config, item)
                         {
@@ -344,11 +344,11 @@ impl JobTask {
                         while let Some(more) = self.cache.try_recv() {
                             batch.push(more);
                         }
-                        let _turn = self.ctx.settings.turn().await;
+                        let _turn = Box::pin(self.turn()).await;
                         Box::pin(self.on_cache_events(batch)).await;
                     }
                     () = sleep_until_opt(chore_at) => {
-                        let _turn = self.ctx.settings.turn().await;
+                        let _turn = Box::pin(self.turn()).await;
                         if retry_at.is_some_and(|at| at <= Instant::now()) {
                             Box::pin(self.on_retry()).await;
                         } else {
@@ -358,6 +358,26 @@ impl JobTask {
                 }
             }
             Box::pin(self.shutdown()).await;
+        }
+    }
+
+    /// Waits for a turn to react to registry changes ([`super::Settings::turn`]). Meanwhile the
+    /// job's runs that end are recorded and its cron fires go ahead, as in the loop; the reaction
+    /// the turn is for follows (and with it what the ended runs call for, such as a reshard).
+    async fn turn(&mut self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let settings = Arc::clone(&self.ctx.settings);
+        let turn = settings.turn();
+        tokio::pin!(turn);
+        loop {
+            let now = self.ctx.now();
+            tokio::select! {
+                biased;
+                permit = &mut turn => return permit,
+                ends = self.execution.next_ends() => {
+                    Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
+                }
+                () = sleep_until_utc(now, self.next_fire) => Box::pin(self.on_cron()).await,
+            }
         }
     }
 

@@ -258,3 +258,59 @@ async fn a_persistent_instance_node_is_no_live_instance() {
     assert!(view.persistent_instances.contains(ghost));
     assert_eq!(view.available_instances(), ["10.0.0.1@-@1"]);
 }
+
+/// A job waiting for a turn to react to registry changes (none free: as if the worker's other
+/// jobs held them all) still fires on its cron, and records its runs' ends: the item is free
+/// again at the next fire.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
+    use std::sync::atomic::AtomicU64;
+
+    use crate::exec::context::ShardingContext;
+    use crate::exec::inproc::{SimpleJob, simple};
+
+    struct Count(Arc<AtomicU64>);
+    impl SimpleJob for Count {
+        async fn execute(&self, _: ShardingContext) -> anyhow::Result<()> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        }
+    }
+    let store = EmbeddedStore::new();
+    let c = ctx(&store, "10.0.0.1@-@1");
+    let runs = Arc::new(AtomicU64::new(0));
+    let mut config = JobConfig::new("j", 1);
+    config.cron = Some("* * * * * ?".into());
+    let setup = JobSetup {
+        job_type: JobType::InProcess("Count".into()),
+        in_process: Some(simple(Count(Arc::clone(&runs)))),
+        config,
+        listeners: Vec::new(),
+        once_listeners: Vec::new(),
+    };
+    let settings = Arc::new(Settings {
+        kill_grace: Duration::from_secs(1),
+        clock: Arc::new(SystemClock),
+        tracer: None,
+        bugs: Default::default(),
+        metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
+        turns: Arc::new(tokio::sync::Semaphore::new(0)),
+    });
+    let (_stop_tx, stop) = watch::channel(StopMode::Run);
+    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
+    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings, setup, stop, fence).await.unwrap();
+    // Sharded to this instance already, the flag its registration raised cleared: without a
+    // turn the job never reacts to anything, so never shards.
+    for p in [c.paths.sharding(), c.paths.item(0)] {
+        c.registry.create_if_absent(&p, b"").await.unwrap();
+    }
+    c.registry.create(&c.paths.item_leaf(0, ItemLeaf::Instance), b"10.0.0.1@-@1", Mode::Persistent).await.unwrap();
+    c.registry.delete_if_exists(&c.paths.sharding_necessary()).await.unwrap();
+    let running = tokio::spawn(task.run());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while runs.load(Ordering::SeqCst) < 2 {
+        assert!(tokio::time::Instant::now() < deadline, "no fires while waiting for a turn");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    running.abort();
+}
