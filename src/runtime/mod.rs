@@ -216,10 +216,10 @@ impl Settings {
     /// together, each holding its views and requests across its round trips: with a thousand
     /// jobs on ZooKeeper that peak was twice the memory the settled jobs keep, and the heap
     /// never gave it back (the long-lived state ends up spread over its pages). A bounded
-    /// number of turns still overlaps the round trips. Cron fires, ended runs and the link's
-    /// session and fence take no turn, and a job's fires and ended runs go on while it waits for
-    /// one (`JobTask::turn`): they never wait behind other jobs. What arrives as a registry
-    /// change (a trigger, a failover claim) does take a turn.
+    /// number of turns still overlaps the round trips. Cron fires, ended runs and changes of the
+    /// link's session and fence take no turn, and go on while a job waits for one
+    /// (`JobTask::turn`): they never wait behind other jobs. What arrives as a registry change
+    /// (a trigger, a failover claim) does take a turn.
     pub(crate) async fn turn(&self) -> Option<OwnedSemaphorePermit> {
         Arc::clone(&self.turns).acquire_owned().await.ok()
     }

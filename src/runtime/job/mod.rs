@@ -311,21 +311,13 @@ impl JobTask {
                         if changed.is_err() {
                             break;
                         }
-                        let status = *self.session.borrow_and_update();
-                        let disabled = self.config.config.disabled;
-                        let resumed =
-                            Box::pin(self.registration.on_session(&self.ctx, &shows(&self.cache), status, disabled)).await;
-                        if resumed {
-                            Box::pin(self.resume_after_outage()).await;
-                        }
+                        Box::pin(self.on_session_change()).await;
                     }
                     changed = self.ctx.fence.changed() => {
                         if changed.is_err() {
                             break;
                         }
-                        if self.ctx.fence.borrow_and_update().healthy {
-                            Box::pin(self.resume_after_outage()).await;
-                        }
+                        Box::pin(self.on_fence_change()).await;
                     }
                     // Fires before registry events: a busy stream of events must not delay a fire.
                     () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
@@ -362,12 +354,15 @@ impl JobTask {
     }
 
     /// Waits for a turn to react to registry changes ([`super::Settings::turn`]). Meanwhile the
-    /// job's runs that end are recorded and its cron fires go ahead, as in the loop; the reaction
-    /// the turn is for follows (and with it what the ended runs call for, such as a reshard).
+    /// job's runs that end are recorded, session and fence changes handled and its cron fires
+    /// go ahead, as in the loop; the reaction the turn is for follows (and with it what the ended
+    /// runs call for, such as a reshard). A closed session or fence channel is left to the loop,
+    /// which stops on it.
     async fn turn(&mut self) -> Option<tokio::sync::OwnedSemaphorePermit> {
         let settings = Arc::clone(&self.ctx.settings);
         let turn = settings.turn();
         tokio::pin!(turn);
+        let (mut session_open, mut fence_open) = (true, true);
         loop {
             let now = self.ctx.now();
             tokio::select! {
@@ -376,8 +371,34 @@ impl JobTask {
                 ends = self.execution.next_ends() => {
                     Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
                 }
+                changed = self.session.changed(), if session_open => match changed {
+                    Ok(()) => Box::pin(self.on_session_change()).await,
+                    Err(_) => session_open = false,
+                },
+                changed = self.ctx.fence.changed(), if fence_open => match changed {
+                    Ok(()) => Box::pin(self.on_fence_change()).await,
+                    Err(_) => fence_open = false,
+                },
                 () = sleep_until_utc(now, self.next_fire) => Box::pin(self.on_cron()).await,
             }
+        }
+    }
+
+    /// The session changed: the job stops firing while it is down, registers again in a new one
+    /// and resumes after an outage.
+    async fn on_session_change(&mut self) {
+        let status = *self.session.borrow_and_update();
+        let disabled = self.config.config.disabled;
+        let resumed = self.registration.on_session(&self.ctx, &shows(&self.cache), status, disabled).await;
+        if resumed {
+            self.resume_after_outage().await;
+        }
+    }
+
+    /// The link monitor changed its verdict: the job resumes once the link is healthy again.
+    async fn on_fence_change(&mut self) {
+        if self.ctx.fence.borrow_and_update().healthy {
+            self.resume_after_outage().await;
         }
     }
 
