@@ -40,13 +40,24 @@ pub type LazyPolicy = fn(&str) -> bool;
 /// in an idle job's cache.
 pub type Nodes = BTreeMap<Box<str>, Cached>;
 
-/// Every cached path under `prefix` (a directory's path with its trailing `/`) and its node, in
-/// byte order.
-pub fn under<'a>(nodes: &'a Nodes, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Cached)> {
+/// Every path under `prefix` (a directory's path with its trailing `/`) and its node, in byte
+/// order, in a map keyed by path (a cache's nodes, the embedded registry's).
+pub fn under<'a, V>(nodes: &'a BTreeMap<Box<str>, V>, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a V)> {
     nodes
         .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
         .map(|(p, c)| (&**p, c))
         .take_while(move |(p, _)| p.starts_with(prefix))
+}
+
+/// The names of `parent`'s children in a map keyed by path, in byte order.
+pub(crate) fn child_names<V>(nodes: &BTreeMap<Box<str>, V>, parent: &str) -> Vec<String> {
+    let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
+    under(nodes, &prefix)
+        .filter_map(|(k, _)| {
+            let rest = &k[prefix.len()..];
+            (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
+        })
+        .collect()
 }
 
 /// Every cached path and node, in byte order of the path.
@@ -249,13 +260,7 @@ impl CacheView<'_> {
 
     /// The names of a node's children, in byte order.
     pub fn children(&self, p: &str) -> Vec<String> {
-        let prefix = if p == "/" { "/".to_string() } else { format!("{p}/") };
-        under(&self.tree.nodes, &prefix)
-            .filter_map(|(k, _)| {
-                let rest = &k[prefix.len()..];
-                (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
-            })
-            .collect()
+        child_names(&self.tree.nodes, p)
     }
 
     /// Every cached path and node, in byte order of the path.

@@ -13,7 +13,6 @@
 //! ZooKeeper. The store is for one process only: nothing here is shared across processes.
 
 use std::collections::BTreeMap;
-use std::ops::Bound;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -163,15 +162,7 @@ impl State {
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
-        let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
-        self.nodes
-            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .filter_map(|(k, _)| {
-                let rest = &k[prefix.len()..];
-                (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
-            })
-            .collect()
+        super::cache::child_names(&self.nodes, parent)
     }
 
     /// Applies `ops` atomically for `session`; on success delivers the events.

@@ -18,20 +18,25 @@ use crate::clock::SystemClock;
 use crate::registry::Mode;
 use crate::registry::embedded::EmbeddedStore;
 
+/// A worker's settings with `turns` turns.
+fn settings(turns: usize) -> Arc<Settings> {
+    Arc::new(Settings {
+        kill_grace: Duration::from_secs(1),
+        clock: Arc::new(SystemClock),
+        tracer: None,
+        bugs: Default::default(),
+        metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
+        turns: Arc::new(tokio::sync::Semaphore::new(turns)),
+    })
+}
+
 fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
     let (_, fence) = watch::channel(FenceState::HEALTHY);
     JobCtx {
         registry: Registry::embedded(store),
         me: InstanceId::from_raw(me),
         paths: JobPaths::new("j"),
-        settings: Arc::new(Settings {
-            kill_grace: Duration::from_secs(1),
-            clock: Arc::new(SystemClock),
-            tracer: None,
-            bugs: Default::default(),
-            metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
-            turns: Arc::new(tokio::sync::Semaphore::new(crate::runtime::TURNS)),
-        }),
+        settings: settings(crate::runtime::TURNS),
         job_type: JobType::Script,
         in_process: None,
         fence,
@@ -264,41 +269,32 @@ async fn a_persistent_instance_node_is_no_live_instance() {
 /// again at the next fire.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
-    use std::sync::atomic::AtomicU64;
-
     use crate::exec::context::ShardingContext;
     use crate::exec::inproc::{SimpleJob, simple};
 
-    struct Count(Arc<AtomicU64>);
+    /// Counts the job's runs.
+    struct Count(watch::Sender<u64>);
     impl SimpleJob for Count {
         async fn execute(&self, _: ShardingContext) -> anyhow::Result<()> {
-            self.0.fetch_add(1, Ordering::SeqCst);
+            self.0.send_modify(|n| *n += 1);
             Ok(())
         }
     }
     let store = EmbeddedStore::new();
     let c = ctx(&store, "10.0.0.1@-@1");
-    let runs = Arc::new(AtomicU64::new(0));
+    let (count, mut runs) = watch::channel(0);
     let mut config = JobConfig::new("j", 1);
     config.cron = Some("* * * * * ?".into());
     let setup = JobSetup {
         job_type: JobType::InProcess("Count".into()),
-        in_process: Some(simple(Count(Arc::clone(&runs)))),
+        in_process: Some(simple(Count(count))),
         config,
         listeners: Vec::new(),
         once_listeners: Vec::new(),
     };
-    let settings = Arc::new(Settings {
-        kill_grace: Duration::from_secs(1),
-        clock: Arc::new(SystemClock),
-        tracer: None,
-        bugs: Default::default(),
-        metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
-        turns: Arc::new(tokio::sync::Semaphore::new(0)),
-    });
     let (_stop_tx, stop) = watch::channel(StopMode::Run);
     let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
-    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings, setup, stop, fence).await.unwrap();
+    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings(0), setup, stop, fence).await.unwrap();
     // Sharded to this instance already, the flag its registration raised cleared: without a
     // turn the job never reacts to anything, so never shards.
     for p in [c.paths.sharding(), c.paths.item(0)] {
@@ -307,10 +303,7 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     c.registry.create(&c.paths.item_leaf(0, ItemLeaf::Instance), b"10.0.0.1@-@1", Mode::Persistent).await.unwrap();
     c.registry.delete_if_exists(&c.paths.sharding_necessary()).await.unwrap();
     let running = tokio::spawn(task.run());
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while runs.load(Ordering::SeqCst) < 2 {
-        assert!(tokio::time::Instant::now() < deadline, "no fires while waiting for a turn");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let two_runs = tokio::time::timeout(Duration::from_secs(20), runs.wait_for(|&n| n >= 2)).await;
+    assert!(matches!(two_runs, Ok(Ok(_))), "no fires while waiting for a turn");
     running.abort();
 }
