@@ -18,6 +18,8 @@ mod generated;
 
 /// The source tree: no import cycles, no overlong files.
 mod layout;
+/// The release build's linker script (`link/hot-text.ld`, `build.rs`).
+mod link;
 
 /// The worker runtime: `ejctl run` processes on ZooKeeper and in-process workers on the embedded
 /// registry.
