@@ -420,26 +420,30 @@ async fn load(registry: &Registry, root: &str, progress: &(dyn Fn(usize) + Sync)
 /// have arrived together (the nodes of one transaction, as a rule) are applied as a batch: the
 /// data of its non-lazy created and changed nodes is read in one pipelined request
 /// ([`Registry::get_many`]) instead of a round trip each.
-async fn follow(
+fn follow(
     registry: Registry,
     shared: Arc<Shared>,
     watch: SubtreeWatch,
     lazy: LazyPolicy,
     tx: queue::Sender<CacheEvent>,
-) {
+) -> impl Future<Output = ()> + Send {
     // `SubtreeWatch::next` is not cancel-safe: the stream keeps a call in progress, so looking
-    // for more events without waiting (below) drops none.
-    let events = futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) });
-    let mut events = std::pin::pin!(events);
-    while let Some(first) = events.next().await {
-        let mut batch = vec![first];
-        while let Some(Some(more)) = events.next().now_or_never() {
-            batch.push(more);
-        }
-        // Boxed: the task waits for events nearly all its life, and its future (held for every
-        // job) is then as small as that wait instead of as large as a batch's reads.
-        if !Box::pin(apply(&registry, &shared, lazy, &tx, batch)).await {
-            return;
+    // for more events without waiting (below) drops none. Made outside the task's future and
+    // boxed: made inside, the future would hold the watch twice (its captured argument and the
+    // stream's), and pinning the stream there moves it once more. Every job has one such task.
+    let mut events =
+        Box::pin(futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) }));
+    async move {
+        while let Some(first) = events.next().await {
+            let mut batch = vec![first];
+            while let Some(Some(more)) = events.next().now_or_never() {
+                batch.push(more);
+            }
+            // Boxed: the task waits for events nearly all its life, and its future (held for
+            // every job) is then as small as that wait instead of as large as a batch's reads.
+            if !Box::pin(apply(&registry, &shared, lazy, &tx, batch)).await {
+                return;
+            }
         }
     }
 }

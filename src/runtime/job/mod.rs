@@ -10,8 +10,9 @@
 //! * [`failover`]: claim rounds for orphaned runs.
 //!
 //! The decisions are [`crate::coord`]'s pure functions; the rooms carry them out. The task loops
-//! over a `select!` of: a stop request, ended runs, session changes, the fence, the next cron
-//! fire, a finished claim round, cache events, a registration retry and the reconcile tick.
+//! over a `select!` of: a stop request, ended runs, session changes, the fence, one timer for
+//! the next cron fire, a registration retry and the reconcile tick, a finished claim round, and
+//! cache events.
 //! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
 //! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
 //! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
@@ -293,9 +294,13 @@ impl JobTask {
                 .min();
                 let reconcile_at = react::reconcile_interval(self.config.config.reconcile_interval_minutes)
                     .map(|interval| self.last_reconcile + interval);
-                // One timer for both (each timer is 112 bytes of every job's idle future).
                 let chore_at = retry_at.into_iter().chain(reconcile_at).min();
+                // One timer for the next fire and the chores (each timer is 112 bytes of every
+                // job's idle future). The fire's wall-clock instant becomes a monotonic one; a
+                // wake-up before either is due (the wall clock was set back) only goes round.
                 let now = self.ctx.now();
+                let fire_in = fire_at.map(|at| (at - now).to_std().unwrap_or(Duration::ZERO));
+                let wake_at = fire_in.map(|d| Instant::now() + d).into_iter().chain(chore_at).min();
                 tokio::select! {
                     biased;
                     changed = self.stop.changed() => {
@@ -320,7 +325,18 @@ impl JobTask {
                         Box::pin(self.on_fence_change()).await;
                     }
                     // Fires before registry events: a busy stream of events must not delay a fire.
-                    () = sleep_until_utc(now, fire_at) => Box::pin(self.on_cron()).await,
+                    () = sleep_until_opt(wake_at) => {
+                        if fire_at.is_some_and(|at| fire::due(at, self.ctx.now())) {
+                            Box::pin(self.on_cron()).await;
+                        } else if chore_at.is_some_and(|at| at <= Instant::now()) {
+                            let _turn = Box::pin(self.turn()).await;
+                            if retry_at.is_some_and(|at| at <= Instant::now()) {
+                                Box::pin(self.on_retry()).await;
+                            } else {
+                                Box::pin(self.reconcile()).await;
+                            }
+                        }
+                    }
                     claimed = self.failover.next_claim() => {
                         let _turn = Box::pin(self.turn()).await;
                         if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
@@ -338,14 +354,6 @@ impl JobTask {
                         }
                         let _turn = Box::pin(self.turn()).await;
                         Box::pin(self.on_cache_events(batch)).await;
-                    }
-                    () = sleep_until_opt(chore_at) => {
-                        let _turn = Box::pin(self.turn()).await;
-                        if retry_at.is_some_and(|at| at <= Instant::now()) {
-                            Box::pin(self.on_retry()).await;
-                        } else {
-                            Box::pin(self.reconcile()).await;
-                        }
                     }
                 }
             }
