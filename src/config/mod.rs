@@ -5,13 +5,16 @@
 //!   YAML codec, the job-file parser, `config set/get`, `job show` and the README table are
 //!   driven by; ejctl's `props` extensions.
 //! * [`model`]: [`JobConfig`], with ElasticJob's POJO and builder defaults.
+//! * [`props`]: [`Props`], a job's properties.
 //! * [`validate`]: the checks every path shares, returning the parsed settings.
 //! * [`readme`]: the README's key table, generated from the schema.
 
 pub mod model;
+pub mod props;
 pub mod readme;
 pub mod schema;
 mod tables;
 pub mod validate;
 
 pub use self::model::{ExecutorPoolKey, JobConfig};
+pub use self::props::Props;

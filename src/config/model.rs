@@ -5,7 +5,7 @@
 //! changes it field by field through [`super::schema`], and [`super::validate`] turns it into the
 //! parsed settings the runtime uses.
 
-use std::collections::BTreeMap;
+use super::Props;
 
 /// The two key names ElasticJob used for the executor pool type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -60,7 +60,7 @@ pub struct JobConfig {
     /// `description`.
     pub description: Option<String>,
     /// `props`: executor and handler properties; ejctl's own options live under `ejctl.`.
-    pub props: BTreeMap<String, String>,
+    pub props: Props,
     /// `disabled`: instances start with their server `DISABLED`.
     pub disabled: bool,
     /// `overwrite`: the local configuration replaces the registry's at start-up.
@@ -94,7 +94,7 @@ impl Default for JobConfig {
             job_error_handler_type: None,
             job_listener_types: Vec::new(),
             description: None,
-            props: BTreeMap::new(),
+            props: Props::new(),
             disabled: false,
             overwrite: false,
             label: None,

@@ -12,7 +12,7 @@
 //! operators to see), so a registry writer cannot turn it on. In-process jobs have no command and
 //! no pin.
 
-use std::collections::BTreeMap;
+use crate::config::Props;
 
 use crate::config::schema::{EXTENSIONS, prop};
 use crate::registry::codec::{JobType, RefusedValue};
@@ -40,7 +40,7 @@ pub struct Refused {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// The properties to build the executor from.
-    pub props: BTreeMap<String, String>,
+    pub props: Props,
     /// The registry values that differ from the job file's (empty: nothing refused).
     pub refused: Vec<Refused>,
 }
@@ -56,7 +56,7 @@ fn type_name(job_type: &JobType) -> Option<&'static str> {
 }
 
 /// A property value as the executors see it: empty means unset.
-fn value(props: &BTreeMap<String, String>, key: &str) -> Option<String> {
+fn value(props: &Props, key: &str) -> Option<String> {
     props.get(key).filter(|v| !v.is_empty()).cloned()
 }
 
@@ -69,7 +69,7 @@ pub fn pinned_props(job_type: &JobType) -> Vec<&'static str> {
 impl Pin {
     /// The pin of a job from its job file's properties; `None` for in-process jobs and when the
     /// job file sets `allow_registry_commands = true`.
-    pub fn from_job_file(job_type: &JobType, props: &BTreeMap<String, String>) -> Option<Pin> {
+    pub fn from_job_file(job_type: &JobType, props: &Props) -> Option<Pin> {
         let allowed = props.get(prop::ALLOW_REGISTRY_COMMANDS).is_some_and(|v| v.trim() == "true");
         let keys = pinned_props(job_type);
         if allowed || keys.is_empty() {
@@ -79,7 +79,7 @@ impl Pin {
     }
 
     /// What to run given the registry's properties.
-    pub fn apply(&self, registry: &BTreeMap<String, String>) -> Applied {
+    pub fn apply(&self, registry: &Props) -> Applied {
         let mut props = registry.clone();
         let mut refused = Vec::new();
         for (key, pinned) in &self.values {
@@ -90,7 +90,7 @@ impl Pin {
             refused.push(Refused { prop: key, registry: stored, pinned: pinned.clone() });
             match pinned {
                 Some(v) => props.insert((*key).to_string(), v.clone()),
-                None => props.remove(*key),
+                None => props.remove(key),
             };
         }
         Applied { props, refused }
@@ -99,11 +99,7 @@ impl Pin {
 
 /// The pinned properties whose value differs between two property sets (what `config set`
 /// warns about).
-pub fn changed_pinned(
-    job_type: &JobType,
-    old: &BTreeMap<String, String>,
-    new: &BTreeMap<String, String>,
-) -> Vec<&'static str> {
+pub fn changed_pinned(job_type: &JobType, old: &Props, new: &Props) -> Vec<&'static str> {
     pinned_props(job_type).into_iter().filter(|k| value(old, k) != value(new, k)).collect()
 }
 
@@ -129,7 +125,7 @@ pub fn recorded(refused: &[Refused]) -> Vec<RefusedValue> {
 mod tests {
     use super::*;
 
-    fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn props(pairs: &[(&str, &str)]) -> Props {
         pairs.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect()
     }
 
@@ -178,7 +174,7 @@ mod tests {
         );
         // Removed from the registry: refused too, the job file's runs.
         assert_eq!(
-            pin.apply(&BTreeMap::new()).props.get(prop::SCRIPT_COMMAND_LINE).map(String::as_str),
+            pin.apply(&Props::new()).props.get(prop::SCRIPT_COMMAND_LINE).map(String::as_str),
             Some("/opt/job.sh")
         );
     }
@@ -202,7 +198,7 @@ mod tests {
         assert_eq!(Pin::from_job_file(&JobType::Script, &file), None);
         let file = props(&[(prop::SCRIPT_COMMAND_LINE, "a"), (prop::ALLOW_REGISTRY_COMMANDS, "false")]);
         assert!(Pin::from_job_file(&JobType::Script, &file).is_some());
-        assert_eq!(Pin::from_job_file(&JobType::InProcess("J".into()), &BTreeMap::new()), None);
+        assert_eq!(Pin::from_job_file(&JobType::InProcess("J".into()), &Props::new()), None);
     }
 
     #[test]

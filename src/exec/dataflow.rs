@@ -21,8 +21,8 @@
 //!   `isEligibleForJobRunning`), or the kill token fires.
 //! * A non-zero exit of either command fails the item; the message says which command.
 
+use crate::config::Props;
 use crate::config::schema::prop;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::context::ShardingContext;
@@ -56,7 +56,7 @@ impl DataflowSpec {
     ///
     /// # Errors
     /// A message naming the prop that is missing or invalid.
-    pub fn from_props(props: &BTreeMap<String, String>) -> Result<DataflowSpec, String> {
+    pub fn from_props(props: &Props) -> Result<DataflowSpec, String> {
         let command = |prop: &str, what: &str| {
             let line = props.get(prop).map(String::as_str).unwrap_or_default();
             if line.trim().is_empty() {
@@ -221,7 +221,7 @@ mod tests {
     use super::*;
     use crate::exec::context::task_id;
 
-    fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn props(pairs: &[(&str, &str)]) -> Props {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 

@@ -27,8 +27,8 @@
 //! The client is built at the first run and reused (its connection pool and TLS sessions) until
 //! the configuration changes.
 
+use crate::config::Props;
 use crate::config::schema::prop;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -144,7 +144,7 @@ impl HttpSpec {
     ///
     /// # Errors
     /// A message naming the prop that is missing or invalid.
-    pub fn from_props(props: &BTreeMap<String, String>) -> Result<HttpSpec, String> {
+    pub fn from_props(props: &Props) -> Result<HttpSpec, String> {
         let get = |key: &str| props.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
         let uri = get(prop::HTTP_URI)
             .ok_or_else(|| format!("props '{}' is missing; an http job needs a URI", prop::HTTP_URI))?;
@@ -193,7 +193,7 @@ impl HttpSpec {
     }
 }
 
-fn millis_prop(props: &BTreeMap<String, String>, key: &str, default: Duration) -> Result<Duration, String> {
+fn millis_prop(props: &Props, key: &str, default: Duration) -> Result<Duration, String> {
     match props.get(key).map(|v| v.trim()).filter(|v| !v.is_empty()) {
         None => Ok(default),
         Some(value) => match value.parse::<u64>() {
@@ -346,7 +346,7 @@ mod tests {
     use super::*;
     use crate::exec::context::task_id;
 
-    fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn props(pairs: &[(&str, &str)]) -> Props {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 

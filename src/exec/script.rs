@@ -32,8 +32,8 @@
 //! `EJCTL_JOB_PARAMETER` and `EJCTL_TASK_ID`. stdin is `/dev/null`; stdout and stderr go to the
 //! log (capped, see [`super::process`]).
 
+use crate::config::Props;
 use crate::config::schema::prop;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::context::ShardingContext;
@@ -63,7 +63,7 @@ impl ScriptSpec {
     /// # Errors
     /// A message naming the prop when the command line is missing, blank or has an unterminated
     /// quote, or when the timeout is not a positive whole number.
-    pub fn from_props(props: &BTreeMap<String, String>) -> Result<ScriptSpec, String> {
+    pub fn from_props(props: &Props) -> Result<ScriptSpec, String> {
         let command_line = props.get(COMMAND_LINE_PROP).map(String::as_str).unwrap_or_default();
         if command_line.trim().is_empty() {
             return Err(format!("props '{COMMAND_LINE_PROP}' is missing; a script job needs a command"));
@@ -120,7 +120,7 @@ pub fn sharding_env(ctx: &ShardingContext, control: &RunControl) -> Vec<(String,
 ///
 /// # Errors
 /// A message naming the prop when the value is not a positive whole number of seconds.
-pub fn timeout_from_props(props: &BTreeMap<String, String>) -> Result<Option<Duration>, String> {
+pub fn timeout_from_props(props: &Props) -> Result<Option<Duration>, String> {
     let Some(value) = props.get(TIMEOUT_PROP).map(|v| v.trim()).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
@@ -210,7 +210,7 @@ mod tests {
         assert_eq!(parse_command_line("x 'a"), Err("has an unterminated ' quote".to_owned()));
     }
 
-    fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn props(pairs: &[(&str, &str)]) -> Props {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 

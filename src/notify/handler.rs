@@ -6,7 +6,7 @@
 //! whose body ([`webhook_body`]) carries the fields Slack (`text`), Teams (`text`) and Lark
 //! (`msg_type` + `content.text`) read, plus the run's details for any other receiver.
 
-use std::collections::BTreeMap;
+use crate::config::Props;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -141,15 +141,15 @@ impl ErrorHandler {
     }
 }
 
-fn optional(props: &BTreeMap<String, String>, key: &str) -> Option<String> {
+fn optional(props: &Props, key: &str) -> Option<String> {
     props.get(key).filter(|v| !v.is_empty()).cloned()
 }
 
-fn required(props: &BTreeMap<String, String>, key: &str) -> Result<String, String> {
+fn required(props: &Props, key: &str) -> Result<String, String> {
     optional(props, key).ok_or_else(|| format!("props '{key}' is required by the error handler"))
 }
 
-fn positive(props: &BTreeMap<String, String>, key: &str, default: u64) -> Result<u64, String> {
+fn positive(props: &Props, key: &str, default: u64) -> Result<u64, String> {
     match optional(props, key) {
         None => Ok(default),
         Some(v) => match v.trim().parse::<u64>() {
@@ -159,7 +159,7 @@ fn positive(props: &BTreeMap<String, String>, key: &str, default: u64) -> Result
     }
 }
 
-fn timeouts(props: &BTreeMap<String, String>, prefix: &str) -> Result<Timeouts, String> {
+fn timeouts(props: &Props, prefix: &str) -> Result<Timeouts, String> {
     Ok(Timeouts {
         connect: Duration::from_millis(positive(
             props,
@@ -174,7 +174,7 @@ fn addresses(v: Option<String>) -> Vec<String> {
     v.map(|v| v.split(',').map(str::trim).filter(|a| !a.is_empty()).map(String::from).collect()).unwrap_or_default()
 }
 
-fn email(props: &BTreeMap<String, String>) -> Result<Email, String> {
+fn email(props: &Props) -> Result<Email, String> {
     let port = positive(props, "email.port", 0)?;
     let port = u16::try_from(port).map_err(|_| format!("props 'email.port' must be a port number, got {port}"))?;
     let host = required(props, "email.host")?;

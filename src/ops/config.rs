@@ -326,7 +326,7 @@ pub fn check_change(
         warnings.push(format!("job '{job}': {message} (already so before this change)"));
     }
     if let Some(t) = job_type {
-        let empty = std::collections::BTreeMap::new();
+        let empty = crate::config::Props::new();
         let changed = crate::coord::pin::changed_pinned(t, old.map_or(&empty, |o| &o.props), &new.props);
         if !changed.is_empty() {
             warnings.push(format!(

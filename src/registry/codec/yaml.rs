@@ -392,7 +392,7 @@ staticSharding: false
             job_executor_pool_type: Some("CPU".into()),
             job_error_handler_type: Some("IGNORE".into()),
             description: Some("Job description".into()),
-            props: BTreeMap::from([("key".to_string(), "value".to_string())]),
+            props: crate::config::Props::from([("key".to_string(), "value".to_string())]),
             ..JobConfig::default()
         }
     }

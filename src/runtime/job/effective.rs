@@ -116,9 +116,7 @@ impl Effective {
 }
 
 /// The listener commands of `props`, parsed.
-fn command_listener(
-    props: &std::collections::BTreeMap<String, String>,
-) -> Result<Option<Arc<CommandListener>>, String> {
+fn command_listener(props: &crate::config::Props) -> Result<Option<Arc<CommandListener>>, String> {
     let parse = |key: &str| -> Result<Option<Vec<String>>, String> {
         match props.get(key).filter(|v| !v.trim().is_empty()) {
             Some(line) => script::parse_prop_command_line(key, line).map(Some),
