@@ -10,7 +10,9 @@
 //!   names do not.
 //! * With `--write`, rewrites `link/hot-text.ld`; a release build then links it.
 //! * Profiling needs a build without the block (`EJCTL_HOT_TEXT=off`): valgrind names no
-//!   function inside it. On a build with the block, only the measurements below run.
+//!   function inside it. On a build with the block, only the measurements below run. Valgrind
+//!   does not implement `pidfd_open`, so a run's end is awaited by the fallback there (`SIGCHLD`)
+//!   and the pidfd wait is not listed: its first use faults in a page or two outside the block.
 //! * Measures the binary this run built: the size of the hot block, and an idle worker with one
 //!   one-off job: its RSS, how much of it is the binary's code, and the anonymous memory.
 //!
