@@ -58,13 +58,8 @@ fn wait_screen(socket: &str, secs: u64, check: impl Fn(&str) -> bool) -> anyhow:
 }
 
 fn rss_mb(pid: &str) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kb: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0);
-    kb / 1024.0
+    let kib = pid.parse().ok().and_then(|pid| support::status_kib(pid, "VmRSS")).unwrap_or(0);
+    kib as f64 / 1024.0
 }
 
 #[tokio::main]

@@ -343,9 +343,7 @@ fn cpu_ticks(pid: u32) -> Result<u64> {
 
 /// A `/proc/PID/status` field in kB (or a plain count such as `Threads`).
 fn status_field(pid: u32, key: &str) -> Result<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let line = status.lines().find(|l| l.starts_with(&format!("{key}:"))).with_context(|| format!("no {key}"))?;
-    Ok(line.split_whitespace().nth(1).context("bad status line")?.parse()?)
+    support::status_kib(pid, key).with_context(|| format!("no {key} in /proc/{pid}/status"))
 }
 
 fn loadavg() -> String {

@@ -5,18 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("link/hot-text.ld")
-}
+use crate::support::link::{HOT_SECTION, hot_text_script, listed_patterns, section};
 
 /// A symbol the script gathers: a listed legacy-mangled pattern whose name is a C identifier,
 /// completed with a hash.
 fn listed_symbol() -> String {
-    let text = std::fs::read_to_string(script()).unwrap();
-    text.lines()
-        .filter_map(|l| l.trim().strip_prefix("*(.text."))
-        .filter_map(|rest| rest.split_whitespace().next())
-        .filter_map(|p| p.strip_suffix('*'))
+    let text = std::fs::read_to_string(hot_text_script()).unwrap();
+    listed_patterns(&text)
+        .into_iter()
+        .filter_map(|p| p.strip_suffix('*').map(str::to_string))
         .find(|p| p.starts_with("_ZN") && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .map(|p| format!("{p}17h0123456789abcdefE"))
         .expect("no legacy-mangled pattern that is a C identifier in link/hot-text.ld")
@@ -39,22 +36,15 @@ fn link(dir: &Path, name: &str, extra: &[&str]) -> (u64, u64, u64) {
         .arg(&source)
         .args(extra)
         .arg("-T")
-        .arg(script())
+        .arg(hot_text_script())
         .output()
         .expect("cc (the C toolchain Rust links with) runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{name}: linking with the script failed: {stderr}");
     assert!(stderr.trim().is_empty(), "{name}: the linker warned about the script: {stderr}");
     assert!(Command::new(&binary).status().unwrap().success(), "{name}: the linked program does not run");
-    let sections = String::from_utf8(Command::new("readelf").arg("-SW").arg(&binary).output().unwrap().stdout).unwrap();
-    let (start, size) = sections
-        .lines()
-        .find_map(|l| {
-            let f: Vec<&str> = l.split(']').nth(1)?.split_whitespace().collect();
-            (f.first() == Some(&".text.ejctl_hot"))
-                .then(|| (u64::from_str_radix(f[2], 16).unwrap(), u64::from_str_radix(f[4], 16).unwrap()))
-        })
-        .unwrap_or_else(|| panic!("{name}: no .text.ejctl_hot section:\n{sections}"));
+    let (start, size) = section(&binary, HOT_SECTION)
+        .unwrap_or_else(|| panic!("{name}: no {HOT_SECTION} section in the linked program"));
     let symbols = String::from_utf8(Command::new("nm").arg(&binary).output().unwrap().stdout).unwrap();
     let at = symbols
         .lines()

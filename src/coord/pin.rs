@@ -13,7 +13,6 @@
 //! no pin.
 
 use crate::config::Props;
-
 use crate::config::schema::{EXTENSIONS, prop};
 use crate::registry::codec::{JobType, RefusedValue};
 

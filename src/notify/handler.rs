@@ -6,14 +6,13 @@
 //! whose body ([`webhook_body`]) carries the fields Slack (`text`), Teams (`text`) and Lark
 //! (`msg_type` + `content.text`) read, plus the run's details for any other receiver.
 
-use crate::config::Props;
 use std::time::Duration;
 
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::config::JobConfig;
+use crate::config::{JobConfig, Props};
 
 /// ElasticJob's connect timeout default for the HTTP senders.
 const CONNECT_TIMEOUT_MS: u64 = 3000;

@@ -6,6 +6,7 @@
 pub mod chaos;
 pub mod cluster;
 pub mod footprint;
+pub mod link;
 pub mod pg;
 pub mod proxy;
 pub mod receiver;
@@ -226,6 +227,14 @@ macro_rules! on_both_registries {
             }
         )*
     };
+}
+
+/// A `/proc/PID/status` field in kB (`VmRSS`, `VmHWM`, `RssAnon`, ...); `None` when the process
+/// is gone or has no such field.
+pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let value = status.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
+    value.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 /// Sends a signal (`TERM`, `KILL`, `STOP`, `CONT`, ...) to a process.

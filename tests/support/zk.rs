@@ -194,9 +194,7 @@ impl Member {
 
     /// The JVM's resident memory in KiB (`VmRSS`), when it runs.
     pub fn rss_kib(&self) -> Option<u64> {
-        let pid = self.child.as_ref()?.id();
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().trim_end_matches("kB").trim().parse().ok()
+        super::status_kib(self.child.as_ref()?.id(), "VmRSS")
     }
 }
 

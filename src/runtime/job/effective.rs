@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
-use crate::config::JobConfig;
 use crate::config::schema::prop;
 use crate::config::validate::{self, Checked};
+use crate::config::{JobConfig, Props};
 use crate::coord::leader::Sharding;
 use crate::coord::pin::{self, Pin};
 use crate::coord::react::Switches;
@@ -53,7 +53,9 @@ impl Effective {
         pin: Option<&Pin>,
     ) -> Result<Effective, String> {
         let checked = validate::check(&config).map_err(|e| e.to_string())?;
-        let (executor, refused) = match pin.map(|p| p.apply(&config.props)) {
+        let applied = pin.map(|p| p.apply(&config.props));
+        let command_listener = command_listener(applied.as_ref().map_or(&config.props, |a| &a.props))?;
+        let (executor, refused) = match applied {
             Some(applied) if !applied.refused.is_empty() => {
                 let mut pinned = config.clone();
                 pinned.props = applied.props;
@@ -61,8 +63,6 @@ impl Effective {
             }
             _ => (Executor::from_config(job_type, &config, in_process), Vec::new()),
         };
-        let props = pin.map_or_else(|| config.props.clone(), |p| p.apply(&config.props).props);
-        let command_listener = command_listener(&props)?;
         Ok(Effective { config, checked, executor: executor.map(Arc::new), refused, command_listener })
     }
 
@@ -116,7 +116,7 @@ impl Effective {
 }
 
 /// The listener commands of `props`, parsed.
-fn command_listener(props: &crate::config::Props) -> Result<Option<Arc<CommandListener>>, String> {
+fn command_listener(props: &Props) -> Result<Option<Arc<CommandListener>>, String> {
     let parse = |key: &str| -> Result<Option<Vec<String>>, String> {
         match props.get(key).filter(|v| !v.trim().is_empty()) {
             Some(line) => script::parse_prop_command_line(key, line).map(Some),

@@ -298,9 +298,7 @@ impl JobTask {
                 // One timer for the next fire and the chores (each timer is 112 bytes of every
                 // job's idle future). The fire's wall-clock instant becomes a monotonic one; a
                 // wake-up before either is due (the wall clock was set back) only goes round.
-                let now = self.ctx.now();
-                let fire_in = fire_at.map(|at| (at - now).to_std().unwrap_or(Duration::ZERO));
-                let wake_at = fire_in.map(|d| Instant::now() + d).into_iter().chain(chore_at).min();
+                let wake_at = monotonic(self.ctx.now(), fire_at).into_iter().chain(chore_at).min();
                 tokio::select! {
                     biased;
                     changed = self.stop.changed() => {
@@ -372,7 +370,7 @@ impl JobTask {
         tokio::pin!(turn);
         let (mut session_open, mut fence_open) = (true, true);
         loop {
-            let now = self.ctx.now();
+            let fire_at = monotonic(self.ctx.now(), self.next_fire);
             tokio::select! {
                 biased;
                 permit = &mut turn => return permit,
@@ -387,7 +385,7 @@ impl JobTask {
                     Ok(()) => Box::pin(self.on_fence_change()).await,
                     Err(_) => fence_open = false,
                 },
-                () = sleep_until_utc(now, self.next_fire) => Box::pin(self.on_cron()).await,
+                () = sleep_until_opt(fire_at) => Box::pin(self.on_cron()).await,
             }
         }
     }
@@ -675,11 +673,10 @@ async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result
 }
 
 /// Sleeps until a wall-clock instant (forever for none).
-async fn sleep_until_utc(now: DateTime<Utc>, at: Option<DateTime<Utc>>) {
-    match at {
-        Some(at) => tokio::time::sleep((at - now).to_std().unwrap_or(Duration::ZERO)).await,
-        None => std::future::pending().await,
-    }
+/// The monotonic instant of a wall-clock one (`now` is the job's clock): timers run on the
+/// monotonic clock, fires are due on the wall clock. A fire that is past is due at once.
+fn monotonic(now: DateTime<Utc>, at: Option<DateTime<Utc>>) -> Option<Instant> {
+    at.map(|at| Instant::now() + (at - now).to_std().unwrap_or(Duration::ZERO))
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {
