@@ -35,8 +35,9 @@ pub enum ErrorHandler {
     /// the misfire re-run, failover and the `after` listeners for a single-item fire only (a side
     /// effect, not a feature); ejctl has no thread to throw into and keeps the fire's bookkeeping.
     Throw,
-    /// A notification sent by the background sender.
-    Notify(Notifier),
+    /// A notification sent by the background sender. Boxed: every job's configuration holds a
+    /// handler, and nearly all are `Log` (104 bytes inline otherwise).
+    Notify(Box<Notifier>),
 }
 
 /// A notification channel and its settings.
@@ -120,21 +121,21 @@ impl ErrorHandler {
             "" | "LOG" => ErrorHandler::Log,
             "IGNORE" => ErrorHandler::Ignore,
             "THROW" => ErrorHandler::Throw,
-            "DINGTALK" => ErrorHandler::Notify(Notifier::DingTalk {
+            "DINGTALK" => ErrorHandler::Notify(Box::new(Notifier::DingTalk {
                 webhook: required(props, "dingtalk.webhook")?,
                 keyword: optional(props, "dingtalk.keyword").unwrap_or_default(),
                 secret: optional(props, "dingtalk.secret").unwrap_or_default(),
                 timeouts: timeouts(props, "dingtalk")?,
-            }),
-            "WECHAT" => ErrorHandler::Notify(Notifier::WeChat {
+            })),
+            "WECHAT" => ErrorHandler::Notify(Box::new(Notifier::WeChat {
                 webhook: required(props, "wechat.webhook")?,
                 timeouts: timeouts(props, "wechat")?,
-            }),
-            "WEBHOOK" => ErrorHandler::Notify(Notifier::Webhook {
+            })),
+            "WEBHOOK" => ErrorHandler::Notify(Box::new(Notifier::Webhook {
                 url: required(props, "webhook.url")?,
                 timeouts: timeouts(props, "webhook")?,
-            }),
-            "EMAIL" => ErrorHandler::Notify(Notifier::Email(Box::new(email(props)?))),
+            })),
+            "EMAIL" => ErrorHandler::Notify(Box::new(Notifier::Email(Box::new(email(props)?)))),
             other => return Err(format!("unknown error handler type '{other}'")),
         })
     }

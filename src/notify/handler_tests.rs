@@ -16,7 +16,10 @@ fn types_and_defaults() {
     assert_eq!(ErrorHandler::from_config(&cfg("THROW", &[])), Ok(ErrorHandler::Throw));
     let wechat = ErrorHandler::from_config(&cfg("WECHAT", &[("wechat.webhook", "http://x/")])).unwrap();
     let defaults = Timeouts { connect: Duration::from_millis(3000), read: Duration::from_millis(5000) };
-    assert_eq!(wechat, ErrorHandler::Notify(Notifier::WeChat { webhook: "http://x/".into(), timeouts: defaults }));
+    assert_eq!(
+        wechat,
+        ErrorHandler::Notify(Box::new(Notifier::WeChat { webhook: "http://x/".into(), timeouts: defaults }))
+    );
 }
 
 #[test]
@@ -65,9 +68,10 @@ fn email_settings() {
         ("email.to", "a@example.com,b@example.com"),
         ("email.useSsl", "false"),
     ];
-    let ErrorHandler::Notify(Notifier::Email(e)) = ErrorHandler::from_config(&cfg("EMAIL", &props)).unwrap() else {
-        panic!("not email")
+    let ErrorHandler::Notify(notifier) = ErrorHandler::from_config(&cfg("EMAIL", &props)).unwrap() else {
+        panic!("not a notification")
     };
+    let Notifier::Email(e) = *notifier else { panic!("not email") };
     assert_eq!(e.to, ["a@example.com", "b@example.com"]);
     assert_eq!(e.subject, "ElasticJob error message");
     assert!(!e.use_ssl);

@@ -99,7 +99,7 @@ impl Alerts {
                 failure.job
             ),
             ErrorHandler::Notify(n) => {
-                if self.queue().is_none_or(|tx| tx.try_send(Box::new((n.clone(), failure))).is_err()) {
+                if self.queue().is_none_or(|tx| tx.try_send(Box::new((Notifier::clone(n), failure))).is_err()) {
                     let dropped = self.counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
                     tracing::warn!(job = %self.job, dropped, "failure notification dropped: the queue is full");
                 }

@@ -7,8 +7,8 @@
 //! a callback in progress is let finish.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, OnceLock};
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
@@ -52,24 +52,21 @@ pub(crate) struct Phases {
     fires: BTreeMap<u64, Fire>,
     /// The job's cache: what the once-per-fire phases wait on.
     cache: CacheReader,
-    /// How many listener calls failed (a log line reports each).
-    failures: Arc<AtomicU64>,
-    /// Cancelled when the job stops: once-per-fire waits end.
-    stopping: CancellationToken,
+    /// How many listener calls failed (a log line reports each). Made by the first fire with
+    /// listeners, like the token and the task set below: most jobs in a large worker have none,
+    /// and each is an allocation of every job.
+    failures: Option<Arc<AtomicU64>>,
+    /// Cancelled when the job stops: once-per-fire waits end (made by the stop, if no fire
+    /// made it).
+    stopping: OnceLock<CancellationToken>,
     /// The phases' tasks (aborted when this is dropped).
-    tasks: JoinSet<()>,
+    tasks: Option<JoinSet<()>>,
 }
 
 impl Phases {
     /// The phases of a job whose cache is `cache`.
     pub(crate) fn new(cache: CacheReader) -> Phases {
-        Phases {
-            fires: BTreeMap::new(),
-            cache,
-            failures: Arc::default(),
-            stopping: CancellationToken::new(),
-            tasks: JoinSet::new(),
-        }
+        Phases { fires: BTreeMap::new(), cache, failures: None, stopping: OnceLock::new(), tasks: None }
     }
 
     /// Items of fire `group` start: runs the `before` phase, then the `before_once` one when the
@@ -103,7 +100,7 @@ impl Phases {
             source: source.label(),
             fire: fire.map(|f| f.to_string()),
         });
-        let report = Arc::new(Reporter::new(ctx, config, self.failures.clone()));
+        let report = Arc::new(Reporter::new(ctx, config, self.failures.get_or_insert_with(Arc::default).clone()));
         let once = fire.and_then(|fire| self.once_fire(ctx, config, fire, &context, &report));
         if listeners.is_empty() && once.is_none() {
             return;
@@ -164,7 +161,7 @@ impl Phases {
             cache: self.cache.clone(),
             report: report.clone(),
             fence: ctx.fence.clone(),
-            stopping: self.stopping.clone(),
+            stopping: self.stopping.get_or_init(CancellationToken::new).clone(),
             fire,
             total: config.total(),
             started_timeout: config.checked.started_timeout,
@@ -222,24 +219,26 @@ impl Phases {
 
 impl Phases {
     fn spawn(&mut self, phase: impl std::future::Future<Output = ()> + Send + 'static) {
-        while self.tasks.try_join_next().is_some() {}
-        self.tasks.spawn(phase);
+        let tasks = self.tasks.get_or_insert_with(JoinSet::new);
+        while tasks.try_join_next().is_some() {}
+        tasks.spawn(phase);
     }
 
     /// The job is stopping: once-per-fire waits end (and claim nothing more), so that items
     /// waiting on a `before_once` phase need not wait for its timeout.
     pub(crate) fn stop_waiting(&self) {
-        self.stopping.cancel();
+        self.stopping.get_or_init(CancellationToken::new).cancel();
     }
 
     /// The job stops: once-per-fire waits end; waits for the phases in flight until `deadline`
     /// (not at all for none), then aborts what is left.
     pub(crate) async fn finish(&mut self, deadline: Option<Instant>) {
-        self.stopping.cancel();
+        self.stop_waiting();
+        let Some(tasks) = self.tasks.as_mut() else { return };
         if let Some(deadline) = deadline {
-            let _ = tokio::time::timeout_at(deadline, async { while self.tasks.join_next().await.is_some() {} }).await;
+            let _ = tokio::time::timeout_at(deadline, async { while tasks.join_next().await.is_some() {} }).await;
         }
-        self.tasks.abort_all();
-        while self.tasks.join_next().await.is_some() {}
+        tasks.abort_all();
+        while tasks.join_next().await.is_some() {}
     }
 }

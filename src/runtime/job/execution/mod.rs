@@ -77,7 +77,8 @@ fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
 /// The runs of a job on this instance.
 pub(super) struct Execution {
     state: FireState,
-    runs: JoinSet<RunEnd>,
+    /// Made by the first run (an allocation of every job otherwise).
+    runs: Option<JoinSet<RunEnd>>,
     active: BTreeMap<u64, ActiveRun>,
     local: LocalRuns,
     /// Tells streaming dataflow runs to stop after their batch (the job is stopping). Made by
@@ -102,7 +103,7 @@ impl Execution {
     pub(super) fn new(cache: crate::registry::cache::CacheReader) -> Execution {
         Execution {
             state: FireState::default(),
-            runs: JoinSet::new(),
+            runs: None,
             active: BTreeMap::new(),
             local: LocalRuns::default(),
             stream_stop: OnceLock::new(),

@@ -8,7 +8,7 @@
 //! without running it.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use tokio::sync::oneshot;
 
@@ -31,10 +31,11 @@ impl Slots {
     }
 }
 
-/// The pool's slots.
-#[derive(Clone, Default)]
+/// The pool's slots, made by the first run: most jobs in a large worker are idle, and the
+/// shared slots are an allocation of every job.
+#[derive(Default)]
 pub(crate) struct Pool {
-    slots: Arc<Mutex<Slots>>,
+    slots: OnceLock<Arc<Mutex<Slots>>>,
 }
 
 /// A run's place in the pool: held, or waiting for a slot. Dropping it frees the slot (or the
@@ -48,14 +49,15 @@ pub(crate) struct Ticket {
 impl Pool {
     /// A place for one run under `limit` runs at once (`None`: no bound).
     pub(crate) fn ticket(&self, limit: Option<usize>) -> Ticket {
-        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let shared = self.slots.get_or_init(Arc::default);
+        let mut slots = shared.lock().unwrap_or_else(PoisonError::into_inner);
         if limit.is_none_or(|l| slots.busy < l.max(1)) {
             slots.busy += 1;
-            return Ticket { slots: self.slots.clone(), waiting: None, held: true };
+            return Ticket { slots: shared.clone(), waiting: None, held: true };
         }
         let (tx, rx) = oneshot::channel();
         slots.waiting.push_back(tx);
-        Ticket { slots: self.slots.clone(), waiting: Some(rx), held: false }
+        Ticket { slots: shared.clone(), waiting: Some(rx), held: false }
     }
 }
 
@@ -110,14 +112,15 @@ mod tests {
         drop(third);
         drop(second);
         fourth.acquire().await;
-        assert_eq!(pool.slots.lock().unwrap().busy, 1);
+        let busy = || pool.slots.get().map_or(0, |s| s.lock().unwrap().busy);
+        assert_eq!(busy(), 1);
         drop(fourth);
-        assert_eq!(pool.slots.lock().unwrap().busy, 0);
+        assert_eq!(busy(), 0);
         // A slot handed to a ticket dropped before it looked is not lost.
         let held = pool.ticket(Some(1));
         let waiting = pool.ticket(Some(1));
         drop(held);
         drop(waiting);
-        assert_eq!(pool.slots.lock().unwrap().busy, 0);
+        assert_eq!(busy(), 0);
     }
 }

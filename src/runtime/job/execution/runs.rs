@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
-use tokio::task::JoinError;
+use tokio::task::{JoinError, JoinSet};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -125,7 +125,7 @@ impl Execution {
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
         let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
-        self.runs.spawn(async move {
+        self.runs.get_or_insert_with(JoinSet::new).spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
             let queue_kill = control.kill.clone();
@@ -175,11 +175,12 @@ impl Execution {
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
     /// while nothing runs).
     pub(crate) async fn next_ends(&mut self) -> Vec<Result<RunEnd, JoinError>> {
-        let Some(first) = self.runs.join_next().await else {
+        let Some(runs) = self.runs.as_mut() else { return std::future::pending().await };
+        let Some(first) = runs.join_next().await else {
             return std::future::pending().await;
         };
         let mut batch = vec![first];
-        while let Some(more) = self.runs.try_join_next() {
+        while let Some(more) = runs.try_join_next() {
             batch.push(more);
         }
         batch
@@ -315,12 +316,12 @@ impl Execution {
 
     /// True while runs are in progress.
     pub(crate) fn has_runs(&self) -> bool {
-        !self.runs.is_empty()
+        self.runs.as_ref().is_some_and(|r| !r.is_empty())
     }
 
     /// How many runs are in progress.
     pub(crate) fn run_count(&self) -> usize {
-        self.runs.len()
+        self.runs.as_ref().map_or(0, JoinSet::len)
     }
 
     /// Stopping, runs ended: lets the listener phases in flight finish until `deadline` (none:
@@ -338,7 +339,7 @@ impl Execution {
 
     /// Waits for the next run to end during a stop; `None` when none is left.
     pub(crate) async fn next_end_stopping(&mut self) -> Option<Result<RunEnd, JoinError>> {
-        self.runs.join_next().await
+        self.runs.as_mut()?.join_next().await
     }
 
     /// A run that ended while stopping: log it and clear its nodes unless it was killed with
