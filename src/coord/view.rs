@@ -94,7 +94,7 @@ impl JobView {
     }
 
     fn absorb_cached(&mut self, paths: &JobPaths, p: &str, node: &Cached) {
-        let persistent = node.stat.as_ref().is_some_and(|s| s.ephemeral_owner == 0);
+        let persistent = node.stat.as_ref().is_some_and(|s| !s.ephemeral);
         self.absorb(paths, p, node.data.as_deref(), persistent);
     }
 
@@ -608,7 +608,7 @@ mod tests {
                     let p = &pool[p % pool.len()];
                     match write {
                         Some((d, ephemeral)) => {
-                            let stat = CachedStat { ephemeral_owner: i64::from(ephemeral), mzxid: 0, version: 0 };
+                            let stat = CachedStat { ephemeral, mzxid: 0, version: 0 };
                             let data = data[d].clone().map(Vec::into_boxed_slice);
                             nodes.insert(p.as_str().into(), Cached { data, stat: Some(stat) });
                             live.update(&nodes, p);
