@@ -315,6 +315,7 @@ impl Worker {
         let (fence_tx, fence_rx) = watch::channel(fence::FenceState::HEALTHY);
         services.spawn(fence::monitor(registry.clone(), fencing, fence_tx, stop_rx.clone(), Arc::clone(&metrics)));
         services.spawn(Arc::clone(&metrics).follow_session(registry.session(), stop_rx.clone()));
+        let signals = job::Signals::start(stop_rx.clone(), fence_rx.clone(), registry.session());
         // The jobs start (publish, cache, register) many at a time: on ZooKeeper each start is a
         // few dozen round trips, which then overlap instead of adding up.
         let starts = config.jobs.into_iter().map(|job| {
@@ -326,7 +327,7 @@ impl Worker {
                 once_listeners: job.once_listeners,
             };
             let (registry, me, settings) = (registry.clone(), instance_id.clone(), Arc::clone(&settings));
-            job::JobTask::start(registry, me, settings, setup, stop_rx.clone(), fence_rx.clone())
+            job::JobTask::start(registry, me, settings, setup, &signals)
         });
         let runners: Vec<job::JobTask> = futures::stream::iter(starts).buffered(STARTS_IN_FLIGHT).try_collect().await?;
         if let Some(after) = config.prune_servers_after {

@@ -294,7 +294,8 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     };
     let (_stop_tx, stop) = watch::channel(StopMode::Run);
     let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
-    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings(0), setup, stop, fence).await.unwrap();
+    let signals = Signals::start(stop, fence, c.registry.session());
+    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings(0), setup, &signals).await.unwrap();
     // Sharded to this instance already, the flag its registration raised cleared: without a
     // turn the job never reacts to anything, so never shards.
     for p in [c.paths.sharding(), c.paths.item(0)] {
