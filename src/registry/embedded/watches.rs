@@ -27,7 +27,9 @@ pub(super) struct Watches {
 impl Watches {
     /// Adds `client`'s watch on `root`.
     pub(super) fn add(&mut self, root: &str, client: u64, tx: EventSender) {
-        self.by_root.entry(root.to_string()).or_default().push(EWatch { client, tx });
+        // Room for one: a root has one watch as a rule (its job's), and a first push would
+        // make room for four.
+        self.by_root.entry(root.to_string()).or_insert_with(|| Vec::with_capacity(1)).push(EWatch { client, tx });
     }
 
     /// Keeps the watches for which `keep` holds (it may send them an event); drops the rest.
