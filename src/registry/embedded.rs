@@ -23,9 +23,11 @@ use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus,
 use crate::clock::{Clock, SystemClock};
 
 mod faults;
+mod node;
 mod watches;
 
 pub use self::faults::{Fault, FaultPlan};
+use self::node::{ENode, EStat};
 
 /// The nominal session timeout of an embedded session (used by code that derives deadlines from
 /// it; embedded sessions only end when closed or expired on purpose).
@@ -78,58 +80,6 @@ struct ClientLink {
     /// Fault injection for this handle's requests, and how late its watch events arrive.
     faults: Option<FaultPlan>,
     event_lag: Duration,
-}
-
-/// A node: its path is the map's key. Boxed path and data, and a stat without what can be
-/// derived: a store holds every node of every job, in B-tree leaves of 11 entries used or not,
-/// and an entry takes 80 bytes instead of the 128 of a `String`, a `Vec` and a whole [`Stat`].
-#[derive(Clone)]
-struct ENode {
-    data: Box<[u8]>,
-    stat: EStat,
-}
-
-/// What a node keeps of its [`Stat`]: the data length comes from the data, and the owner is the
-/// session id in 32 bits (this store's ids are small: [`State::open_session`]).
-#[derive(Clone, Copy, Default)]
-struct EStat {
-    czxid: i64,
-    mzxid: i64,
-    ctime: i64,
-    mtime: i64,
-    version: i32,
-    cversion: i32,
-    num_children: i32,
-    /// The owning session's id; 0: the node is persistent.
-    owner: u32,
-}
-
-impl ENode {
-    /// The node's stat as a read returns it.
-    fn stat(&self) -> Stat {
-        let s = &self.stat;
-        Stat {
-            czxid: s.czxid,
-            mzxid: s.mzxid,
-            ctime: s.ctime,
-            mtime: s.mtime,
-            version: s.version,
-            cversion: s.cversion,
-            ephemeral_owner: self.ephemeral_owner(),
-            num_children: s.num_children,
-            data_length: i32::try_from(self.data.len()).unwrap_or(i32::MAX),
-        }
-    }
-
-    /// The owning session's id; 0 for a persistent node.
-    fn ephemeral_owner(&self) -> i64 {
-        i64::from(self.stat.owner)
-    }
-
-    /// The node as a read returns it.
-    fn read(&self) -> NodeData {
-        NodeData { data: self.data.to_vec(), stat: self.stat() }
-    }
 }
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
