@@ -707,13 +707,13 @@ async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result
     Ok((published.config, None))
 }
 
-/// Sleeps until a wall-clock instant (forever for none).
 /// The monotonic instant of a wall-clock one (`now` is the job's clock): timers run on the
 /// monotonic clock, fires are due on the wall clock. A fire that is past is due at once.
 fn monotonic(now: DateTime<Utc>, at: Option<DateTime<Utc>>) -> Option<Instant> {
     at.map(|at| Instant::now() + (at - now).to_std().unwrap_or(Duration::ZERO))
 }
 
+/// Sleeps until a monotonic instant (forever for none).
 async fn sleep_until_opt(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
