@@ -201,6 +201,8 @@ pub(crate) struct Settings {
     /// The jobs' turns: how many of them react to registry changes at once (see
     /// [`Settings::turn`]).
     pub(crate) turns: Arc<Semaphore>,
+    /// How many jobs contend for leadership at once ([`Settings::contention`]).
+    pub(crate) contentions: Semaphore,
 }
 
 impl Settings {
@@ -223,6 +225,15 @@ impl Settings {
     pub(crate) async fn turn(&self) -> Option<OwnedSemaphorePermit> {
         Arc::clone(&self.turns).acquire_owned().await.ok()
     }
+
+    /// Waits for a slot to contend for a job's leadership in. A worker's start-up has every job
+    /// contend at once; each contention is a few round trips on the latch with a kilobyte and a
+    /// half of state, and unbounded they were most of the start-up's peak on ZooKeeper (the
+    /// heap keeps that peak's pages). Slots are not turns: a contention can wait on a latch until
+    /// a dead holder's session expires, and must not hold up other jobs' reactions meanwhile.
+    pub(crate) async fn contention(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.contentions.acquire().await.ok()
+    }
 }
 
 /// How many jobs start at once.
@@ -230,6 +241,9 @@ const STARTS_IN_FLIGHT: usize = 64;
 
 /// How many jobs react to registry changes at once ([`Settings::turn`]).
 const TURNS: usize = 64;
+
+/// How many jobs contend for leadership at once ([`Settings::contention`]).
+const CONTENTIONS: usize = 64;
 
 /// How long a stopping worker waits for the trace writer to flush.
 const TRACE_FLUSH: Duration = Duration::from_secs(5);
@@ -297,6 +311,7 @@ impl Worker {
             bugs: config.bugs.iter().copied().collect(),
             metrics: Arc::clone(&metrics),
             turns: Arc::new(Semaphore::new(TURNS)),
+            contentions: Semaphore::new(CONTENTIONS),
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();

@@ -7,7 +7,10 @@ use tokio::time::Instant;
 
 use super::JobCtx;
 use crate::registry::cache::TreeCache;
-use crate::registry::{Mode, Op, RegistryError, codec};
+use crate::registry::codec::InstanceId;
+use crate::registry::path::JobPaths;
+use crate::registry::{Mode, Op, Registry, RegistryError, codec};
+use crate::runtime::Settings;
 use crate::task::OwnedTask;
 
 /// How long a contention that failed (the registry did not answer) waits before the next: its
@@ -65,27 +68,11 @@ impl Election {
         let me = ctx.me.clone();
         let settings = std::sync::Arc::clone(&ctx.settings);
         self.contending = Some(OwnedTask::spawn(async move {
-            let result = async {
-                if !directories.is_empty()
-                    && let Err(e) = registry.transaction(&directories).await
-                {
-                    // The cache was behind: the latch creates what is missing.
-                    tracing::debug!(job = %paths.job(), error = %e, "latch directories not created in one transaction");
-                }
-                let _latch = registry.latch(&paths.election_latch()).await?;
-                if registry.exists(&paths.leader_instance()).await?.is_none() {
-                    match registry.create(&paths.leader_instance(), &me.encode(), Mode::Ephemeral).await {
-                        Ok(_) => {
-                            settings.metrics.leader_change(paths.job());
-                            tracing::info!(job = %paths.job(), instance = %me, "elected leader");
-                        }
-                        Err(RegistryError::NodeExists(_)) => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                Ok::<_, RegistryError>(())
-            };
-            match result.await {
+            // The contention itself is boxed once a slot is free: a task waiting for a slot is
+            // then a few hundred bytes, not the contention's kilobyte and a half.
+            let _slot = settings.contention().await;
+            let result = Box::pin(contend(&registry, &paths, &me, &settings, directories)).await;
+            match result {
                 Ok(()) => false,
                 Err(e) => {
                     tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying in a second");
@@ -106,6 +93,34 @@ impl Election {
     pub(super) fn stop(&mut self) {
         self.contending = None;
     }
+}
+
+/// Takes the latch and creates the leader node if it is absent.
+async fn contend(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    settings: &Settings,
+    directories: Vec<Op>,
+) -> Result<(), RegistryError> {
+    if !directories.is_empty()
+        && let Err(e) = registry.transaction(&directories).await
+    {
+        // The cache was behind: the latch creates what is missing.
+        tracing::debug!(job = %paths.job(), error = %e, "latch directories not created in one transaction");
+    }
+    let _latch = registry.latch(&paths.election_latch()).await?;
+    if registry.exists(&paths.leader_instance()).await?.is_none() {
+        match registry.create(&paths.leader_instance(), &me.encode(), Mode::Ephemeral).await {
+            Ok(_) => {
+                settings.metrics.leader_change(paths.job());
+                tracing::info!(job = %paths.job(), instance = %me, "elected leader");
+            }
+            Err(RegistryError::NodeExists(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// The latch's directories (`leader`, `leader/election`, `leader/election/latch`) the cache does

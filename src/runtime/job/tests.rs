@@ -18,7 +18,7 @@ use crate::clock::SystemClock;
 use crate::registry::Mode;
 use crate::registry::embedded::EmbeddedStore;
 
-/// A worker's settings with `turns` turns.
+/// A worker's settings with `turns` turns and as many contention slots.
 fn settings(turns: usize) -> Arc<Settings> {
     Arc::new(Settings {
         kill_grace: Duration::from_secs(1),
@@ -27,6 +27,7 @@ fn settings(turns: usize) -> Arc<Settings> {
         bugs: Default::default(),
         metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
         turns: Arc::new(tokio::sync::Semaphore::new(turns)),
+        contentions: tokio::sync::Semaphore::new(turns),
     })
 }
 
@@ -308,3 +309,4 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     assert!(matches!(two_runs, Ok(Ok(_))), "no fires while waiting for a turn");
     running.abort();
 }
+
