@@ -206,7 +206,7 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     r.create("/job/config", b"v1", Mode::Persistent).await.unwrap();
     other.create("/job/sharding/1/instance", b"10.0.0.1@-@1", Mode::Persistent).await.unwrap();
     let live = Box::new(LiveView::with_threshold(JobPaths::new("job"), 0));
-    let mut cache = TreeCache::start_projected(r.clone(), "/job", lazy_running, live).await.unwrap();
+    let mut cache = TreeCache::start_projected(r.clone(), "/job", lazy_running, live, 0).await.unwrap();
     assert_eq!(cache.view().data("/job/config"), Some(&b"v1"[..]));
     assert_live_view(&cache);
     other.set("/job/config", b"v2", None).await.unwrap();

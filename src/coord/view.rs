@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::strategy::{self, Strategy};
-use crate::registry::cache::{self, CacheView, Cached, Nodes, Projection};
+use crate::registry::cache::{CacheView, Cached, Nodes, Projection};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Op, TreeNode};
@@ -371,7 +371,7 @@ fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
         return true;
     }
     let prefix = format!("{item}/");
-    cache::under(nodes, &prefix).any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
+    nodes.under(&prefix).any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
 }
 
 /// A job's [`JobView`] kept current by the job's cache as a [`Projection`]: each change updates
@@ -414,8 +414,7 @@ impl LiveView {
 
 impl Projection for LiveView {
     fn rebuild(&mut self, nodes: &Nodes) {
-        self.view =
-            (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, cache::entries(nodes))));
+        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter())));
     }
 
     fn update(&mut self, nodes: &Nodes, path: &str) {
@@ -610,7 +609,7 @@ mod tests {
                         Some((d, ephemeral)) => {
                             let stat = CachedStat { ephemeral, mzxid: 0, version: 0 };
                             let data = data[d].clone().map(Vec::into_boxed_slice);
-                            nodes.insert(p.as_str().into(), Cached { data, stat: Some(stat) });
+                            nodes.set(p, Cached { data, stat: Some(stat) });
                             live.update(&nodes, p);
                         }
                         None => {
@@ -623,7 +622,7 @@ mod tests {
                         live.rebuild(&nodes);
                     }
                     match live.current() {
-                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, cache::entries(&nodes))),
+                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter())),
                         None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
                     }
                     if nodes.len() > threshold {

@@ -35,13 +35,12 @@ use crate::queue;
 /// Decides which paths are lazy: their data is not fetched on events.
 pub type LazyPolicy = fn(&str) -> bool;
 
-/// The cached nodes by path. Keys and data are boxed slices, not `String` and `Vec`: a B-tree
-/// leaf holds 11 entries whether or not they are used, so every byte of an entry counts 11 times
-/// in an idle job's cache.
-pub type Nodes = BTreeMap<Box<str>, Cached>;
+mod nodes;
+
+pub use self::nodes::{Iter, LARGE, Nodes};
 
 /// Every path under `prefix` (a directory's path with its trailing `/`) and its node, in byte
-/// order, in a map keyed by path (a cache's nodes, the embedded registry's).
+/// order, in a map keyed by path (the embedded registry's).
 pub fn under<'a, V>(nodes: &'a BTreeMap<Box<str>, V>, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a V)> {
     nodes
         .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
@@ -58,11 +57,6 @@ pub(crate) fn child_names<V>(nodes: &BTreeMap<Box<str>, V>, parent: &str) -> Vec
             (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
         })
         .collect()
-}
-
-/// Every cached path and node, in byte order of the path.
-pub fn entries(nodes: &Nodes) -> impl Iterator<Item = (&str, &Cached)> {
-    nodes.iter().map(|(p, c)| (&**p, c))
 }
 
 /// A cached node: 32 bytes in the tree, where the data as a `Vec` and ZooKeeper's whole stat took
@@ -149,16 +143,9 @@ impl Tree {
         Tree { nodes, projection }
     }
 
-    /// Sets `path`'s node; true when it is new. A known path keeps its key (no allocation: most
-    /// events change a node the cache holds).
+    /// Sets `path`'s node; true when it is new.
     fn insert(&mut self, path: &str, node: Cached) -> bool {
-        let created = match self.nodes.get_mut(path) {
-            Some(old) => {
-                *old = node;
-                false
-            }
-            None => self.nodes.insert(path.into(), node).is_none(),
-        };
+        let created = self.nodes.set(path, node);
         if let Some(p) = self.projection.as_mut() {
             p.update(&self.nodes, path);
         }
@@ -263,12 +250,12 @@ impl CacheView<'_> {
 
     /// The names of a node's children, in byte order.
     pub fn children(&self, p: &str) -> Vec<String> {
-        child_names(&self.tree.nodes, p)
+        self.tree.nodes.children(p)
     }
 
     /// Every cached path and node, in byte order of the path.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Cached)> {
-        entries(&self.tree.nodes)
+    pub fn iter(&self) -> Iter<'_> {
+        self.tree.nodes.iter()
     }
 
     /// The number of cached nodes.
@@ -338,10 +325,11 @@ impl TreeCache {
         lazy: LazyPolicy,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<TreeCache> {
-        TreeCache::start_inner(registry, root, lazy, progress, None).await
+        TreeCache::start_inner(registry, root, lazy, progress, None, 0).await
     }
 
-    /// [`TreeCache::start`], keeping `projection` current with the nodes.
+    /// [`TreeCache::start`], keeping `projection` current with the nodes, with room for
+    /// `expected` nodes ([`Nodes::reserve_for`]).
     ///
     /// # Errors
     /// As [`TreeCache::start`].
@@ -350,8 +338,9 @@ impl TreeCache {
         root: &str,
         lazy: LazyPolicy,
         projection: Box<dyn Projection>,
+        expected: usize,
     ) -> Result<TreeCache> {
-        TreeCache::start_inner(registry, root, lazy, &|_| {}, Some(projection)).await
+        TreeCache::start_inner(registry, root, lazy, &|_| {}, Some(projection), expected).await
     }
 
     async fn start_inner(
@@ -360,9 +349,11 @@ impl TreeCache {
         lazy: LazyPolicy,
         progress: &(dyn Fn(usize) + Sync),
         projection: Option<Box<dyn Projection>>,
+        expected: usize,
     ) -> Result<TreeCache> {
         let watch = registry.watch_subtree(root).await?;
-        let nodes = load(&registry, root, progress).await?;
+        let mut nodes = load(&registry, root, progress).await?;
+        nodes.reserve_for(expected);
         let tree = RwLock::new(Tree::new(nodes, projection));
         let shared = Arc::new(Shared { root: root.to_string(), tree, revision: OnceLock::new() });
         let (tx, events) = queue::unbounded();
@@ -568,14 +559,14 @@ async fn resync(registry: &Registry, shared: &Shared, tx: &queue::Sender<CacheEv
         let nodes = &tree.nodes;
         for (p, old) in nodes.iter() {
             match fresh.get(p) {
-                None => diff.push(CacheEvent::Deleted(Arc::from(&**p))),
-                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(&**p))),
+                None => diff.push(CacheEvent::Deleted(Arc::from(p))),
+                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(p))),
                 Some(_) => {}
             }
         }
-        for p in fresh.keys() {
+        for (p, _) in fresh.iter() {
             if !nodes.contains_key(p) {
-                diff.push(CacheEvent::Created(Arc::from(&**p)));
+                diff.push(CacheEvent::Created(Arc::from(p)));
             }
         }
         tree.replace(fresh);
@@ -603,7 +594,7 @@ mod tests {
 
     #[test]
     fn an_entry_stays_small() {
-        // An idle job's cache is mostly B-tree leaves of 11 entries each, used or not.
+        // An idle job's cache is a vector of these (see `nodes`).
         assert_eq!(size_of::<(Box<str>, Cached)>(), 48);
     }
 }

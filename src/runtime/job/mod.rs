@@ -81,6 +81,13 @@ pub(crate) fn lazy_path(p: &str) -> bool {
     }
 }
 
+/// The nodes a job's cache holds settled and firing, for `total` items: about 14 of the job's
+/// own (its configuration, directories, server, instance, runner, leader and latch) and for each
+/// item its directory, owner and `running` marker, with a few to spare.
+fn expected_nodes(total: u32) -> usize {
+    16 + 4 * usize::try_from(total).unwrap_or(usize::MAX / 8)
+}
+
 /// Whether the job's cache shows a node, as the registration asks it.
 fn shows(cache: &TreeCache) -> impl Fn(&str) -> bool + Sync + '_ {
     move |p| cache.view().exists(p)
@@ -270,7 +277,9 @@ impl JobTask {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
         let live = Box::new(LiveView::new(ctx.paths.clone()));
-        let cache = TreeCache::start_projected(ctx.registry.clone(), ctx.paths.root(), lazy_path, live).await?;
+        let expected = expected_nodes(config.total());
+        let cache =
+            TreeCache::start_projected(ctx.registry.clone(), ctx.paths.root(), lazy_path, live, expected).await?;
         let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {
