@@ -49,7 +49,6 @@ type Queued = Box<(Notifier, Failure)>;
 /// A job's handle on its sender (clones share it).
 #[derive(Clone)]
 pub struct Alerts {
-    job: String,
     /// The queue, made with its sender task on the first notification: a job whose handler only
     /// logs (most of them) costs no task and no queue.
     tx: Arc<OnceLock<mpsc::Sender<Queued>>>,
@@ -57,10 +56,11 @@ pub struct Alerts {
 }
 
 impl Alerts {
-    /// The handle of `job`'s sender. The sender starts (on the current tokio runtime) with the
-    /// first notification and ends once every handle is dropped and the queue is drained.
-    pub fn start(job: &str) -> Alerts {
-        Alerts { job: job.to_string(), tx: Arc::default(), counts: Arc::default() }
+    /// The handle of a job's sender. The sender starts (on the current tokio runtime) with the
+    /// first notification and ends once every handle is dropped and the queue is drained. The
+    /// job's name comes with each failure.
+    pub fn start() -> Alerts {
+        Alerts { tx: Arc::default(), counts: Arc::default() }
     }
 
     /// The queue, started if need be; `None` outside a tokio runtime.
@@ -71,7 +71,7 @@ impl Alerts {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         Some(self.tx.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
-            runtime.spawn(run(self.job.clone(), rx, Arc::clone(&self.counts)));
+            runtime.spawn(run(rx, Arc::clone(&self.counts)));
             tx
         }))
     }
@@ -99,9 +99,13 @@ impl Alerts {
                 failure.job
             ),
             ErrorHandler::Notify(n) => {
-                if self.queue().is_none_or(|tx| tx.try_send(Box::new((Notifier::clone(n), failure))).is_err()) {
+                let refused = match self.queue() {
+                    Some(tx) => tx.try_send(Box::new((Notifier::clone(n), failure))).err().map(|e| e.into_inner().1),
+                    None => Some(failure),
+                };
+                if let Some(failure) = refused {
                     let dropped = self.counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-                    tracing::warn!(job = %self.job, dropped, "failure notification dropped: the queue is full");
+                    tracing::warn!(job = %failure.job, dropped, "failure notification dropped: the queue is full");
                 }
             }
         }
@@ -132,13 +136,13 @@ impl Bucket {
     }
 }
 
-async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
+async fn run(mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
     let mut bucket = Bucket { tokens: BURST, last: Instant::now() };
     while let Some(queued) = rx.recv().await {
         let (notifier, failure) = *queued;
         if !bucket.take(Instant::now()) {
             let dropped = counts.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-            tracing::warn!(job = %job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
+            tracing::warn!(job = %failure.job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
             continue;
         }
         let mut wait = BACKOFF;
@@ -146,17 +150,17 @@ async fn run(job: String, mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
             match deliver(&notifier, &failure).await {
                 Ok(()) => {
                     counts.sent.fetch_add(1, Ordering::Relaxed);
-                    tracing::info!(job = %job, item = failure.item, "failure notification sent");
+                    tracing::info!(job = %failure.job, item = failure.item, "failure notification sent");
                     break;
                 }
                 Err(Attempt { message, retry }) if retry && attempt < ATTEMPTS => {
-                    tracing::warn!(job = %job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
+                    tracing::warn!(job = %failure.job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
                     tokio::time::sleep(wait).await;
                     wait *= 2;
                 }
                 Err(Attempt { message, .. }) => {
                     counts.failed.fetch_add(1, Ordering::Relaxed);
-                    tracing::error!(job = %job, item = failure.item, attempt, error = %message, "failure notification not sent");
+                    tracing::error!(job = %failure.job, item = failure.item, attempt, error = %message, "failure notification not sent");
                     break;
                 }
             }

@@ -28,10 +28,38 @@ use crate::listener::{DistributeOnceListener, FireContext, JobListener};
 use crate::registry::cache::CacheReader;
 use crate::registry::path::GuaranteePhase;
 
+/// The library's listeners of a job ([`crate::listener`]), boxed: most jobs have none, and
+/// every job's task holds this.
+#[derive(Default)]
+pub(crate) struct Listeners(Option<Box<Lists>>);
+
+/// The listeners called for each item, and those called once per fire.
+struct Lists {
+    each: Vec<Arc<dyn JobListener>>,
+    once: Vec<Arc<dyn DistributeOnceListener>>,
+}
+
+impl Listeners {
+    /// The listeners called for each item, and those called once per fire.
+    pub(crate) fn new(each: Vec<Arc<dyn JobListener>>, once: Vec<Arc<dyn DistributeOnceListener>>) -> Listeners {
+        Listeners((!each.is_empty() || !once.is_empty()).then(|| Box::new(Lists { each, once })))
+    }
+
+    /// The listeners called for each item.
+    pub(crate) fn each(&self) -> &[Arc<dyn JobListener>] {
+        self.0.as_ref().map_or(&[], |l| &l.each)
+    }
+
+    /// The listeners called once per fire.
+    pub(crate) fn once(&self) -> &[Arc<dyn DistributeOnceListener>] {
+        self.0.as_ref().map_or(&[], |l| &l.once)
+    }
+}
+
 /// True when the job has once-per-fire listeners (the library's, or the job file's commands).
 pub(crate) fn has_once_listeners(ctx: &JobCtx, config: &Effective) -> bool {
     let command = config.command_listener.as_ref();
-    !ctx.once_listeners.is_empty() || command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
+    !ctx.listeners.once().is_empty() || command.is_some_and(|c| c.before_once.is_some() || c.after_once.is_some())
 }
 
 /// A `before` phase: items await it.
@@ -79,7 +107,7 @@ impl Phases {
         items: &[u32],
         source: &Source,
     ) {
-        let mut listeners: Vec<Arc<dyn JobListener>> = ctx.listeners.clone();
+        let mut listeners: Vec<Arc<dyn JobListener>> = ctx.listeners.each().to_vec();
         if let Some(command) = config.command_listener.as_ref().filter(|c| c.before.is_some() || c.after.is_some()) {
             listeners.push(command.clone());
         }
@@ -141,7 +169,7 @@ impl Phases {
     ) -> Option<Arc<OnceFire>> {
         let command = config.command_listener.as_ref();
         let with = |has: bool| -> Vec<Arc<dyn DistributeOnceListener>> {
-            let mut all = ctx.once_listeners.clone();
+            let mut all = ctx.listeners.once().to_vec();
             all.extend(command.filter(|_| has).map(|c| c.clone() as Arc<dyn DistributeOnceListener>));
             all
         };

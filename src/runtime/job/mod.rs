@@ -121,9 +121,7 @@ pub(crate) struct JobCtx {
     /// The error handler's sender ([`crate::notify`]).
     pub(crate) alerts: crate::notify::Alerts,
     /// The library's listeners of the job.
-    pub(crate) listeners: Vec<Arc<dyn crate::listener::JobListener>>,
-    /// The library's once-per-fire listeners of the job.
-    pub(crate) once_listeners: Vec<Arc<dyn crate::listener::DistributeOnceListener>>,
+    pub(crate) listeners: listeners::Listeners,
 }
 
 impl JobCtx {
@@ -238,14 +236,13 @@ impl JobTask {
         let paths = JobPaths::new(&setup.config.job_name);
         let (stored, fault) = publish_config(&registry, &setup).await?;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
-        let alerts = crate::notify::Alerts::start(paths.job());
+        let alerts = crate::notify::Alerts::start();
         let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
         let ctx = JobCtx {
             registry,
             me,
             alerts,
-            listeners: setup.listeners,
-            once_listeners: setup.once_listeners,
+            listeners: listeners::Listeners::new(setup.listeners, setup.once_listeners),
             paths,
             settings,
             job_type: setup.job_type,

@@ -44,9 +44,8 @@ fn ctx(store: &EmbeddedStore, me: &str) -> JobCtx {
         pin: None,
         refusals: std::sync::atomic::AtomicU64::new(0),
         probe: Default::default(),
-        alerts: crate::notify::Alerts::start("j"),
-        listeners: Vec::new(),
-        once_listeners: Vec::new(),
+        alerts: crate::notify::Alerts::start(),
+        listeners: Default::default(),
     }
 }
 
@@ -309,4 +308,3 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     assert!(matches!(two_runs, Ok(Ok(_))), "no fires while waiting for a turn");
     running.abort();
 }
-
