@@ -21,7 +21,6 @@
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
@@ -32,35 +31,15 @@ use tokio::task::JoinHandle;
 use super::{NodeData, Registry, Result, Stat, SubtreeWatch, TreeNode, WatchEvent};
 use crate::queue;
 
-/// Decides which paths are lazy: their data is not fetched on events.
-pub type LazyPolicy = fn(&str) -> bool;
-
 mod nodes;
 
 pub use self::nodes::{Iter, LARGE, Nodes};
 
-/// Every path under `prefix` (a directory's path with its trailing `/`) and its node, in byte
-/// order, in a map keyed by path (the embedded registry's).
-pub fn under<'a, V>(nodes: &'a BTreeMap<Box<str>, V>, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a V)> {
-    nodes
-        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
-        .map(|(p, c)| (&**p, c))
-        .take_while(move |(p, _)| p.starts_with(prefix))
-}
+/// Decides which paths are lazy: their data is not fetched on events.
+pub type LazyPolicy = fn(&str) -> bool;
 
-/// The names of `parent`'s children in a map keyed by path, in byte order.
-pub(crate) fn child_names<V>(nodes: &BTreeMap<Box<str>, V>, parent: &str) -> Vec<String> {
-    let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
-    under(nodes, &prefix)
-        .filter_map(|(k, _)| {
-            let rest = &k[prefix.len()..];
-            (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
-        })
-        .collect()
-}
-
-/// A cached node: 32 bytes in the tree, where the data as a `Vec` and ZooKeeper's whole stat took
-/// 88.
+/// A cached node: 32 bytes beside its path, where the data as a `Vec` and ZooKeeper's whole stat
+/// took 88.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cached {
     /// The data; `None` when the path is lazy and changed since the last full read.

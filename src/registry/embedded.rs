@@ -149,7 +149,7 @@ impl State {
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
-        super::cache::child_names(&self.nodes, parent)
+        node::child_names(&self.nodes, parent)
     }
 
     /// Applies `ops` atomically for `session`; on success delivers the events.

@@ -1,5 +1,8 @@
 //! The embedded registry's nodes, kept small: a store holds every node of every job.
 
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
 use crate::registry::{NodeData, Stat};
 
 /// A node: its path is the map's key. Boxed path and data, and a stat without what can be
@@ -52,4 +55,24 @@ impl ENode {
     pub(super) fn read(&self) -> NodeData {
         NodeData { data: self.data.to_vec(), stat: self.stat() }
     }
+}
+
+/// Every path under `prefix` (a directory's path with its trailing `/`) and its node, in byte
+/// order.
+fn under<'a>(nodes: &'a BTreeMap<Box<str>, ENode>, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a ENode)> {
+    nodes
+        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+        .map(|(p, c)| (&**p, c))
+        .take_while(move |(p, _)| p.starts_with(prefix))
+}
+
+/// The names of `parent`'s children, in byte order.
+pub(super) fn child_names(nodes: &BTreeMap<Box<str>, ENode>, parent: &str) -> Vec<String> {
+    let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
+    under(nodes, &prefix)
+        .filter_map(|(k, _)| {
+            let rest = &k[prefix.len()..];
+            (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
+        })
+        .collect()
 }
