@@ -20,10 +20,10 @@ use super::Cached;
 pub const LARGE: usize = 256;
 
 /// The cached nodes by path, in byte order of the path.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Nodes(Repr);
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 enum Repr {
     /// Sorted by path, no path twice.
     Small(Vec<(Box<str>, Cached)>),

@@ -85,7 +85,7 @@ pub(crate) fn lazy_path(p: &str) -> bool {
 /// own (its configuration, directories, server, instance, runner, leader and latch) and for each
 /// item its directory, owner and `running` marker, with a few to spare.
 fn expected_nodes(total: u32) -> usize {
-    16 + 4 * usize::try_from(total).unwrap_or(usize::MAX / 8)
+    usize::try_from(total).unwrap_or(usize::MAX).saturating_mul(4).saturating_add(16)
 }
 
 /// Whether the job's cache shows a node, as the registration asks it.
