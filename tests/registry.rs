@@ -237,6 +237,7 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     })
     .await;
     assert!(saw_resync);
+    assert_eq!(cache.view().node("/job/sharding/0/running").unwrap().data, None, "a re-read keeps no lazy data");
     assert!(r.session().borrow().epoch >= 2, "a new session was built");
     within(10, "the deletion made meanwhile", cache.wait_until(|v| !v.exists("/job/sharding/1/instance"))).await;
     assert_live_view(&cache);

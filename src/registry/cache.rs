@@ -42,7 +42,7 @@ pub type LazyPolicy = fn(&str) -> bool;
 /// took 88.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cached {
-    /// The data; `None` when the path is lazy and changed since the last full read.
+    /// The data; `None` when the path is lazy (its data is neither read nor kept).
     pub data: Option<Box<[u8]>>,
     /// The metadata, when known.
     pub stat: Option<CachedStat>,
@@ -331,7 +331,7 @@ impl TreeCache {
         expected: usize,
     ) -> Result<TreeCache> {
         let watch = registry.watch_subtree(root).await?;
-        let mut nodes = load(&registry, root, progress).await?;
+        let mut nodes = load(&registry, root, lazy, progress).await?;
         nodes.reserve_for(expected);
         let tree = RwLock::new(Tree::new(nodes, projection));
         let shared = Arc::new(Shared { root: root.to_string(), tree, revision: OnceLock::new() });
@@ -384,9 +384,21 @@ impl TreeCache {
     }
 }
 
-async fn load(registry: &Registry, root: &str, progress: &(dyn Fn(usize) + Sync)) -> Result<Nodes> {
+/// Reads the subtree. The data of lazy paths is dropped, as an event about them would: a job's
+/// cache would otherwise keep, until their next change, the data its worker never reads (each
+/// item's last result among it).
+async fn load(registry: &Registry, root: &str, lazy: LazyPolicy, progress: &(dyn Fn(usize) + Sync)) -> Result<Nodes> {
     let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
-    Ok(nodes.into_iter().map(|TreeNode { path, node }| (path.into_boxed_str(), Cached::from(node))).collect())
+    Ok(nodes
+        .into_iter()
+        .map(|TreeNode { path, node }| {
+            let mut cached = Cached::from(node);
+            if lazy(&path) {
+                cached.data = None;
+            }
+            (path.into_boxed_str(), cached)
+        })
+        .collect())
 }
 
 /// Applies watch events to the cache until the watch ends or the cache is dropped. Events that
@@ -450,7 +462,7 @@ async fn apply(
         match registry.get_many(&wanted).await {
             Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
             // The resync reads everything the batch would have.
-            Err(e) => return recover(registry, shared, tx, &e).await,
+            Err(e) => return recover(registry, shared, lazy, tx, &e).await,
         }
     }
     for event in batch {
@@ -489,12 +501,12 @@ async fn apply(
             WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
             WatchEvent::Resync => {
                 fetched.clear();
-                resync(registry, shared, tx).await
+                resync(registry, shared, lazy, tx).await
             }
         };
         if let Err(e) = outcome {
             fetched.clear();
-            if !recover(registry, shared, tx, &e).await {
+            if !recover(registry, shared, lazy, tx, &e).await {
                 return false;
             }
         }
@@ -507,6 +519,7 @@ async fn apply(
 async fn recover(
     registry: &Registry,
     shared: &Shared,
+    lazy: LazyPolicy,
     tx: &queue::Sender<CacheEvent>,
     error: &super::RegistryError,
 ) -> bool {
@@ -515,7 +528,7 @@ async fn recover(
     }
     tracing::warn!(root = %shared.root, error = %error, "cache read failed, re-reading the subtree");
     let mut delay = Duration::from_millis(100);
-    while let Err(e) = resync(registry, shared, tx).await {
+    while let Err(e) = resync(registry, shared, lazy, tx).await {
         if tx.is_closed() {
             return false;
         }
@@ -531,8 +544,8 @@ fn send(tx: &queue::Sender<CacheEvent>, event: CacheEvent) -> Result<()> {
 }
 
 /// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
-async fn resync(registry: &Registry, shared: &Shared, tx: &queue::Sender<CacheEvent>) -> Result<()> {
-    let fresh = load(registry, &shared.root, &|_| {}).await?;
+async fn resync(registry: &Registry, shared: &Shared, lazy: LazyPolicy, tx: &queue::Sender<CacheEvent>) -> Result<()> {
+    let fresh = load(registry, &shared.root, lazy, &|_| {}).await?;
     let mut diff = Vec::new();
     shared.write(|tree| {
         let nodes = &tree.nodes;
