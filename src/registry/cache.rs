@@ -131,16 +131,6 @@ impl Tree {
         created
     }
 
-    /// Drops the data of `path`'s node, keeping the node.
-    fn forget_data(&mut self, path: &str) {
-        if let Some(node) = self.nodes.get_mut(path) {
-            node.data = None;
-            if let Some(p) = self.projection.as_mut() {
-                p.update(&self.nodes, path);
-            }
-        }
-    }
-
     /// Removes `path`; true when it was there.
     fn remove(&mut self, path: &str) -> bool {
         let existed = self.nodes.remove(path).is_some();
@@ -378,13 +368,6 @@ impl TreeCache {
     /// A receiver that is notified after every change applied to the cache.
     pub fn revisions(&self) -> watch::Receiver<u64> {
         self.shared.revisions()
-    }
-
-    /// Drops the data of the node at `path`, keeping the node, for data its reader keeps in
-    /// another form (a job keeps its configuration parsed). The node's next change brings the
-    /// data back, and so does a resync.
-    pub fn forget_data(&self, path: &str) {
-        self.shared.write(|tree| tree.forget_data(path));
     }
 
     /// Waits until `condition` holds on the cached tree.

@@ -82,14 +82,6 @@ impl Nodes {
         }
     }
 
-    /// The node at `path`, to change.
-    pub fn get_mut(&mut self, path: &str) -> Option<&mut Cached> {
-        match &mut self.0 {
-            Repr::Small(v) => v.binary_search_by(|(p, _)| (**p).cmp(path)).ok().map(|i| &mut v[i].1),
-            Repr::Large(m) => m.get_mut(path),
-        }
-    }
-
     /// True when there is a node at `path`.
     pub fn contains_key(&self, path: &str) -> bool {
         self.get(path).is_some()

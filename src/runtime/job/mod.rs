@@ -277,8 +277,6 @@ impl JobTask {
         let expected = expected_nodes(config.total());
         let cache =
             TreeCache::start_projected(ctx.registry.clone(), ctx.paths.root(), lazy_path, live, expected).await?;
-        // The job keeps its configuration parsed (see `reload_config`).
-        cache.forget_data(&ctx.paths.config());
         let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {
@@ -534,26 +532,15 @@ impl JobTask {
     }
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
-    ///
-    /// The cache then forgets the node's text: the job keeps the configuration parsed, and the
-    /// text (a few hundred bytes of YAML) would be a second copy in every job. A node without
-    /// its text was read already: a change handled before this event brought the same text.
     async fn reload_config(&mut self) {
-        let path = self.ctx.paths.config();
-        let text = match self.cache.view().node(&path) {
-            Some(node) => match node.data.as_deref() {
-                Some(data) => crate::registry::codec::decode_text(data),
-                None => return,
-            },
-            None => {
-                tracing::error!(
-                    job = %self.name(),
-                    "the configuration node {path} is gone; keeping the configuration in effect until it is back"
-                );
-                return;
-            }
+        let Some(text) = self.cache.view().text(&self.ctx.paths.config()) else {
+            tracing::error!(
+                job = %self.name(),
+                "the configuration node {} is gone; keeping the configuration in effect until it is back",
+                self.ctx.paths.config()
+            );
+            return;
         };
-        self.cache.forget_data(&path);
         let parsed = JobConfig::from_yaml(&text).map_err(|e| e.to_string());
         let built = parsed.and_then(|cfg| self.ctx.effective(cfg));
         let new = match built {
