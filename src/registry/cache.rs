@@ -308,7 +308,7 @@ impl TreeCache {
     }
 
     /// [`TreeCache::start`], keeping `projection` current with the nodes, with room for
-    /// `expected` nodes ([`Nodes::reserve_for`]).
+    /// `expected` nodes ([`Nodes::from_vec`]).
     ///
     /// # Errors
     /// As [`TreeCache::start`].
@@ -331,8 +331,7 @@ impl TreeCache {
         expected: usize,
     ) -> Result<TreeCache> {
         let watch = registry.watch_subtree(root).await?;
-        let mut nodes = load(&registry, root, lazy, progress).await?;
-        nodes.reserve_for(expected);
+        let nodes = load(&registry, root, lazy, expected, progress).await?;
         let tree = RwLock::new(Tree::new(nodes, projection));
         let shared = Arc::new(Shared { root: root.to_string(), tree, revision: OnceLock::new() });
         let (tx, events) = queue::unbounded();
@@ -384,21 +383,26 @@ impl TreeCache {
     }
 }
 
-/// Reads the subtree. The data of lazy paths is dropped, as an event about them would: a job's
-/// cache would otherwise keep, until their next change, the data its worker never reads (each
-/// item's last result among it).
-async fn load(registry: &Registry, root: &str, lazy: LazyPolicy, progress: &(dyn Fn(usize) + Sync)) -> Result<Nodes> {
+/// Reads the subtree, with room for `room` nodes. The data of lazy paths is dropped, as an event
+/// about them would: a job's cache would otherwise keep, until their next change, the data its
+/// worker never reads (each item's last result among it).
+async fn load(
+    registry: &Registry,
+    root: &str,
+    lazy: LazyPolicy,
+    room: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Nodes> {
     let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
-    Ok(nodes
-        .into_iter()
-        .map(|TreeNode { path, node }| {
-            let mut cached = Cached::from(node);
-            if lazy(&path) {
-                cached.data = None;
-            }
-            (path.into_boxed_str(), cached)
-        })
-        .collect())
+    let mut entries = Vec::with_capacity(nodes.len().max(room));
+    entries.extend(nodes.into_iter().map(|TreeNode { path, node }| {
+        let mut cached = Cached::from(node);
+        if lazy(&path) {
+            cached.data = None;
+        }
+        (path.into_boxed_str(), cached)
+    }));
+    Ok(Nodes::from_vec(entries))
 }
 
 /// Applies watch events to the cache until the watch ends or the cache is dropped. Events that
@@ -545,7 +549,8 @@ fn send(tx: &queue::Sender<CacheEvent>, event: CacheEvent) -> Result<()> {
 
 /// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
 async fn resync(registry: &Registry, shared: &Shared, lazy: LazyPolicy, tx: &queue::Sender<CacheEvent>) -> Result<()> {
-    let fresh = load(registry, &shared.root, lazy, &|_| {}).await?;
+    let room = shared.read().nodes.room();
+    let fresh = load(registry, &shared.root, lazy, room, &|_| {}).await?;
     let mut diff = Vec::new();
     shared.write(|tree| {
         let nodes = &tree.nodes;

@@ -481,6 +481,22 @@ pub fn child(parent: &str, name: &str) -> String {
     if parent == "/" { format!("/{name}") } else { format!("{parent}/{name}") }
 }
 
+/// A directory's prefix: its path and a trailing `/` (`/` for the root).
+pub fn dir_prefix(parent: &str) -> String {
+    if parent == "/" { "/".to_string() } else { format!("{parent}/") }
+}
+
+/// The names of the direct children among `paths`, every one of which starts with `prefix`
+/// ([`dir_prefix`]), in their order.
+pub fn direct_children<'a>(prefix: &str, paths: impl Iterator<Item = &'a str>) -> Vec<String> {
+    paths
+        .filter_map(|p| {
+            let rest = &p[prefix.len()..];
+            (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
+        })
+        .collect()
+}
+
 /// The last segment of a path.
 pub fn name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)

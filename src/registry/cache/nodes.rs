@@ -15,6 +15,7 @@ use std::collections::btree_map;
 use std::ops::Bound;
 
 use super::Cached;
+use crate::registry::path;
 
 /// The number of nodes above which they are kept in a B-tree.
 pub const LARGE: usize = 256;
@@ -97,12 +98,6 @@ impl Nodes {
                     false
                 }
                 Err(i) => {
-                    if v.len() == v.capacity() {
-                        // Capacities are powers of two: a vector that grows frees its old block,
-                        // and blocks of a few sizes are used again by the next job's vector
-                        // where blocks of every size would be left as holes in the heap.
-                        v.reserve_exact(v.capacity().max(4));
-                    }
                     v.insert(i, (path.into(), node));
                     if v.len() > LARGE {
                         self.0 = Repr::Large(std::mem::take(v).into_iter().collect());
@@ -135,15 +130,11 @@ impl Nodes {
         }
     }
 
-    /// Makes room for `expected` nodes in all, when they would be kept in a vector: the nodes a
-    /// cache will hold once settled, made room for while it starts. Growing later leaves the
-    /// smaller block behind as a hole in the heap among the blocks of the other jobs started
-    /// meanwhile.
-    pub fn reserve_for(&mut self, expected: usize) {
-        if let Repr::Small(v) = &mut self.0
-            && expected <= LARGE
-        {
-            v.reserve_exact(expected.saturating_sub(v.len()));
+    /// How many nodes the vector has room for without growing (none in a B-tree).
+    pub fn room(&self) -> usize {
+        match &self.0 {
+            Repr::Small(v) => v.capacity(),
+            Repr::Large(_) => 0,
         }
     }
 
@@ -167,33 +158,36 @@ impl Nodes {
 
     /// The names of `parent`'s children, in byte order.
     pub fn children(&self, parent: &str) -> Vec<String> {
-        let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
-        self.under(&prefix)
-            .filter_map(|(k, _)| {
-                let rest = &k[prefix.len()..];
-                (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
-            })
-            .collect()
+        let prefix = path::dir_prefix(parent);
+        path::direct_children(&prefix, self.under(&prefix).map(|(p, _)| p))
+    }
+}
+
+impl Nodes {
+    /// The nodes in any order; of a path given twice, the last. A vector given with room to
+    /// spare keeps it: a cache makes room when it starts for the nodes it will hold, since a
+    /// vector grown later leaves its old block as a hole among the other jobs' memory.
+    pub fn from_vec(mut v: Vec<(Box<str>, Cached)>) -> Nodes {
+        if v.len() > LARGE {
+            return Nodes(Repr::Large(v.into_iter().collect()));
+        }
+        // Stable: of equal paths the last given ends up last; the kept slot takes its node.
+        v.sort_by(|(a, _), (b, _)| a.cmp(b));
+        v.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        Nodes(Repr::Small(v))
     }
 }
 
 impl FromIterator<(Box<str>, Cached)> for Nodes {
-    /// The nodes in any order; of a path given twice, the last.
+    /// As [`Nodes::from_vec`].
     fn from_iter<I: IntoIterator<Item = (Box<str>, Cached)>>(iter: I) -> Nodes {
-        let mut v: Vec<(Box<str>, Cached)> = iter.into_iter().collect();
-        if v.len() > LARGE {
-            return Nodes(Repr::Large(v.into_iter().collect()));
-        }
-        // Stable: of equal paths the last given ends up last, and is the one kept.
-        v.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let mut sorted: Vec<(Box<str>, Cached)> = Vec::with_capacity(v.len().next_power_of_two());
-        for entry in v {
-            match sorted.last_mut() {
-                Some(last) if last.0 == entry.0 => *last = entry,
-                _ => sorted.push(entry),
-            }
-        }
-        Nodes(Repr::Small(sorted))
+        Nodes::from_vec(iter.into_iter().collect())
     }
 }
 

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
-use crate::registry::{NodeData, Stat};
+use crate::registry::{NodeData, Stat, path};
 
 /// A node: its path is the map's key. Boxed path and data, and a stat without what can be
 /// derived: a store holds every node of every job, in B-tree leaves of 11 entries used or not,
@@ -68,11 +68,6 @@ fn under<'a>(nodes: &'a BTreeMap<Box<str>, ENode>, prefix: &'a str) -> impl Iter
 
 /// The names of `parent`'s children, in byte order.
 pub(super) fn child_names(nodes: &BTreeMap<Box<str>, ENode>, parent: &str) -> Vec<String> {
-    let prefix = if parent == "/" { "/".to_string() } else { format!("{parent}/") };
-    under(nodes, &prefix)
-        .filter_map(|(k, _)| {
-            let rest = &k[prefix.len()..];
-            (!rest.is_empty() && !rest.contains('/')).then(|| rest.to_string())
-        })
-        .collect()
+    let prefix = path::dir_prefix(parent);
+    path::direct_children(&prefix, under(nodes, &prefix).map(|(p, _)| p))
 }
