@@ -12,6 +12,14 @@
 //! (GNU ld and LLD both accept a script that `INSERT`s a section); with a linker configured for
 //! the target (`RUSTC_LINKER`), such as mold, or with `EJCTL_HOT_TEXT=off`, the build links as
 //! before. The list is made from such a build: valgrind names no function in the gathered block.
+//!
+//! The same builds link a position-dependent executable (`-no-pie`), as Go does by default. In a
+//! position-independent one the loader writes the address of every pointer in the binary's
+//! read-only tables (1.4 MB of vtables, string tables and callsites) at start, so each process
+//! keeps a private copy of all of them; linked at a fixed address they stay pages of the file,
+//! shared and read only where used: 1.7 MB less resident in every `ejctl` process, measured. What
+//! it gives up is the random placement of the program's own code (libraries, heap, stacks and
+//! mappings stay randomized); `EJCTL_PIE=on` builds a position-independent executable again.
 
 use std::env;
 use std::path::Path;
@@ -20,6 +28,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=link/hot-text.ld");
     println!("cargo:rerun-if-env-changed=EJCTL_HOT_TEXT");
+    println!("cargo:rerun-if-env-changed=EJCTL_PIE");
     let var = |name: &str| env::var(name).unwrap_or_default();
     let release = var("PROFILE") == "release";
     let linux_gnu = var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
@@ -30,5 +39,8 @@ fn main() {
         // `-T` and the path as two arguments: a path with a comma would split in `-Wl,`.
         println!("cargo:rustc-link-arg-bins=-T");
         println!("cargo:rustc-link-arg-bins={}", script.display());
+    }
+    if release && linux_gnu && var("EJCTL_PIE") != "on" {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }
