@@ -2,13 +2,19 @@
 //! there are many.
 //!
 //! An idle job's cache holds about two dozen nodes. In a B-tree those take a root and two or
-//! three leaves of 11 entries each, used or not: about 2 KB. Sorted in a vector they take 48
-//! bytes each, about 1.2 KB. A lookup is then a binary search, and an insertion or removal moves
+//! three leaves of 11 entries each, used or not: about 2 KB. Sorted in a vector they take 40
+//! bytes each, about 1 KB. A lookup is then a binary search, and an insertion or removal moves
 //! the entries after it, which is cheaper than a B-tree's allocation while the vector is small. A
 //! large job (a thousand items, a few thousand nodes, a thousand `running` nodes created and
 //! deleted at each fire) would move kilobytes at every change: above [`LARGE`] nodes the cache
 //! keeps them in a B-tree, and back in a vector below half of that, so a job near the limit does
 //! not convert at every change.
+//!
+//! The vector's paths are one string, each entry its offset and length in it: a path of its own
+//! was an allocation of 32 or 48 bytes for a path of 10 to 40 (the allocator's smallest block is
+//! 32 bytes), 0.6 KB of every idle job. A removed path stays in the string until a new one finds
+//! no room; the live paths are then copied into a new string (of twice the room only when they
+//! need it), so the string does not grow while a job's `running` nodes come and go at every fire.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map;
@@ -26,21 +32,106 @@ pub struct Nodes(Repr);
 
 #[derive(Debug)]
 enum Repr {
-    /// Sorted by path, no path twice.
-    Small(Vec<(Box<str>, Cached)>),
+    Small(Packed),
     Large(BTreeMap<Box<str>, Cached>),
 }
 
 impl Default for Repr {
     fn default() -> Repr {
-        Repr::Small(Vec::new())
+        Repr::Small(Packed::default())
+    }
+}
+
+/// Nodes sorted by path, no path twice, their paths in one string.
+#[derive(Debug, Default)]
+struct Packed {
+    /// The paths one after another, removed ones among them until the next [`Packed::make_room`].
+    text: String,
+    /// Sorted by path.
+    slots: Vec<Slot>,
+    /// The bytes of `text` no slot uses.
+    garbage: usize,
+}
+
+/// A node and where its path is in [`Packed::text`]. Offsets of 32 bits: the text of at most
+/// [`LARGE`] paths stays far below 4 GB, and a path that would not fit turns the nodes into a
+/// B-tree instead.
+#[derive(Debug)]
+struct Slot {
+    at: u32,
+    len: u32,
+    node: Cached,
+}
+
+impl Packed {
+    fn path<'a>(text: &'a str, slot: &Slot) -> &'a str {
+        let at = slot.at as usize;
+        text.get(at..at + slot.len as usize).unwrap_or_default()
+    }
+
+    fn find(&self, path: &str) -> Result<usize, usize> {
+        self.slots.binary_search_by(|s| Packed::path(&self.text, s).cmp(path))
+    }
+
+    /// Inserts a path not there at slot `i`; gives the node back (nothing changed) when the
+    /// text would pass the offsets' range.
+    fn insert(&mut self, i: usize, path: &str, node: Cached) -> Result<(), Cached> {
+        if !self.make_room(path.len()) {
+            return Err(node);
+        }
+        let (Ok(at), Ok(len)) = (u32::try_from(self.text.len()), u32::try_from(path.len())) else {
+            return Err(node);
+        };
+        self.text.push_str(path);
+        self.slots.insert(i, Slot { at, len, node });
+        Ok(())
+    }
+
+    fn remove(&mut self, i: usize) -> Cached {
+        let slot = self.slots.remove(i);
+        self.garbage += slot.len as usize;
+        slot.node
+    }
+
+    /// Makes room in the text for `extra` more bytes: when they do not fit, copies the live
+    /// paths into a new text, of the same room when that is enough, else of twice the room (or
+    /// what they need). False when the text would pass the offsets' range.
+    fn make_room(&mut self, extra: usize) -> bool {
+        let room = self.text.capacity();
+        if self.text.len() + extra <= room {
+            return true;
+        }
+        let needed = self.text.len() - self.garbage + extra;
+        if u32::try_from(needed).is_err() {
+            return false;
+        }
+        let old = std::mem::replace(
+            &mut self.text,
+            String::with_capacity(if needed <= room { room } else { needed.max(room * 2) }),
+        );
+        for slot in &mut self.slots {
+            let path = Packed::path(&old, slot);
+            // Within the range: the live paths take at most `needed` bytes.
+            slot.at = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+            self.text.push_str(path);
+        }
+        self.garbage = 0;
+        true
+    }
+
+    /// Into a B-tree.
+    fn into_map(self) -> BTreeMap<Box<str>, Cached> {
+        let text = self.text;
+        self.slots.into_iter().map(|s| (Box::from(Packed::path(&text, &s)), s.node)).collect()
     }
 }
 
 /// The nodes in byte order of the path, or those of a range of paths.
-pub enum Iter<'a> {
-    /// Of the vector.
-    Small(std::slice::Iter<'a, (Box<str>, Cached)>),
+pub struct Iter<'a>(IterRepr<'a>);
+
+enum IterRepr<'a> {
+    /// Of the vector: its paths and slots.
+    Small(&'a str, std::slice::Iter<'a, Slot>),
     /// Of the B-tree.
     Large(btree_map::Range<'a, Box<str>, Cached>),
 }
@@ -49,9 +140,9 @@ impl<'a> Iterator for Iter<'a> {
     type Item = (&'a str, &'a Cached);
 
     fn next(&mut self) -> Option<(&'a str, &'a Cached)> {
-        match self {
-            Iter::Small(i) => i.next().map(|(p, c)| (&**p, c)),
-            Iter::Large(i) => i.next().map(|(p, c)| (&**p, c)),
+        match &mut self.0 {
+            IterRepr::Small(text, i) => i.next().map(|s| (Packed::path(text, s), &s.node)),
+            IterRepr::Large(i) => i.next().map(|(p, c)| (&**p, c)),
         }
     }
 }
@@ -65,7 +156,7 @@ impl Nodes {
     /// The number of nodes.
     pub fn len(&self) -> usize {
         match &self.0 {
-            Repr::Small(v) => v.len(),
+            Repr::Small(v) => v.slots.len(),
             Repr::Large(m) => m.len(),
         }
     }
@@ -78,7 +169,7 @@ impl Nodes {
     /// The node at `path`.
     pub fn get(&self, path: &str) -> Option<&Cached> {
         match &self.0 {
-            Repr::Small(v) => v.binary_search_by(|(p, _)| (**p).cmp(path)).ok().map(|i| &v[i].1),
+            Repr::Small(v) => v.find(path).ok().map(|i| &v.slots[i].node),
             Repr::Large(m) => m.get(path),
         }
     }
@@ -91,58 +182,58 @@ impl Nodes {
     /// Sets the node at `path`; true when it is new. A known path keeps its key (no
     /// allocation: most changes are to a node the cache holds).
     pub fn set(&mut self, path: &str, node: Cached) -> bool {
-        match &mut self.0 {
-            Repr::Small(v) => match v.binary_search_by(|(p, _)| (**p).cmp(path)) {
+        let node = match &mut self.0 {
+            Repr::Large(m) => return m.insert(path.into(), node).is_none(),
+            Repr::Small(v) => match v.find(path) {
                 Ok(i) => {
-                    v[i].1 = node;
-                    false
+                    v.slots[i].node = node;
+                    return false;
                 }
-                Err(i) => {
-                    v.insert(i, (path.into(), node));
-                    if v.len() > LARGE {
-                        self.0 = Repr::Large(std::mem::take(v).into_iter().collect());
-                    }
-                    true
-                }
+                Err(i) if v.slots.len() < LARGE => match v.insert(i, path, node) {
+                    Ok(()) => return true,
+                    Err(node) => node,
+                },
+                Err(_) => node,
             },
-            Repr::Large(m) => match m.get_mut(path) {
-                Some(old) => {
-                    *old = node;
-                    false
-                }
-                None => m.insert(path.into(), node).is_none(),
-            },
-        }
+        };
+        // Into a B-tree: past LARGE nodes, or past the offsets' range (paths of hundreds of MB).
+        let mut map = match std::mem::take(&mut self.0) {
+            Repr::Small(v) => v.into_map(),
+            Repr::Large(m) => m,
+        };
+        map.insert(path.into(), node);
+        self.0 = Repr::Large(map);
+        true
     }
 
     /// Removes the node at `path`, returning it.
     pub fn remove(&mut self, path: &str) -> Option<Cached> {
         match &mut self.0 {
-            Repr::Small(v) => v.binary_search_by(|(p, _)| (**p).cmp(path)).ok().map(|i| v.remove(i).1),
+            Repr::Small(v) => v.find(path).ok().map(|i| v.remove(i)),
             Repr::Large(m) => {
                 let removed = m.remove(path);
                 if m.len() < LARGE / 2 {
-                    let small: Vec<_> = std::mem::take(m).into_iter().collect();
-                    self.0 = Repr::Small(small);
+                    *self = Nodes::with_room(std::mem::take(m).into_iter().collect(), 0, 0);
                 }
                 removed
             }
         }
     }
 
-    /// How many nodes the vector has room for without growing (none in a B-tree).
-    pub fn room(&self) -> usize {
+    /// How many nodes, and how many bytes of their paths, the vector has room for without
+    /// growing (none in a B-tree).
+    pub fn room(&self) -> (usize, usize) {
         match &self.0 {
-            Repr::Small(v) => v.capacity(),
-            Repr::Large(_) => 0,
+            Repr::Small(v) => (v.slots.capacity(), v.text.capacity()),
+            Repr::Large(_) => (0, 0),
         }
     }
 
     /// Every node, in byte order of the path.
     pub fn iter(&self) -> Iter<'_> {
         match &self.0 {
-            Repr::Small(v) => Iter::Small(v.iter()),
-            Repr::Large(m) => Iter::Large(m.range::<str, _>(..)),
+            Repr::Small(v) => Iter(IterRepr::Small(&v.text, v.slots.iter())),
+            Repr::Large(m) => Iter(IterRepr::Large(m.range::<str, _>(..))),
         }
     }
 
@@ -150,10 +241,13 @@ impl Nodes {
     /// in byte order of the path.
     pub fn under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Cached)> + 'a {
         let from = match &self.0 {
-            Repr::Small(v) => Iter::Small(v[v.partition_point(|(p, _)| **p < *prefix)..].iter()),
-            Repr::Large(m) => Iter::Large(m.range::<str, _>((Bound::Included(prefix), Bound::Unbounded))),
+            Repr::Small(v) => {
+                let first = v.slots.partition_point(|s| Packed::path(&v.text, s) < prefix);
+                IterRepr::Small(&v.text, v.slots[first..].iter())
+            }
+            Repr::Large(m) => IterRepr::Large(m.range::<str, _>((Bound::Included(prefix), Bound::Unbounded))),
         };
-        from.take_while(move |(p, _)| p.starts_with(prefix))
+        Iter(from).take_while(move |(p, _)| p.starts_with(prefix))
     }
 
     /// The names of `parent`'s children, in byte order.
@@ -164,10 +258,11 @@ impl Nodes {
 }
 
 impl Nodes {
-    /// The nodes in any order; of a path given twice, the last. A vector given with room to
-    /// spare keeps it: a cache makes room when it starts for the nodes it will hold, since a
-    /// vector grown later leaves its old block as a hole among the other jobs' memory.
-    pub fn from_vec(mut v: Vec<(Box<str>, Cached)>) -> Nodes {
+    /// The nodes in any order; of a path given twice, the last. Made with room for `room`
+    /// nodes and `text_room` bytes of their paths: a cache makes room when it starts for the
+    /// nodes it will hold, since a vector grown later leaves its old block as a hole among the
+    /// other jobs' memory.
+    pub fn with_room(mut v: Vec<(Box<str>, Cached)>, room: usize, text_room: usize) -> Nodes {
         if v.len() > LARGE {
             return Nodes(Repr::Large(v.into_iter().collect()));
         }
@@ -180,14 +275,31 @@ impl Nodes {
             }
             same
         });
-        Nodes(Repr::Small(v))
+        let bytes: usize = v.iter().map(|(p, _)| p.len()).sum();
+        let mut packed = Packed {
+            text: String::with_capacity(bytes.max(text_room)),
+            slots: Vec::with_capacity(v.len().max(room)),
+            garbage: 0,
+        };
+        let mut given = v.into_iter();
+        while let Some((p, node)) = given.next() {
+            let i = packed.slots.len();
+            if let Err(node) = packed.insert(i, &p, node) {
+                // Paths of hundreds of MB: the B-tree takes them all.
+                let mut map = packed.into_map();
+                map.insert(p, node);
+                map.extend(given);
+                return Nodes(Repr::Large(map));
+            }
+        }
+        Nodes(Repr::Small(packed))
     }
 }
 
 impl FromIterator<(Box<str>, Cached)> for Nodes {
-    /// As [`Nodes::from_vec`].
+    /// As [`Nodes::with_room`], without room to spare.
     fn from_iter<I: IntoIterator<Item = (Box<str>, Cached)>>(iter: I) -> Nodes {
-        Nodes::from_vec(iter.into_iter().collect())
+        Nodes::with_room(iter.into_iter().collect(), 0, 0)
     }
 }
 
@@ -227,6 +339,30 @@ mod tests {
             assert_eq!(nodes.get(&p), model.get(p.as_str()));
         }
         assert!(matches!(nodes.0, Repr::Small(_)), "back in a vector at {} nodes", nodes.len());
+    }
+
+    #[test]
+    fn an_entry_stays_small() {
+        // An idle job's cache is a vector of these.
+        assert_eq!(size_of::<Slot>(), 40);
+    }
+
+    /// A fire's `running` nodes come and go: their paths' bytes are reused, not added to.
+    #[test]
+    fn paths_coming_and_going_do_not_grow_the_text() {
+        let dirs: Vec<String> = (0..8).map(|i| format!("/job/sharding/{i}")).collect();
+        let mut nodes = Nodes::with_room(dirs.iter().map(|p| (Box::from(p.as_str()), node(0))).collect(), 16, 16 * 24);
+        let room = nodes.room();
+        for fire in 0..100u8 {
+            for d in &dirs {
+                assert!(nodes.set(&format!("{d}/running"), node(fire)));
+            }
+            for d in &dirs {
+                assert_eq!(nodes.remove(&format!("{d}/running")), Some(node(fire)));
+            }
+        }
+        assert_eq!(nodes.room(), room);
+        assert_eq!(nodes.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>(), dirs);
     }
 
     #[test]
