@@ -102,7 +102,7 @@ impl<T> Receiver<T> {
     /// The next item if there is one (`None` once every sender is gone and the queue is
     /// empty); otherwise leaves `cx`'s waker for the next push. The waker is left under the same
     /// lock a push takes, so no push falls between the look and the wait.
-    fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
+    pub(crate) fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
         let mut state = self.inner.lock();
         if let Some(item) = take(&mut state) {
             return Poll::Ready(Some(item));

@@ -23,6 +23,11 @@ impl<T> OwnedTask<T> {
         self.handle.is_finished()
     }
 
+    /// The task's result if it has ended; otherwise leaves `cx`'s waker for its end.
+    pub(crate) fn poll_join(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<T, JoinError>> {
+        std::pin::Pin::new(&mut self.handle).poll(cx)
+    }
+
     /// Waits for the task's result. Cancel-safe: the task keeps running if this future is dropped.
     pub(crate) async fn join(&mut self) -> Result<T, JoinError> {
         (&mut self.handle).await

@@ -362,6 +362,12 @@ impl TreeCache {
         self.events.recv().await
     }
 
+    /// The next change if there is one (`None` once the registry handle is gone); otherwise
+    /// leaves `cx`'s waker for the next.
+    pub fn poll_recv(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<CacheEvent>> {
+        self.events.poll_recv(cx)
+    }
+
     /// A change already queued, without waiting.
     pub fn try_recv(&mut self) -> Option<CacheEvent> {
         self.events.try_recv()

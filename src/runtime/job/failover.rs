@@ -16,6 +16,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use super::JobCtx;
 use super::execution::LocalRuns;
@@ -98,11 +99,12 @@ impl Failover {
         }));
     }
 
-    /// Waits for the round in flight (pending forever when there is none).
-    pub(super) async fn next_claim(&mut self) -> Result<Claimed, tokio::task::JoinError> {
+    /// The outcome of the round in flight once it has ended; otherwise (or while there is none)
+    /// leaves `cx`'s waker for its end.
+    pub(super) fn poll_claim(&mut self, cx: &mut Context<'_>) -> Poll<Result<Claimed, tokio::task::JoinError>> {
         match self.round.as_mut() {
-            Some(task) => task.join().await,
-            None => std::future::pending().await,
+            Some(task) => task.poll_join(cx),
+            None => Poll::Pending,
         }
     }
 

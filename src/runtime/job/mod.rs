@@ -27,13 +27,16 @@ mod listeners;
 mod once;
 mod registration;
 mod report;
+mod signals;
 
 #[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -46,6 +49,8 @@ use self::execution::Execution;
 use self::failover::Failover;
 use self::leader::Leader;
 use self::registration::Registration;
+use self::signals::Beacon;
+pub(crate) use self::signals::Signals;
 use super::fence::FenceState;
 use super::metrics::{JobProbe, Refusal};
 use super::{InjectedBug, Settings, StopMode};
@@ -167,42 +172,18 @@ impl JobCtx {
     }
 }
 
-/// The worker's signals every job waits on: the stop, the fence and the session, and one more
-/// that changes whenever any of them does. An idle job waits on that one alone, then looks at
-/// which changed: each wait on a watch is 120 bytes of every job's idle future.
-#[derive(Clone)]
-pub(crate) struct Signals {
-    stop: watch::Receiver<StopMode>,
-    fence: watch::Receiver<FenceState>,
-    any: watch::Receiver<()>,
-}
-
-impl Signals {
-    /// Forwards every change of `stop`, `fence` and `session` to [`Signals::any`] until one of
-    /// them closes (then `any` closes too) or no job waits any more.
-    pub(crate) fn start(
-        stop: watch::Receiver<StopMode>,
-        fence: watch::Receiver<FenceState>,
-        session: watch::Receiver<SessionStatus>,
-    ) -> Signals {
-        let (tx, any) = watch::channel(());
-        let (mut s, mut f, mut z) = (stop.clone(), fence.clone(), session);
-        tokio::spawn(async move {
-            loop {
-                let closed = tokio::select! {
-                    r = s.changed() => r.is_err(),
-                    r = f.changed() => r.is_err(),
-                    r = z.changed() => r.is_err(),
-                    () = tx.closed() => true,
-                };
-                if closed {
-                    break;
-                }
-                tx.send_replace(());
-            }
-        });
-        Signals { stop, fence, any }
-    }
+/// What woke a job's loop.
+enum Wake {
+    /// The stop, the session or the fence changed; false: their channel closed.
+    Signals(bool),
+    /// Runs ended.
+    Ends(Vec<Result<execution::RunEnd, tokio::task::JoinError>>),
+    /// The next fire or chore may be due.
+    Timer,
+    /// A claim round finished.
+    Claimed(Result<failover::Claimed, tokio::task::JoinError>),
+    /// A registry change; `None`: the registry handle is gone.
+    Event(Option<CacheEvent>),
 }
 
 /// One job's task (see the module docs).
@@ -215,7 +196,7 @@ pub(crate) struct JobTask {
     stop: watch::Receiver<StopMode>,
     session: watch::Receiver<SessionStatus>,
     /// Changes with any of the stop, the session and the fence ([`Signals`]).
-    signals: watch::Receiver<()>,
+    signals: Beacon,
     registration: Registration,
     election: Election,
     leader: Leader,
@@ -328,76 +309,100 @@ impl JobTask {
                 }
                 let registered = self.registration.connected() && self.registration.retry_at().is_none();
                 self.ctx.probe.turn(self.next_fire, registered);
-                let fire_at = self.next_fire;
-                let retry_at = [
-                    self.registration.retry_at(),
-                    self.failover.retry_at(),
-                    self.election.retry_at(),
-                    self.execution.retry_at(),
-                ]
-                .into_iter()
-                .flatten()
-                .min();
-                let reconcile_at = react::reconcile_interval(self.config.config.reconcile_interval_minutes)
-                    .map(|interval| self.last_reconcile + interval);
-                let chore_at = retry_at.into_iter().chain(reconcile_at).min();
                 // One timer for the next fire and the chores (each timer is 112 bytes of every
                 // job's idle future). The fire's wall-clock instant becomes a monotonic one; a
                 // wake-up before either is due (the wall clock was set back) only goes round.
-                let wake_at = monotonic(self.ctx.now(), fire_at).into_iter().chain(chore_at).min();
-                tokio::select! {
+                let wake_at = monotonic(self.ctx.now(), self.next_fire).into_iter().chain(self.chores().1).min();
+                let wake = tokio::select! {
                     biased;
                     // The stop, the session or the fence: the stop is seen at the top of the loop.
-                    changed = self.signals.changed() => {
-                        if changed.is_err() {
-                            break;
-                        }
-                        if self.session.has_changed().unwrap_or(false) {
-                            Box::pin(self.on_session_change()).await;
-                        }
-                        if self.ctx.fence.has_changed().unwrap_or(false) {
-                            Box::pin(self.on_fence_change()).await;
-                        }
-                    }
-                    ends = self.execution.next_ends() => {
-                        Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
-                        Box::pin(self.after_change()).await;
-                    }
+                    changed = std::future::poll_fn(|cx| self.signals.poll_changed(cx)) => Wake::Signals(changed.is_ok()),
+                    ends = std::future::poll_fn(|cx| self.execution.poll_ends(cx)) => Wake::Ends(ends),
                     // Fires before registry events: a busy stream of events must not delay a fire.
-                    () = sleep_until_opt(wake_at) => {
-                        if fire_at.is_some_and(|at| fire::due(at, self.ctx.now())) {
-                            Box::pin(self.on_cron()).await;
-                        } else if chore_at.is_some_and(|at| at <= Instant::now()) {
-                            let _turn = Box::pin(self.turn()).await;
-                            if retry_at.is_some_and(|at| at <= Instant::now()) {
-                                Box::pin(self.on_retry()).await;
-                            } else {
-                                Box::pin(self.reconcile()).await;
-                            }
-                        }
-                    }
-                    claimed = self.failover.next_claim() => {
-                        let _turn = Box::pin(self.turn()).await;
-                        if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
-                            && !self.execution.start_failover(&self.ctx, &self.config, item)
-                        {
-                            Box::pin(failover::return_claim(&self.ctx, item)).await;
-                        }
-                        Box::pin(self.after_change()).await;
-                    }
-                    event = self.cache.recv() => {
-                        let Some(event) = event else { break };
-                        let mut batch = vec![event];
-                        while let Some(more) = self.cache.try_recv() {
-                            batch.push(more);
-                        }
-                        let _turn = Box::pin(self.turn()).await;
-                        Box::pin(self.on_cache_events(batch)).await;
-                    }
+                    () = sleep_until_opt(wake_at) => Wake::Timer,
+                    // A finished claim round, then registry events: one wait for both (a wait
+                    // of its own for each was 40 bytes more of every job's idle future).
+                    wake = std::future::poll_fn(|cx| match self.failover.poll_claim(cx) {
+                        Poll::Ready(claimed) => Poll::Ready(Wake::Claimed(claimed)),
+                        Poll::Pending => self.cache.poll_recv(cx).map(Wake::Event),
+                    }) => wake,
+                };
+                if Box::pin(self.on_wake(wake)).await.is_break() {
+                    break;
                 }
             }
             Box::pin(self.shutdown()).await;
         }
+    }
+
+    /// Reacts to what woke the loop; `Break` when a signal channel or the cache has closed. Its
+    /// own boxed future: the loop's future, which every idle job holds, then keeps across its
+    /// wait only the waits themselves, not the handlers' locals (each of which a future's layout
+    /// would keep beside the waits once it lives across more than one await).
+    async fn on_wake(&mut self, wake: Wake) -> ControlFlow<()> {
+        match wake {
+            Wake::Signals(false) | Wake::Event(None) => return ControlFlow::Break(()),
+            Wake::Signals(true) => {
+                if self.session.has_changed().unwrap_or(false) {
+                    Box::pin(self.on_session_change()).await;
+                }
+                if self.ctx.fence.has_changed().unwrap_or(false) {
+                    Box::pin(self.on_fence_change()).await;
+                }
+            }
+            Wake::Ends(ends) => {
+                Box::pin(self.execution.on_ends(&self.ctx, &self.config, &self.cache, ends)).await;
+                Box::pin(self.after_change()).await;
+            }
+            Wake::Timer => {
+                let (retry_at, chore_at) = self.chores();
+                if self.next_fire.is_some_and(|at| fire::due(at, self.ctx.now())) {
+                    Box::pin(self.on_cron()).await;
+                } else if chore_at.is_some_and(|at| at <= Instant::now()) {
+                    let _turn = Box::pin(self.turn()).await;
+                    if retry_at.is_some_and(|at| at <= Instant::now()) {
+                        Box::pin(self.on_retry()).await;
+                    } else {
+                        Box::pin(self.reconcile()).await;
+                    }
+                }
+            }
+            Wake::Claimed(claimed) => {
+                let _turn = Box::pin(self.turn()).await;
+                if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
+                    && !self.execution.start_failover(&self.ctx, &self.config, item)
+                {
+                    Box::pin(failover::return_claim(&self.ctx, item)).await;
+                }
+                Box::pin(self.after_change()).await;
+            }
+            Wake::Event(Some(event)) => {
+                let mut batch = vec![event];
+                while let Some(more) = self.cache.try_recv() {
+                    batch.push(more);
+                }
+                let _turn = Box::pin(self.turn()).await;
+                Box::pin(self.on_cache_events(batch)).await;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// When the next retry is due (of the registration, a failover round, the election, an
+    /// ended run's bookkeeping), and the next chore: that retry or the reconcile tick.
+    fn chores(&self) -> (Option<Instant>, Option<Instant>) {
+        let retry_at = [
+            self.registration.retry_at(),
+            self.failover.retry_at(),
+            self.election.retry_at(),
+            self.execution.retry_at(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let reconcile_at = react::reconcile_interval(self.config.config.reconcile_interval_minutes)
+            .map(|interval| self.last_reconcile + interval);
+        (retry_at, retry_at.into_iter().chain(reconcile_at).min())
     }
 
     /// Waits for a turn to react to registry changes ([`super::Settings::turn`]). Meanwhile the

@@ -27,7 +27,8 @@ use tokio::task::JoinSet;
 
 use self::owed::{clear_misfire, covered_trigger, owed_misfire, settle_misfire};
 use self::refusal::{RecordedRefusals, clock_within_limits, refuse};
-use self::runs::{ActiveRun, Launch, RunEnd};
+pub(super) use self::runs::RunEnd;
+use self::runs::{ActiveRun, Launch};
 use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;

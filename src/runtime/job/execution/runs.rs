@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
@@ -175,15 +176,20 @@ impl Execution {
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
     /// while nothing runs).
     pub(crate) async fn next_ends(&mut self) -> Vec<Result<RunEnd, JoinError>> {
-        let Some(runs) = self.runs.as_mut() else { return std::future::pending().await };
-        let Some(first) = runs.join_next().await else {
-            return std::future::pending().await;
-        };
+        std::future::poll_fn(|cx| self.poll_ends(cx)).await
+    }
+
+    /// The next run's end, with any others that ended meanwhile; otherwise leaves `cx`'s waker
+    /// for the next end (none while nothing runs: a new run comes from a handler, after which the
+    /// job's loop polls again).
+    pub(crate) fn poll_ends(&mut self, cx: &mut Context<'_>) -> Poll<Vec<Result<RunEnd, JoinError>>> {
+        let Some(runs) = self.runs.as_mut() else { return Poll::Pending };
+        let Poll::Ready(Some(first)) = runs.poll_join_next(cx) else { return Poll::Pending };
         let mut batch = vec![first];
         while let Some(more) = runs.try_join_next() {
             batch.push(more);
         }
-        batch
+        Poll::Ready(batch)
     }
 
     /// Runs ended: log, report, clear their running nodes in one batch, settle misfires, and
