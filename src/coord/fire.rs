@@ -384,8 +384,9 @@ pub fn stop_cleanup(
 pub struct FireState {
     slots: BTreeMap<u32, Slot>,
     next_run_id: u64,
-    /// A fire waiting for resharding to finish.
-    pending: Option<Source>,
+    /// A fire waiting for resharding to finish. Boxed: it is rare, and a fire's source is 56
+    /// bytes of every job's state.
+    pending: Option<Box<Source>>,
     /// The latest fire that came due while the registry was unreachable.
     missed_offline: Option<DateTime<Utc>>,
 }
@@ -428,14 +429,14 @@ impl FireState {
     /// the other fire too.
     pub fn wait_for_sharding(&mut self, source: Source) {
         self.pending = Some(match self.pending.take() {
-            Some(trigger @ Source::Trigger(..)) if !source.is_trigger() => trigger,
-            _ => source,
+            Some(trigger) if trigger.is_trigger() && !source.is_trigger() => trigger,
+            _ => Box::new(source),
         });
     }
 
     /// The fire that waited for resharding, if any.
     pub fn take_pending(&mut self) -> Option<Source> {
-        self.pending.take()
+        self.pending.take().map(|source| *source)
     }
 
     /// After a busy item was owed a fire (`owed`: the misfire node records it): queue the fire

@@ -31,7 +31,7 @@ pub(crate) struct Effective {
     pub(crate) checked: Checked,
     /// The executor, or why the job cannot run until its configuration is fixed (a missing
     /// command, say): the job stays registered and fires are refused with this message.
-    pub(crate) executor: Result<Arc<Executor>, String>,
+    pub(crate) executor: Result<Arc<Executor>, Box<str>>,
     /// The registry's command values the executor does not run (pinned to the job file); empty
     /// when the registry agrees with the job file.
     pub(crate) refused: Vec<pin::Refused>,
@@ -63,7 +63,13 @@ impl Effective {
             }
             _ => (Executor::from_config(job_type, &config, in_process), Vec::new()),
         };
-        Ok(Effective { config, checked, executor: executor.map(Arc::new), refused, command_listener })
+        Ok(Effective {
+            config,
+            checked,
+            executor: executor.map(Arc::new).map_err(String::into_boxed_str),
+            refused,
+            command_listener,
+        })
     }
 
     /// `shardingTotalCount`.

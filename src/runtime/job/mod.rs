@@ -118,7 +118,8 @@ pub(crate) struct JobCtx {
     /// The link monitor (see `fence.rs`).
     pub(crate) fence: watch::Receiver<FenceState>,
     /// The command values of the job file ([`crate::coord::pin`]); `None`: none pinned.
-    pub(crate) pin: Option<Pin>,
+    /// Boxed: read only when the configuration is loaded, and 24 bytes of every job's state.
+    pub(crate) pin: Option<Box<Pin>>,
     /// How many fires ran the pinned command instead of a differing one from the registry.
     pub(crate) refusals: AtomicU64,
     /// What the job publishes for `/metrics` and `/readyz`.
@@ -153,7 +154,7 @@ impl JobCtx {
     /// Builds the configuration in effect from the registry's, with the job file's pinned
     /// commands.
     pub(crate) fn effective(&self, config: JobConfig) -> Result<Effective, String> {
-        Effective::build(config, &self.job_type, self.in_process.clone(), self.pin.as_ref())
+        Effective::build(config, &self.job_type, self.in_process.clone(), self.pin.as_deref())
     }
 
     /// Logs and counts a fire that runs the pinned command instead of the registry's.
@@ -216,7 +217,7 @@ impl JobTask {
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
         let (stored, fault) = publish_config(&registry, &setup).await?;
-        let pin = Pin::from_job_file(&setup.job_type, &setup.config.props);
+        let pin = Pin::from_job_file(&setup.job_type, &setup.config.props).map(Box::new);
         let alerts = crate::notify::Alerts::start();
         let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
         let ctx = JobCtx {
@@ -249,7 +250,7 @@ impl JobTask {
             // The registry's configuration is corrupt: the job registers with its job file's
             // settings but runs nothing until the configuration is fixed (a change of the node
             // reloads it).
-            config.executor = Err(format!("{fault}; fires are refused until it is fixed"));
+            config.executor = Err(format!("{fault}; fires are refused until it is fixed").into());
         }
         if let Err(e) = &config.executor {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
@@ -299,10 +300,7 @@ impl JobTask {
     #[allow(clippy::manual_async_fn)]
     pub(crate) fn run(mut self) -> impl Future<Output = ()> + Send {
         async move {
-            {
-                let _turn = Box::pin(self.turn()).await;
-                Box::pin(self.after_change()).await;
-            }
+            Box::pin(self.begin()).await;
             loop {
                 if self.registration.stopped_by_admin() || !matches!(*self.stop.borrow(), StopMode::Run) {
                     break;
@@ -333,6 +331,14 @@ impl JobTask {
             }
             Box::pin(self.shutdown()).await;
         }
+    }
+
+    /// The first reaction, in a turn: to what the registration and the cache's first read call
+    /// for. Its own boxed call, as [`JobTask::on_wake`]: its turn's permit would otherwise take
+    /// room in the loop's future for good.
+    async fn begin(&mut self) {
+        let _turn = Box::pin(self.turn()).await;
+        Box::pin(self.after_change()).await;
     }
 
     /// Reacts to what woke the loop; `Break` when a signal channel or the cache has closed. Its
