@@ -12,7 +12,8 @@
 //! The decisions are [`crate::coord`]'s pure functions; the rooms carry them out. The task loops
 //! over a `select!` of: the worker's signals (a stop request, session changes, the fence:
 //! [`Signals`]), ended runs, one timer for the next cron fire, a registration retry and the
-//! reconcile tick, a finished claim round, and cache events.
+//! reconcile tick, a finished claim round, and cache events; it hands what woke it to one boxed
+//! handler ([`JobTask::on_wake`]), so that an idle job holds only its state and its waits.
 //! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
 //! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
 //! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
