@@ -268,6 +268,8 @@ async fn a_registry_command_refused_by_a_real_worker() {
     let worker = WorkerProcess::start(&file, &[]);
     let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default().lines().count();
     eventually(60, "first runs of both jobs", async || lines(&out) > 0 && lines(&quiet_out) > 0).await;
+    // A run's result is written once the worker has seen it end, a moment after its output.
+    eventually(60, "the first run's result", async || last_result(&r, "pinned", 0).await.is_some()).await;
     assert!(last_result(&r, "pinned", 0).await.is_some_and(|(res, _)| res.refused.is_empty()));
     assert!(last_result(&r, "quiet", 0).await.is_none(), "without monitoring runs record no result");
 
