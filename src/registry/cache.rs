@@ -392,9 +392,9 @@ impl TreeCache {
     }
 }
 
-/// Reads the subtree, with room for `room.0` nodes and `room.1` bytes of their paths. The data of lazy paths is dropped, as an event
-/// about them would: a job's cache would otherwise keep, until their next change, the data its
-/// worker never reads (each item's last result among it).
+/// Reads the subtree, with room for `room.0` nodes and `room.1` bytes of their paths. The data
+/// of lazy paths is dropped, as an event about them would: a job's cache would otherwise keep,
+/// until their next change, the data its worker never reads (each item's last result among it).
 async fn load(
     registry: &Registry,
     root: &str,
@@ -403,14 +403,16 @@ async fn load(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Nodes> {
     let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
-    let mut entries = Vec::with_capacity(nodes.len());
-    entries.extend(nodes.into_iter().map(|TreeNode { path, node }| {
-        let mut cached = Cached::from(node);
-        if lazy(&path) {
-            cached.data = None;
-        }
-        (path.into_boxed_str(), cached)
-    }));
+    let entries = nodes
+        .into_iter()
+        .map(|TreeNode { path, node }| {
+            let mut cached = Cached::from(node);
+            if lazy(&path) {
+                cached.data = None;
+            }
+            (path, cached)
+        })
+        .collect();
     Ok(Nodes::with_room(entries, room.0, room.1))
 }
 

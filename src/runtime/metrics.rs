@@ -28,7 +28,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry as PromRegistry;
 use tokio::sync::watch;
 
-use super::StopMode;
+use super::{StopMode, lock};
 use crate::config::schema::listener_key::{AFTER, AFTER_ONCE, BEFORE, BEFORE_ONCE};
 use crate::registry::{LinkState, Registry, SessionStatus};
 use crate::trace::Tracer;
@@ -533,10 +533,6 @@ impl Metrics {
 
 /// How late past its instant a cron fire must be before it counts as due and not started.
 const OVERDUE_GRACE_MS: i64 = 2_000;
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 #[cfg(test)]
 #[path = "metrics_tests.rs"]

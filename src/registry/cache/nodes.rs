@@ -182,25 +182,31 @@ impl Nodes {
     /// Sets the node at `path`; true when it is new. A known path keeps its key (no
     /// allocation: most changes are to a node the cache holds).
     pub fn set(&mut self, path: &str, node: Cached) -> bool {
-        let node = match &mut self.0 {
-            Repr::Large(m) => return m.insert(path.into(), node).is_none(),
-            Repr::Small(v) => match v.find(path) {
-                Ok(i) => {
-                    v.slots[i].node = node;
-                    return false;
-                }
-                Err(i) if v.slots.len() < LARGE => match v.insert(i, path, node) {
-                    Ok(()) => return true,
-                    Err(node) => node,
-                },
-                Err(_) => node,
+        let v = match &mut self.0 {
+            Repr::Small(v) => v,
+            Repr::Large(m) => {
+                return match m.get_mut(path) {
+                    Some(old) => {
+                        *old = node;
+                        false
+                    }
+                    None => m.insert(path.into(), node).is_none(),
+                };
+            }
+        };
+        let node = match v.find(path) {
+            Ok(i) => {
+                v.slots[i].node = node;
+                return false;
+            }
+            Err(i) if v.slots.len() < LARGE => match v.insert(i, path, node) {
+                Ok(()) => return true,
+                Err(node) => node,
             },
+            Err(_) => node,
         };
         // Into a B-tree: past LARGE nodes, or past the offsets' range (paths of hundreds of MB).
-        let mut map = match std::mem::take(&mut self.0) {
-            Repr::Small(v) => v.into_map(),
-            Repr::Large(m) => m,
-        };
+        let mut map = std::mem::take(v).into_map();
         map.insert(path.into(), node);
         self.0 = Repr::Large(map);
         true
@@ -261,21 +267,22 @@ impl Nodes {
     /// The nodes in any order; of a path given twice, the last. Made with room for `room`
     /// nodes and `text_room` bytes of their paths: a cache makes room when it starts for the
     /// nodes it will hold, since a vector grown later leaves its old block as a hole among the
-    /// other jobs' memory.
-    pub fn with_room(mut v: Vec<(Box<str>, Cached)>, room: usize, text_room: usize) -> Nodes {
+    /// other jobs' memory. The paths are taken as read (a `String` each): the vector copies them
+    /// into its text, and only a B-tree keeps them as keys.
+    pub fn with_room<K: AsRef<str> + Into<Box<str>>>(mut v: Vec<(K, Cached)>, room: usize, text_room: usize) -> Nodes {
         if v.len() > LARGE {
-            return Nodes(Repr::Large(v.into_iter().collect()));
+            return Nodes(Repr::Large(v.into_iter().map(|(p, node)| (p.into(), node)).collect()));
         }
         // Stable: of equal paths the last given ends up last; the kept slot takes its node.
-        v.sort_by(|(a, _), (b, _)| a.cmp(b));
+        v.sort_by(|(a, _), (b, _)| a.as_ref().cmp(b.as_ref()));
         v.dedup_by(|later, kept| {
-            let same = later.0 == kept.0;
+            let same = later.0.as_ref() == kept.0.as_ref();
             if same {
                 std::mem::swap(later, kept);
             }
             same
         });
-        let bytes: usize = v.iter().map(|(p, _)| p.len()).sum();
+        let bytes: usize = v.iter().map(|(p, _)| p.as_ref().len()).sum();
         let mut packed = Packed {
             text: String::with_capacity(bytes.max(text_room)),
             slots: Vec::with_capacity(v.len().max(room)),
@@ -284,11 +291,11 @@ impl Nodes {
         let mut given = v.into_iter();
         while let Some((p, node)) = given.next() {
             let i = packed.slots.len();
-            if let Err(node) = packed.insert(i, &p, node) {
+            if let Err(node) = packed.insert(i, p.as_ref(), node) {
                 // Paths of hundreds of MB: the B-tree takes them all.
                 let mut map = packed.into_map();
-                map.insert(p, node);
-                map.extend(given);
+                map.insert(p.into(), node);
+                map.extend(given.map(|(p, node)| (p.into(), node)));
                 return Nodes(Repr::Large(map));
             }
         }

@@ -28,6 +28,7 @@ use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
 use crate::runtime::InjectedBug;
+use crate::runtime::lock;
 use crate::task::OwnedTask;
 
 /// The outcome of a round: the item claimed, if any.
@@ -153,13 +154,6 @@ impl Failover {
 pub(super) async fn return_claim(ctx: &JobCtx, item: u32) {
     if let Err(e) = ctx.registry.transaction(&txn::return_claim(&ctx.paths, item)).await {
         tracing::warn!(job = %ctx.name(), item, error = %e, "cannot return the claimed item");
-    }
-}
-
-fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
-    match local.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
     }
 }
 

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 
 use super::FenceState;
 use crate::registry::SessionStatus;
-use crate::runtime::StopMode;
+use crate::runtime::{StopMode, lock};
 
 /// The worker's signals (see the module docs).
 #[derive(Clone)]
@@ -25,7 +25,8 @@ pub(crate) struct Signals {
 
 impl Signals {
     /// Signals every change of `stop`, `fence` and `session` on [`Signals::any`] until one of
-    /// them closes (then the beacon closes too) or no job or worker holds a beacon any more.
+    /// them closes (then the beacon closes too), or until the first change after no job or
+    /// worker holds a beacon any more.
     pub(crate) fn start(
         stop: watch::Receiver<StopMode>,
         fence: watch::Receiver<FenceState>,
@@ -70,10 +71,7 @@ struct HubState {
 
 impl Hub {
     fn lock(&self) -> MutexGuard<'_, HubState> {
-        match self.0.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        }
+        lock(&self.0)
     }
 
     /// A beacon that has seen `seen`.
@@ -163,13 +161,20 @@ impl Drop for Beacon {
 
 #[cfg(test)]
 mod tests {
+    use std::pin::pin;
     use std::time::Duration;
+
+    use futures::poll;
 
     use super::*;
 
-    async fn changed(beacon: &mut Beacon) -> Option<Result<(), Closed>> {
-        let wait = std::future::poll_fn(|cx| beacon.poll_changed(cx));
-        tokio::time::timeout(Duration::from_millis(200), wait).await.ok()
+    fn changed(beacon: &mut Beacon) -> impl Future<Output = Result<(), Closed>> + '_ {
+        std::future::poll_fn(|cx| beacon.poll_changed(cx))
+    }
+
+    /// Waits for `beacon`'s next answer; the forwarding task runs meanwhile.
+    async fn answer(beacon: &mut Beacon) -> Result<(), Closed> {
+        tokio::time::timeout(Duration::from_secs(10), changed(beacon)).await.unwrap_or_else(|_| panic!("no answer"))
     }
 
     /// Every beacon, waiting or not, sees each change once; a clone has seen what its source
@@ -182,24 +187,23 @@ mod tests {
         let (_session_tx, session) = watch::channel(status);
         let signals = Signals::start(stop, fence, session);
         let (mut a, mut b) = (signals.any.clone(), signals.any.clone());
-        assert!(changed(&mut a).await.is_none(), "nothing changed yet");
-        let waiting = tokio::spawn(async move {
-            let seen = changed(&mut a).await;
-            (a, seen)
-        });
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        stop_tx.send_replace(StopMode::Forced);
-        let (mut a, seen) = waiting.await.unwrap_or_else(|e| panic!("{e}"));
-        assert!(matches!(seen, Some(Ok(()))), "the waiting beacon is woken");
-        assert!(matches!(changed(&mut b).await, Some(Ok(()))), "a beacon that was not waiting sees it too");
-        assert!(changed(&mut a).await.is_none(), "once");
+        {
+            // Waiting: its waker is left with the hub before the change.
+            let mut waiting = pin!(changed(&mut a));
+            assert!(poll!(waiting.as_mut()).is_pending(), "nothing changed yet");
+            stop_tx.send_replace(StopMode::Forced);
+            let seen = tokio::time::timeout(Duration::from_secs(10), waiting).await;
+            assert!(matches!(seen, Ok(Ok(()))), "the waiting beacon is woken");
+        }
+        assert!(matches!(answer(&mut b).await, Ok(())), "a beacon that was not waiting sees it too");
+        assert!(poll!(pin!(changed(&mut a))).is_pending(), "once");
         let mut c = b.clone();
-        assert!(changed(&mut c).await.is_none(), "a clone has seen what its source had");
+        assert!(poll!(pin!(changed(&mut c))).is_pending(), "a clone has seen what its source had");
         drop(b);
         let mut d = signals.any.clone();
-        assert!(matches!(changed(&mut d).await, Some(Ok(()))), "a dropped beacon's slot serves the next");
+        assert!(matches!(answer(&mut d).await, Ok(())), "a dropped beacon's slot serves the next");
         drop(stop_tx);
-        assert!(matches!(changed(&mut a).await, Some(Err(Closed))), "closed");
-        assert!(matches!(changed(&mut d).await, Some(Err(Closed))), "closed for every beacon");
+        assert!(matches!(answer(&mut a).await, Err(Closed)), "closed");
+        assert!(matches!(answer(&mut d).await, Err(Closed)), "closed for every beacon");
     }
 }

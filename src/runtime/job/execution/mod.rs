@@ -40,8 +40,8 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
-use crate::runtime::InjectedBug;
 use crate::runtime::metrics::Refusal;
+use crate::runtime::{InjectedBug, lock};
 
 /// What an ended run of an item still has to write.
 #[derive(Debug, Default)]
@@ -67,13 +67,6 @@ const CLEAR_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 /// written), shared with the failover round so that it never takes this instance's own live run
 /// for an orphan. Updated before a `running` node is created and after it is removed.
 pub(super) type LocalRuns = Arc<Mutex<BTreeSet<u32>>>;
-
-fn lock(local: &LocalRuns) -> std::sync::MutexGuard<'_, BTreeSet<u32>> {
-    match local.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    }
-}
 
 /// The runs of a job on this instance.
 pub(super) struct Execution {

@@ -8,9 +8,11 @@
 //! without running it.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio::sync::oneshot;
+
+use crate::runtime::lock;
 
 #[derive(Default)]
 struct Slots {
@@ -50,7 +52,7 @@ impl Pool {
     /// A place for one run under `limit` runs at once (`None`: no bound).
     pub(crate) fn ticket(&self, limit: Option<usize>) -> Ticket {
         let shared = self.slots.get_or_init(Arc::default);
-        let mut slots = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slots = lock(shared);
         if limit.is_none_or(|l| slots.busy < l.max(1)) {
             slots.busy += 1;
             return Ticket { slots: shared.clone(), waiting: None, held: true };
@@ -80,7 +82,7 @@ impl Ticket {
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slots = lock(&self.slots);
         if let Some(mut rx) = self.waiting.take() {
             // Given up while waiting; a slot handed over meanwhile is passed on.
             rx.close();
