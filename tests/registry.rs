@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use ejctl::coord::view::{JobView, LiveView};
-use ejctl::registry::cache::{CacheEvent, TreeCache};
+use ejctl::registry::cache::{CacheEvent, CacheHub, TreeCache};
 use ejctl::registry::path::JobPaths;
 use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError, WatchEvent};
 
@@ -21,6 +21,7 @@ on_both_registries!(
     watch_events_arrive_in_order,
     watch_resyncs_after_an_outage,
     cache_follows_changes_and_resyncs_after_a_new_session,
+    a_hub_feeds_each_cache_its_own_events,
     owner_reregisters_ephemerals_after_session_expiry,
     read_subtree_reads_every_node,
     put_ephemeral_never_churns_its_own_node,
@@ -245,6 +246,101 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     within(10, "events on the new session", cache.wait_until(|v| !v.exists("/job/servers/10.0.0.1"))).await;
     assert_live_view(&cache);
     assert!(cache.view().projection::<LiveView>().and_then(LiveView::current).unwrap().servers.is_empty());
+}
+
+/// The next events of `cache` already queued or arriving within a moment, up to its view showing
+/// `done`.
+async fn events_until(
+    cache: &mut TreeCache,
+    what: &str,
+    done: impl Fn(&ejctl::registry::cache::CacheView<'_>) -> bool,
+) -> Vec<CacheEvent> {
+    let mut seen = Vec::new();
+    within(30, what, async {
+        while !done(&cache.view()) {
+            seen.extend(cache.recv().await);
+        }
+    })
+    .await;
+    while let Some(ev) = cache.try_recv() {
+        seen.push(ev);
+    }
+    seen
+}
+
+/// One watch on the namespace feeds several caches: each sees its own subtree's events and no
+/// other's, a cache joining while its subtree changes misses nothing, a duplicate root gets a
+/// watch of its own, a new session resyncs every cache, and the caches outlive the hub's handle.
+async fn a_hub_feeds_each_cache_its_own_events(f: Fixture) {
+    let r = f.registry().await;
+    let other = f.registry().await;
+    for p in ["/a/x", "/b/y", "/c/z"] {
+        other.create(p, b"0", Mode::Persistent).await.unwrap();
+    }
+    let hub = CacheHub::start(r.clone(), "/").await.unwrap();
+    let mut a = hub.cache("/a", |_| false, None, 0, &|_| {}).await.unwrap();
+    let mut b = hub.cache("/b", |_| false, None, 0, &|_| {}).await.unwrap();
+    let mut a2 = hub.cache("/a", |_| false, None, 0, &|_| {}).await.unwrap();
+    assert_eq!(a.view().data("/a/x"), Some(&b"0"[..]));
+    assert_eq!(b.view().data("/b/y"), Some(&b"0"[..]));
+
+    // One transaction: its events arrive together and are read in one request.
+    let set = |p: &str, v: &[u8]| Op::Set { path: p.into(), data: v.to_vec(), version: None };
+    other.transaction(&[set("/a/x", b"1"), set("/b/y", b"1"), set("/c/z", b"1")]).await.unwrap();
+    let seen = events_until(&mut a, "a's change", |v| v.data("/a/x") == Some(&b"1"[..])).await;
+    assert_eq!(seen, [CacheEvent::Changed("/a/x".into())]);
+    let seen = events_until(&mut b, "b's change", |v| v.data("/b/y") == Some(&b"1"[..])).await;
+    assert_eq!(seen, [CacheEvent::Changed("/b/y".into())]);
+    let seen = events_until(&mut a2, "the second cache of a", |v| v.data("/a/x") == Some(&b"1"[..])).await;
+    assert_eq!(seen, [CacheEvent::Changed("/a/x".into())]);
+
+    // A cache joining while its subtree is being written ends with every node, each reported
+    // at most once as created.
+    let writer = {
+        let other = other.clone();
+        tokio::spawn(async move {
+            for i in 0..100 {
+                other.create(&format!("/d/n{i:03}"), b"", Mode::Persistent).await.unwrap();
+            }
+        })
+    };
+    let mut d = hub.cache("/d", |_| false, None, 0, &|_| {}).await.unwrap();
+    writer.await.unwrap();
+    let seen = events_until(&mut d, "every node of d", |v| v.exists("/d/n099")).await;
+    assert_eq!(d.view().children("/d").len(), 100);
+    let mut created: Vec<&CacheEvent> = seen.iter().filter(|e| matches!(e, CacheEvent::Created(_))).collect();
+    let count = created.len();
+    created.dedup();
+    assert_eq!(created.len(), count, "a node reported created twice in a row: {seen:?}");
+
+    // A new session: every cache on the hub re-reads, and learns what changed meanwhile.
+    r.expire_session().await.unwrap();
+    other.set("/a/x", b"2", None).await.unwrap();
+    other.delete("/b/y", None).await.unwrap();
+    let seen = events_until(&mut a, "a's resync", |v| v.data("/a/x") == Some(&b"2"[..])).await;
+    assert!(seen.contains(&CacheEvent::Resynced) || seen.contains(&CacheEvent::Changed("/a/x".into())), "{seen:?}");
+    let mut seen = events_until(&mut b, "b's resync", |v| !v.exists("/b/y")).await;
+    if !seen.contains(&CacheEvent::Resynced) {
+        within(30, "b's resync to end", async {
+            while let Some(ev) = b.recv().await {
+                seen.push(ev.clone());
+                if ev == CacheEvent::Resynced {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    assert!(seen.contains(&CacheEvent::Deleted("/b/y".into())), "{seen:?}");
+
+    // The caches outlive the hub's handle; a dropped cache leaves the others fed.
+    drop(hub);
+    drop(a2);
+    other.create("/b/y", b"3", Mode::Persistent).await.unwrap();
+    let seen = events_until(&mut b, "b's node again", |v| v.exists("/b/y")).await;
+    assert_eq!(seen, [CacheEvent::Created("/b/y".into())]);
+    other.set("/a/x", b"4", None).await.unwrap();
+    events_until(&mut a, "a's change after the hub's handle went", |v| v.data("/a/x") == Some(&b"4"[..])).await;
 }
 
 async fn owner_reregisters_ephemerals_after_session_expiry(f: Fixture) {

@@ -20,19 +20,17 @@
 //! every node, so a reader of a large subtree pays for what changed, not for its size.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
-use std::time::Duration;
 
-use futures::{FutureExt, StreamExt};
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
 
-use super::{NodeData, Registry, Result, Stat, SubtreeWatch, TreeNode, WatchEvent};
+use super::{NodeData, Registry, Result, Stat};
 use crate::queue;
 
+mod hub;
 mod nodes;
 
+pub use self::hub::CacheHub;
 pub use self::nodes::{Iter, LARGE, Nodes};
 
 /// Decides which paths are lazy: their data is not fetched on events.
@@ -140,6 +138,12 @@ impl Tree {
         existed
     }
 
+    /// Sets the nodes of the first read, and the projection derived from them.
+    fn set(&mut self, nodes: Nodes, projection: Option<Box<dyn Projection>>) {
+        self.projection = projection;
+        self.replace(nodes);
+    }
+
     fn replace(&mut self, nodes: Nodes) {
         self.nodes = nodes;
         if let Some(p) = self.projection.as_mut() {
@@ -149,7 +153,7 @@ impl Tree {
 }
 
 struct Shared {
-    root: String,
+    root: Arc<str>,
     tree: RwLock<Tree>,
     /// Made by the first [`TreeCache::revisions`]: most caches never have a waiter, and a watch
     /// channel is 344 bytes of every job. A waiter subscribes before it looks at the tree, so a
@@ -158,6 +162,11 @@ struct Shared {
 }
 
 impl Shared {
+    /// An empty cache of `root`, before its first read.
+    fn new(root: Arc<str>) -> Shared {
+        Shared { root, tree: RwLock::new(Tree::new(Nodes::new(), None)), revision: OnceLock::new() }
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, Tree> {
         match self.tree.read() {
             Ok(g) => g,
@@ -271,16 +280,17 @@ impl CacheReader {
     }
 }
 
-/// The watched cache of one subtree. Dropping it stops its task and the watch.
+/// The watched cache of one subtree, fed by a [`CacheHub`]: its own, or one it shares with other
+/// caches. Dropping it leaves the hub (and stops the hub's watch when nothing else holds it).
 pub struct TreeCache {
     shared: Arc<Shared>,
     events: queue::Receiver<CacheEvent>,
-    task: JoinHandle<()>,
+    hub: Arc<hub::Hub>,
 }
 
 impl Drop for TreeCache {
     fn drop(&mut self) {
-        self.task.abort();
+        self.hub.leave(&self.shared);
     }
 }
 
@@ -304,7 +314,7 @@ impl TreeCache {
         lazy: LazyPolicy,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<TreeCache> {
-        TreeCache::start_inner(registry, root, lazy, progress, None, 0).await
+        CacheHub::start(registry, root).await?.cache(root, lazy, None, 0, progress).await
     }
 
     /// [`TreeCache::start`], keeping `projection` current with the nodes, with room for
@@ -319,27 +329,7 @@ impl TreeCache {
         projection: Box<dyn Projection>,
         expected: usize,
     ) -> Result<TreeCache> {
-        TreeCache::start_inner(registry, root, lazy, &|_| {}, Some(projection), expected).await
-    }
-
-    async fn start_inner(
-        registry: Registry,
-        root: &str,
-        lazy: LazyPolicy,
-        progress: &(dyn Fn(usize) + Sync),
-        projection: Option<Box<dyn Projection>>,
-        expected: usize,
-    ) -> Result<TreeCache> {
-        let watch = registry.watch_subtree(root).await?;
-        // A path below the root is about 16 bytes longer than the root ("/sharding/0/instance",
-        // "/servers/10.0.0.1", "/config").
-        let text_room = expected.saturating_mul(root.len().saturating_add(16));
-        let nodes = load(&registry, root, lazy, (expected, text_room), progress).await?;
-        let tree = RwLock::new(Tree::new(nodes, projection));
-        let shared = Arc::new(Shared { root: root.to_string(), tree, revision: OnceLock::new() });
-        let (tx, events) = queue::unbounded();
-        let task = tokio::spawn(follow(registry, Arc::clone(&shared), watch, lazy, tx));
-        Ok(TreeCache { shared, events, task })
+        CacheHub::start(registry, root).await?.cache(root, lazy, Some(projection), expected, &|_| {}).await
     }
 
     /// Looks at the cached tree.
@@ -390,208 +380,4 @@ impl TreeCache {
             }
         }
     }
-}
-
-/// Reads the subtree, with room for `room.0` nodes and `room.1` bytes of their paths. The data
-/// of lazy paths is dropped, as an event about them would: a job's cache would otherwise keep,
-/// until their next change, the data its worker never reads (each item's last result among it).
-async fn load(
-    registry: &Registry,
-    root: &str,
-    lazy: LazyPolicy,
-    room: (usize, usize),
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<Nodes> {
-    let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
-    let entries = nodes
-        .into_iter()
-        .map(|TreeNode { path, node }| {
-            let mut cached = Cached::from(node);
-            if lazy(&path) {
-                cached.data = None;
-            }
-            (path, cached)
-        })
-        .collect();
-    Ok(Nodes::with_room(entries, room.0, room.1))
-}
-
-/// Applies watch events to the cache until the watch ends or the cache is dropped. Events that
-/// have arrived together (the nodes of one transaction, as a rule) are applied as a batch: the
-/// data of its non-lazy created and changed nodes is read in one pipelined request
-/// ([`Registry::get_many`]) instead of a round trip each.
-fn follow(
-    registry: Registry,
-    shared: Arc<Shared>,
-    watch: SubtreeWatch,
-    lazy: LazyPolicy,
-    tx: queue::Sender<CacheEvent>,
-) -> impl Future<Output = ()> + Send {
-    // `SubtreeWatch::next` is not cancel-safe: the stream keeps a call in progress, so looking
-    // for more events without waiting (below) drops none. Made outside the task's future and
-    // boxed: made inside, the future would hold the watch twice (its captured argument and the
-    // stream's), and pinning the stream there moves it once more. Every job has one such task.
-    let mut events =
-        Box::pin(futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) }));
-    async move {
-        while let Some(first) = events.next().await {
-            let mut batch = vec![first];
-            while let Some(Some(more)) = events.next().now_or_never() {
-                batch.push(more);
-            }
-            // Boxed: the task waits for events nearly all its life, and its future (held for
-            // every job) is then as small as that wait instead of as large as a batch's reads.
-            if !Box::pin(apply(&registry, &shared, lazy, &tx, batch)).await {
-                return;
-            }
-        }
-    }
-}
-
-/// Applies a batch of watch events; false when the cache is gone.
-async fn apply(
-    registry: &Registry,
-    shared: &Shared,
-    lazy: LazyPolicy,
-    tx: &queue::Sender<CacheEvent>,
-    batch: Vec<WatchEvent>,
-) -> bool {
-    let root = shared.root.as_str();
-    let under_root =
-        |p: &str| root == "/" || p.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-    // The data of the batch's nodes, read once the batch is in; up to a resync only (the
-    // events after one are read after it, so that nothing older than it is applied).
-    let wanted: Vec<String> = batch
-        .iter()
-        .take_while(|e| !matches!(e, WatchEvent::Resync))
-        .filter_map(|e| match e {
-            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(p) && !lazy(p) => Some(&**p),
-            _ => None,
-        })
-        .collect::<BTreeSet<&str>>()
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let mut fetched: BTreeMap<String, Option<NodeData>> = BTreeMap::new();
-    if wanted.len() > 1 {
-        match registry.get_many(&wanted).await {
-            Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
-            // The resync reads everything the batch would have.
-            Err(e) => return recover(registry, shared, lazy, tx, &e).await,
-        }
-    }
-    for event in batch {
-        let outcome = match event {
-            WatchEvent::Created(p) | WatchEvent::Changed(p) if under_root(&p) => {
-                let fetched = if lazy(&p) {
-                    Ok(None)
-                } else if let Some(node) = fetched.get(&*p) {
-                    Ok(Some(node.clone()))
-                } else {
-                    registry.get(&p).await.map(Some)
-                };
-                match fetched {
-                    Ok(Some(None)) => {
-                        // Gone again already; its deletion event follows.
-                        Ok(())
-                    }
-                    Ok(fetched) => {
-                        let cached = match fetched.flatten() {
-                            Some(node) => Cached::from(node),
-                            None => Cached { data: None, stat: None },
-                        };
-                        let created = shared.write(|tree| tree.insert(&p, cached));
-                        send(tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            WatchEvent::Deleted(p) if under_root(&p) => {
-                if shared.write(|tree| tree.remove(&p)) {
-                    send(tx, CacheEvent::Deleted(p))
-                } else {
-                    Ok(())
-                }
-            }
-            WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
-            WatchEvent::Resync => {
-                fetched.clear();
-                resync(registry, shared, lazy, tx).await
-            }
-        };
-        if let Err(e) = outcome {
-            fetched.clear();
-            if !recover(registry, shared, lazy, tx, &e).await {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// A read failed: re-reads the subtree until that works, with backoff. Returns false when the
-/// cache is gone.
-async fn recover(
-    registry: &Registry,
-    shared: &Shared,
-    lazy: LazyPolicy,
-    tx: &queue::Sender<CacheEvent>,
-    error: &super::RegistryError,
-) -> bool {
-    if tx.is_closed() {
-        return false;
-    }
-    tracing::warn!(root = %shared.root, error = %error, "cache read failed, re-reading the subtree");
-    let mut delay = Duration::from_millis(100);
-    while let Err(e) = resync(registry, shared, lazy, tx).await {
-        if tx.is_closed() {
-            return false;
-        }
-        tracing::warn!(root = %shared.root, error = %e, "cache resync failed, retrying");
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(Duration::from_secs(5));
-    }
-    true
-}
-
-fn send(tx: &queue::Sender<CacheEvent>, event: CacheEvent) -> Result<()> {
-    tx.send(event).map_err(|_| super::RegistryError::Closed)
-}
-
-/// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
-async fn resync(registry: &Registry, shared: &Shared, lazy: LazyPolicy, tx: &queue::Sender<CacheEvent>) -> Result<()> {
-    let room = shared.read().nodes.room();
-    let fresh = load(registry, &shared.root, lazy, room, &|_| {}).await?;
-    let mut diff = Vec::new();
-    shared.write(|tree| {
-        let nodes = &tree.nodes;
-        for (p, old) in nodes.iter() {
-            match fresh.get(p) {
-                None => diff.push(CacheEvent::Deleted(Arc::from(p))),
-                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(p))),
-                Some(_) => {}
-            }
-        }
-        for (p, _) in fresh.iter() {
-            if !nodes.contains_key(p) {
-                diff.push(CacheEvent::Created(Arc::from(p)));
-            }
-        }
-        tree.replace(fresh);
-    });
-    // Deletions deepest first, creations parents first, as watch events would have come.
-    diff.sort_by_key(|e| match e {
-        CacheEvent::Deleted(p) => (0, usize::MAX - path_depth(p), p.clone()),
-        CacheEvent::Created(p) => (1, path_depth(p), p.clone()),
-        CacheEvent::Changed(p) => (2, path_depth(p), p.clone()),
-        CacheEvent::Resynced => (3, 0, Arc::from("")),
-    });
-    for event in diff {
-        send(tx, event)?;
-    }
-    send(tx, CacheEvent::Resynced)
-}
-
-fn path_depth(p: &str) -> usize {
-    if p == "/" { 0 } else { p.matches('/').count() }
 }

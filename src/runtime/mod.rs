@@ -56,6 +56,7 @@ use tokio::time::Instant;
 
 use crate::config::JobConfig;
 use crate::exec::inproc::ErasedJob;
+use crate::registry::cache::CacheHub;
 use crate::registry::codec::InstanceId;
 use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
@@ -203,6 +204,8 @@ pub(crate) struct Settings {
     pub(crate) turns: Arc<Semaphore>,
     /// How many jobs contend for leadership at once ([`Settings::contention`]).
     pub(crate) contentions: Semaphore,
+    /// The one watch the jobs' caches share, when they share one ([`shared_caches`]).
+    pub(crate) caches: Option<CacheHub>,
 }
 
 impl Settings {
@@ -234,6 +237,33 @@ impl Settings {
     pub(crate) async fn contention(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
         self.contentions.acquire().await.ok()
     }
+}
+
+/// One watch on the namespace for the caches of all the worker's jobs, when they are at least half
+/// of the namespace's jobs (counting those it is about to publish); otherwise each job's cache
+/// watches its own subtree.
+///
+/// A watch per job costs the worker a task, a stream and the client's bookkeeping for each job
+/// (about a kilobyte) and ZooKeeper a watch for each; one watch on the namespace costs one of
+/// each, but brings the worker the events of the namespace's other jobs too, which it drops. With
+/// this worker's jobs at least half of them, at most half of what it receives is dropped; a worker
+/// running a few jobs of a large namespace (say one job beside a Java cluster's hundreds) keeps
+/// a watch per job and sees nothing of the others.
+async fn shared_caches(registry: &Registry, jobs: &[JobDefinition]) -> anyhow::Result<Option<CacheHub>> {
+    if jobs.is_empty() {
+        return Ok(None);
+    }
+    let root = crate::registry::path::NAMESPACE_ROOT;
+    let existing = registry.children(root).await.context("cannot list the namespace's jobs")?.unwrap_or_default();
+    let ours: BTreeSet<&str> = jobs.iter().map(|j| j.config.job_name.as_str()).collect();
+    let others = existing.iter().filter(|name| !ours.contains(name.as_str())).count();
+    if ours.len() < others {
+        tracing::debug!(jobs = ours.len(), others, "each job's cache watches its own subtree");
+        return Ok(None);
+    }
+    let hub = CacheHub::start(registry.clone(), root).await.context("cannot watch the namespace")?;
+    tracing::debug!(jobs = ours.len(), others, "the jobs' caches share one watch on the namespace");
+    Ok(Some(hub))
 }
 
 /// How many jobs start at once.
@@ -318,6 +348,7 @@ impl Worker {
             metrics: Arc::clone(&metrics),
             turns: Arc::new(Semaphore::new(TURNS)),
             contentions: Semaphore::new(CONTENTIONS),
+            caches: shared_caches(&registry, &config.jobs).await?,
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();

@@ -258,8 +258,11 @@ impl JobTask {
         }
         let live = Box::new(LiveView::new(ctx.paths.clone()));
         let expected = expected_nodes(config.total());
-        let cache =
-            TreeCache::start_projected(ctx.registry.clone(), ctx.paths.root(), lazy_path, live, expected).await?;
+        let root = ctx.paths.root();
+        let cache = match &ctx.settings.caches {
+            Some(hub) => hub.cache(root, lazy_path, Some(live), expected, &|_| {}).await?,
+            None => TreeCache::start_projected(ctx.registry.clone(), root, lazy_path, live, expected).await?,
+        };
         let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let mut task = JobTask {

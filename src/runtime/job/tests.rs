@@ -28,6 +28,7 @@ fn settings(turns: usize) -> Arc<Settings> {
         metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
         turns: Arc::new(tokio::sync::Semaphore::new(turns)),
         contentions: tokio::sync::Semaphore::new(turns),
+        caches: None,
     })
 }
 

@@ -1,0 +1,497 @@
+//! One watch feeding many caches: a [`CacheHub`] owns one persistent recursive watch and one
+//! task, and hands each event to the cache whose root holds its path.
+//!
+//! A cache on its own ([`TreeCache::start`](super::TreeCache::start)) has a hub of its own,
+//! watching its root. A worker whose jobs are most of their namespace shares one hub on the
+//! namespace root among all of them (`runtime`): one watch and one task per worker instead of one
+//! per job, and on ZooKeeper one watch for the server to keep instead of thousands.
+//!
+//! A cache joins a hub before it reads its subtree. Until the read is done, the events for it
+//! wait in its route, in order; the cache then applies them itself and only after that lets the
+//! hub's task apply the events that follow. An event the hub handled before the cache joined
+//! happened before its read, so the read shows it; none is lost and none is applied out of order.
+//!
+//! The task reads the data of a batch's created and changed nodes for all its caches in one
+//! pipelined request, so many jobs changing together (a worker's start-up) cost one round trip
+//! per batch, not one per job. A resync (after a reconnect or a new session) re-reads every
+//! cache's subtree, many at a time.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Duration;
+
+use futures::{FutureExt, StreamExt};
+use tokio::task::JoinHandle;
+
+use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Shared, TreeCache};
+use crate::queue;
+use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, TreeNode, WatchEvent, path};
+
+/// How many caches re-read their subtrees at once after a resync.
+const RESYNCS_IN_FLIGHT: usize = 64;
+
+/// One watch and one task feeding many [`TreeCache`]s (see the module docs). Cloning it shares
+/// the hub; the hub lives while a clone or one of its caches does.
+#[derive(Clone)]
+pub struct CacheHub {
+    hub: Arc<Hub>,
+}
+
+/// The shared part of a hub.
+pub(super) struct Hub {
+    registry: Registry,
+    /// The watched root.
+    root: String,
+    /// Each cache's route, by the cache's root.
+    routes: Mutex<HashMap<Arc<str>, Route>>,
+    /// The task applying the watch's events; aborted when the hub goes.
+    pump: OnceLock<JoinHandle<()>>,
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        if let Some(pump) = self.pump.get() {
+            pump.abort();
+        }
+    }
+}
+
+impl Hub {
+    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Route>> {
+        self.routes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Removes the route of the cache whose state is `shared` (the cache is being dropped).
+    pub(super) fn leave(&self, shared: &Arc<Shared>) {
+        let mut routes = self.routes();
+        if routes.get(&*shared.root).is_some_and(|r| Arc::ptr_eq(&r.target.shared, shared)) {
+            routes.remove(&*shared.root);
+        }
+    }
+}
+
+/// Where a cache's events go.
+struct Route {
+    target: Target,
+    /// While the cache reads its subtree: its events, in order, for it to apply once the read
+    /// is done.
+    pending: Option<Vec<WatchEvent>>,
+}
+
+/// A cache, as the code applying events sees it.
+#[derive(Clone)]
+pub(super) struct Target {
+    shared: Arc<Shared>,
+    lazy: LazyPolicy,
+    tx: queue::Sender<CacheEvent>,
+}
+
+impl CacheHub {
+    /// Watches `root` for the caches that will join the hub.
+    ///
+    /// # Errors
+    /// Registry errors while registering the watch.
+    pub async fn start(registry: Registry, root: &str) -> Result<CacheHub> {
+        let watch = registry.watch_subtree(root).await?;
+        let hub = Arc::new(Hub { registry, root: root.to_string(), routes: Mutex::default(), pump: OnceLock::new() });
+        let task = tokio::spawn(pump(Arc::downgrade(&hub), watch));
+        // Only this function sets it.
+        let _ = hub.pump.set(task);
+        Ok(CacheHub { hub })
+    }
+
+    /// The watched root.
+    pub fn root(&self) -> &str {
+        &self.hub.root
+    }
+
+    /// A cache of `root` (at or below the hub's root) fed by this hub: reads the subtree and
+    /// keeps it current, with `projection` kept current beside the nodes, and room for
+    /// `expected` nodes ([`Nodes::with_room`]). A root that already has a cache on this hub, or
+    /// one outside the hub's root, gets a cache with a watch of its own.
+    ///
+    /// # Errors
+    /// Registry errors while reading the subtree.
+    pub async fn cache(
+        &self,
+        root: &str,
+        lazy: LazyPolicy,
+        projection: Option<Box<dyn Projection>>,
+        expected: usize,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<TreeCache> {
+        let key: Arc<str> = Arc::from(root);
+        let shared = Arc::new(Shared::new(Arc::clone(&key)));
+        let (tx, events) = queue::unbounded();
+        let target = Target { shared: Arc::clone(&shared), lazy, tx };
+        let joined = within(root, &self.hub.root) && {
+            let mut routes = self.hub.routes();
+            let free = !routes.contains_key(root);
+            if free {
+                routes.insert(key, Route { target: target.clone(), pending: Some(Vec::new()) });
+            }
+            free
+        };
+        if !joined {
+            let own = Box::pin(CacheHub::start(self.hub.registry.clone(), root)).await?;
+            return Box::pin(own.cache(root, lazy, projection, expected, progress)).await;
+        }
+        // From here, dropping the cache (an error below included) removes its route.
+        let cache = TreeCache { shared, events, hub: Arc::clone(&self.hub) };
+        let registry = &self.hub.registry;
+        // A path below the root is about 16 bytes longer than the root ("/sharding/0/instance",
+        // "/servers/10.0.0.1", "/config").
+        let text_room = expected.saturating_mul(root.len().saturating_add(16));
+        let nodes = load(registry, root, lazy, (expected, text_room), progress).await?;
+        cache.shared.write(|tree| tree.set(nodes, projection));
+        drain(&self.hub, &target).await;
+        Ok(cache)
+    }
+}
+
+impl Hub {
+    /// The route of `target`, if the cache is still on the hub.
+    fn route_of<'a>(routes: &'a mut HashMap<Arc<str>, Route>, target: &Target) -> Option<&'a mut Route> {
+        routes.get_mut(&*target.shared.root).filter(|r| Arc::ptr_eq(&r.target.shared, &target.shared))
+    }
+}
+
+/// Applies the events waiting in `target`'s route, then those that came meanwhile, until none
+/// waits: then the hub's task feeds the cache again.
+async fn drain(hub: &Hub, target: &Target) {
+    loop {
+        let batch = {
+            let mut routes = hub.routes();
+            let Some(route) = Hub::route_of(&mut routes, target) else { return };
+            match route.pending.take() {
+                Some(batch) if !batch.is_empty() => {
+                    route.pending = Some(Vec::new());
+                    batch
+                }
+                _ => return,
+            }
+        };
+        if let Err(e) = apply(&hub.registry, target, batch, &mut BTreeMap::new()).await
+            && !recover(&hub.registry, target, &e).await
+        {
+            return;
+        }
+    }
+}
+
+/// A read for `target` failed in the hub's task: its events wait in its route again while a task
+/// of its own re-reads the subtree (with backoff) and then applies them, so that a cache whose
+/// reads fail holds up no other cache.
+fn detach(hub: &Arc<Hub>, target: &Target, error: RegistryError) {
+    {
+        let mut routes = hub.routes();
+        let Some(route) = Hub::route_of(&mut routes, target) else { return };
+        if route.pending.is_some() {
+            // Already re-reading, or still reading for the first time: that read follows this
+            // failure and shows what the failed read would have.
+            return;
+        }
+        route.pending = Some(Vec::new());
+    }
+    let (hub, target) = (Arc::clone(hub), target.clone());
+    tokio::spawn(async move {
+        if recover(&hub.registry, &target, &error).await {
+            drain(&hub, &target).await;
+        }
+    });
+}
+
+/// True when `p` is `root` or below it.
+fn within(p: &str, root: &str) -> bool {
+    root == "/" || p.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Applies the watch's events to the hub's caches until the watch ends or the hub is gone; then
+/// closes every cache's events.
+async fn pump(hub: Weak<Hub>, watch: SubtreeWatch) {
+    // `SubtreeWatch::next` is not cancel-safe: the stream keeps a call in progress, so looking
+    // for more events without waiting (below) drops none.
+    let mut events =
+        Box::pin(futures::stream::unfold(watch, |mut watch| async move { watch.next().await.map(|e| (e, watch)) }));
+    while let Some(first) = events.next().await {
+        let mut batch = vec![first];
+        while let Some(Some(more)) = events.next().now_or_never() {
+            batch.push(more);
+        }
+        let Some(hub) = hub.upgrade() else { return };
+        // Boxed: the task waits for events nearly all its life, and its future is then as small
+        // as that wait instead of as large as a batch's reads.
+        Box::pin(dispatch(&hub, batch)).await;
+    }
+    if let Some(hub) = hub.upgrade() {
+        hub.routes().clear();
+    }
+}
+
+/// Applies a batch of watch events: each part up to a resync is routed to its caches, their
+/// data read in one request; a resync re-reads every cache.
+async fn dispatch(hub: &Arc<Hub>, batch: Vec<WatchEvent>) {
+    let mut events = batch.into_iter();
+    loop {
+        let mut part = Vec::new();
+        let mut resync = false;
+        for event in events.by_ref() {
+            if matches!(event, WatchEvent::Resync) {
+                resync = true;
+                break;
+            }
+            part.push(event);
+        }
+        if !part.is_empty() {
+            apply_part(hub, part).await;
+        }
+        if !resync {
+            return;
+        }
+        resync_all(hub).await;
+    }
+}
+
+/// Applies events (no resync among them) to their caches, the data of all of them read in one
+/// request.
+async fn apply_part(hub: &Arc<Hub>, part: Vec<WatchEvent>) {
+    let groups = route(hub, part);
+    let wanted: Vec<String> = groups
+        .iter()
+        .flat_map(|(t, events)| wanted(&t.shared.root, t.lazy, events))
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let mut fetched = BTreeMap::new();
+    if wanted.len() > 1 {
+        match hub.registry.get_many(&wanted).await {
+            Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
+            Err(e) => {
+                // Each cache's re-read reads everything its events would have.
+                for (target, _) in &groups {
+                    detach(hub, target, e.clone());
+                }
+                return;
+            }
+        }
+    }
+    for (target, events) in groups {
+        if let Err(e) = apply(&hub.registry, &target, events, &mut fetched).await {
+            detach(hub, &target, e);
+        }
+    }
+}
+
+/// Groups `events` by the cache whose root holds their path, in order; a cache still reading its
+/// subtree keeps its events for later. Paths no cache holds are dropped.
+fn route(hub: &Hub, events: Vec<WatchEvent>) -> Vec<(Target, Vec<WatchEvent>)> {
+    let mut groups: Vec<(Target, Vec<WatchEvent>)> = Vec::new();
+    let mut index: HashMap<*const Shared, usize> = HashMap::new();
+    let mut routes = hub.routes();
+    for event in events {
+        let (WatchEvent::Created(p) | WatchEvent::Changed(p) | WatchEvent::Deleted(p)) = &event else { continue };
+        let mut root: &str = p;
+        let route = loop {
+            if let Some(route) = routes.get_mut(root) {
+                break Some(route);
+            }
+            if root == hub.root || root == "/" {
+                break None;
+            }
+            root = path::parent(root);
+        };
+        let Some(route) = route else { continue };
+        if let Some(pending) = route.pending.as_mut() {
+            pending.push(event);
+            continue;
+        }
+        let at = *index.entry(Arc::as_ptr(&route.target.shared)).or_insert_with(|| {
+            groups.push((route.target.clone(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push(event);
+    }
+    groups
+}
+
+/// Re-reads every cache after events may have been lost; a cache still reading its subtree
+/// re-reads it once it is done.
+async fn resync_all(hub: &Arc<Hub>) {
+    let targets: Vec<Target> = {
+        let mut routes = hub.routes();
+        routes
+            .values_mut()
+            .filter_map(|route| match route.pending.as_mut() {
+                Some(pending) => {
+                    pending.push(WatchEvent::Resync);
+                    None
+                }
+                None => Some(route.target.clone()),
+            })
+            .collect()
+    };
+    futures::stream::iter(targets)
+        .for_each_concurrent(RESYNCS_IN_FLIGHT, |target| async move {
+            if let Err(e) = resync(&hub.registry, &target).await {
+                detach(hub, &target, e);
+            }
+        })
+        .await;
+}
+
+/// The paths of `events` below `root` whose data a cache keeps, up to a resync (the events after
+/// one are read after it, so that nothing older than it is applied).
+fn wanted<'a>(root: &'a str, lazy: LazyPolicy, events: &'a [WatchEvent]) -> impl Iterator<Item = &'a str> + 'a {
+    events.iter().take_while(|e| !matches!(e, WatchEvent::Resync)).filter_map(move |e| match e {
+        WatchEvent::Created(p) | WatchEvent::Changed(p) if within(p, root) && !lazy(p) => Some(&**p),
+        _ => None,
+    })
+}
+
+/// Reads the subtree, with room for `room.0` nodes and `room.1` bytes of their paths. The data
+/// of lazy paths is dropped, as an event about them would: a job's cache would otherwise keep,
+/// until their next change, the data its worker never reads (each item's last result among it).
+pub(super) async fn load(
+    registry: &Registry,
+    root: &str,
+    lazy: LazyPolicy,
+    room: (usize, usize),
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Nodes> {
+    let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
+    let entries = nodes
+        .into_iter()
+        .map(|TreeNode { path, node }| {
+            let mut cached = Cached::from(node);
+            if lazy(&path) {
+                cached.data = None;
+            }
+            (path, cached)
+        })
+        .collect();
+    Ok(Nodes::with_room(entries, room.0, room.1))
+}
+
+/// Applies a cache's events, with the data already read in `fetched` (the rest is read here).
+/// Stops at the first failed read (or once the cache is gone): a re-read of the subtree then
+/// shows what the rest would have.
+async fn apply(
+    registry: &Registry,
+    target: &Target,
+    batch: Vec<WatchEvent>,
+    fetched: &mut BTreeMap<String, Option<NodeData>>,
+) -> Result<()> {
+    let shared = &target.shared;
+    let root = &*shared.root;
+    let missing: Vec<String> =
+        wanted(root, target.lazy, &batch).filter(|p| !fetched.contains_key(*p)).map(str::to_string).collect();
+    if missing.len() > 1 {
+        let nodes = registry.get_many(&missing).await?;
+        fetched.extend(missing.into_iter().zip(nodes));
+    }
+    for event in batch {
+        let outcome = match event {
+            WatchEvent::Created(p) | WatchEvent::Changed(p) if within(&p, root) => {
+                let read = if (target.lazy)(&p) {
+                    Ok(None)
+                } else if let Some(node) = fetched.get(&*p) {
+                    Ok(Some(node.clone()))
+                } else {
+                    registry.get(&p).await.map(Some)
+                };
+                match read {
+                    Ok(Some(None)) => {
+                        // Gone again already; its deletion event follows.
+                        Ok(())
+                    }
+                    Ok(read) => {
+                        let cached = match read.flatten() {
+                            Some(node) => Cached::from(node),
+                            None => Cached { data: None, stat: None },
+                        };
+                        let created = shared.write(|tree| tree.insert(&p, cached));
+                        send(&target.tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            WatchEvent::Deleted(p) if within(&p, root) => {
+                if shared.write(|tree| tree.remove(&p)) {
+                    send(&target.tx, CacheEvent::Deleted(p))
+                } else {
+                    Ok(())
+                }
+            }
+            WatchEvent::Created(_) | WatchEvent::Changed(_) | WatchEvent::Deleted(_) => Ok(()),
+            WatchEvent::Resync => {
+                fetched.clear();
+                resync(registry, target).await
+            }
+        };
+        outcome?;
+    }
+    Ok(())
+}
+
+/// A read failed: re-reads the subtree until that works, with backoff. Returns false when the
+/// cache is gone.
+async fn recover(registry: &Registry, target: &Target, error: &RegistryError) -> bool {
+    if target.tx.is_closed() {
+        return false;
+    }
+    tracing::warn!(root = %target.shared.root, error = %error, "cache read failed, re-reading the subtree");
+    let mut delay = Duration::from_millis(100);
+    while let Err(e) = resync(registry, target).await {
+        if target.tx.is_closed() {
+            return false;
+        }
+        tracing::warn!(root = %target.shared.root, error = %e, "cache resync failed, retrying");
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(5));
+    }
+    true
+}
+
+fn send(tx: &queue::Sender<CacheEvent>, event: CacheEvent) -> Result<()> {
+    tx.send(event).map_err(|_| RegistryError::Closed)
+}
+
+/// Re-reads the subtree and emits the difference, then [`CacheEvent::Resynced`].
+async fn resync(registry: &Registry, target: &Target) -> Result<()> {
+    let shared = &target.shared;
+    let room = shared.read().nodes.room();
+    let fresh = load(registry, &shared.root, target.lazy, room, &|_| {}).await?;
+    let mut diff = Vec::new();
+    shared.write(|tree| {
+        let nodes = &tree.nodes;
+        for (p, old) in nodes.iter() {
+            match fresh.get(p) {
+                None => diff.push(CacheEvent::Deleted(Arc::from(p))),
+                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(p))),
+                Some(_) => {}
+            }
+        }
+        for (p, _) in fresh.iter() {
+            if !nodes.contains_key(p) {
+                diff.push(CacheEvent::Created(Arc::from(p)));
+            }
+        }
+        tree.replace(fresh);
+    });
+    // Deletions deepest first, creations parents first, as watch events would have come.
+    diff.sort_by_key(|e| match e {
+        CacheEvent::Deleted(p) => (0, usize::MAX - path_depth(p), p.clone()),
+        CacheEvent::Created(p) => (1, path_depth(p), p.clone()),
+        CacheEvent::Changed(p) => (2, path_depth(p), p.clone()),
+        CacheEvent::Resynced => (3, 0, Arc::from("")),
+    });
+    for event in diff {
+        send(&target.tx, event)?;
+    }
+    send(&target.tx, CacheEvent::Resynced)
+}
+
+fn path_depth(p: &str) -> usize {
+    if p == "/" { 0 } else { p.matches('/').count() }
+}
