@@ -410,8 +410,15 @@ async fn apply(
                             Some(node) => Cached::from(node),
                             None => Cached { data: None, stat: None },
                         };
-                        let created = shared.write(|tree| tree.insert(&p, cached));
-                        send(&target.tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                        if cached.stat.is_some() && shared.read().nodes.get(&p) == Some(&cached) {
+                            // The node as the cache holds it: an event its read already showed
+                            // (one that came while the cache read its subtree, such as its job
+                            // publishing its configuration just before). Nothing to report.
+                            Ok(())
+                        } else {
+                            let created = shared.write(|tree| tree.insert(&p, cached));
+                            send(&target.tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                        }
                     }
                     Err(e) => Err(e),
                 }
