@@ -171,7 +171,7 @@ async fn drain(hub: &Hub, target: &Target) {
                 _ => return,
             }
         };
-        if let Err(e) = apply(&hub.registry, target, batch, &mut BTreeMap::new()).await
+        if let Err(e) = apply(&hub.registry, target, batch, &mut BTreeMap::new(), true).await
             && !recover(&hub.registry, target, &e).await
         {
             return;
@@ -277,7 +277,7 @@ async fn apply_part(hub: &Arc<Hub>, part: Vec<WatchEvent>) {
         }
     }
     for (target, events) in groups {
-        if let Err(e) = apply(&hub.registry, &target, events, &mut fetched).await {
+        if let Err(e) = apply(&hub.registry, &target, events, &mut fetched, false).await {
             detach(hub, &target, e);
         }
     }
@@ -376,11 +376,17 @@ pub(super) async fn load(
 /// Applies a cache's events, with the data already read in `fetched` (the rest is read here).
 /// Stops at the first failed read (or once the cache is gone): a re-read of the subtree then
 /// shows what the rest would have.
+///
+/// `replay`: the events waited while the cache read its subtree, so its read may show them
+/// already (such as its job's configuration, published just before): a node it holds exactly
+/// as read is not reported again. The hub's own events skip that look-up: it would be a second
+/// one for every event of a reshard's thousands.
 async fn apply(
     registry: &Registry,
     target: &Target,
     batch: Vec<WatchEvent>,
     fetched: &mut BTreeMap<String, Option<NodeData>>,
+    replay: bool,
 ) -> Result<()> {
     let shared = &target.shared;
     let root = &*shared.root;
@@ -410,10 +416,7 @@ async fn apply(
                             Some(node) => Cached::from(node),
                             None => Cached { data: None, stat: None },
                         };
-                        if cached.stat.is_some() && shared.read().nodes.get(&p) == Some(&cached) {
-                            // The node as the cache holds it: an event its read already showed
-                            // (one that came while the cache read its subtree, such as its job
-                            // publishing its configuration just before). Nothing to report.
+                        if replay && cached.stat.is_some() && shared.read().nodes.get(&p) == Some(&cached) {
                             Ok(())
                         } else {
                             let created = shared.write(|tree| tree.insert(&p, cached));
