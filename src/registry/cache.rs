@@ -1,7 +1,8 @@
 //! A watched cache of one subtree (a job), kept current by a persistent recursive watch.
 //!
 //! [`TreeCache::start`] registers the watch first and then reads the subtree (pipelined), so no
-//! change can fall between the two. A task owned by the cache applies each watch event in order —
+//! change can fall between the two. The task of the cache's [`CacheHub`] (its own, or one that
+//! feeds many caches from one watch, see `hub.rs`) applies each watch event in order —
 //! fetching the data of created and changed nodes unless the path is *lazy* (markers whose data
 //! nobody needs, such as `running`, are recorded without a read so steady-state fires cost no
 //! reads), in one pipelined read for the events that arrived together — and forwards it as a

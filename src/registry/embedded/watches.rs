@@ -1,6 +1,7 @@
 //! The subtree watches of the embedded registry, indexed by their root: an event looks up its
 //! path and its ancestors only, so a write costs the same whether one job watches the tree or
-//! ten thousand do (a worker has one watch per job).
+//! ten thousand do (a worker has one watch per job when its jobs are a small part of the
+//! namespace; see `runtime::shared_caches`).
 
 use std::collections::HashMap;
 
