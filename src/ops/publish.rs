@@ -228,6 +228,9 @@ pub struct Published {
     pub outcome: Outcome,
     /// The configuration the registry holds now: the one to run with.
     pub config: JobConfig,
+    /// The data version of the configuration node as this left it (none without one): a later
+    /// reader that finds another version knows the node changed since.
+    pub version: Option<i32>,
     /// What the caller should know (see [`Plan::warnings`]).
     pub warnings: Vec<String>,
 }
@@ -275,16 +278,24 @@ pub async fn publish(
                     let error = plan.stored_error.unwrap_or_default();
                     let error = format!("invalid configuration at {path}: {error}");
                     let warnings = plan.warnings.into_iter().filter(|w| !w.contains("apply replaces it")).collect();
-                    return Ok(Published { outcome: Outcome::Invalid { error }, config: config.clone(), warnings });
+                    let (outcome, version) = (Outcome::Invalid { error }, plan.version);
+                    return Ok(Published { outcome, config: config.clone(), version, warnings });
                 };
                 let differs = stored.to_yaml() != config.to_yaml();
-                return Ok(Published { outcome: Outcome::Kept { differs }, config: stored, warnings: plan.warnings });
+                let (outcome, version) = (Outcome::Kept { differs }, plan.version);
+                return Ok(Published { outcome, config: stored, version, warnings: plan.warnings });
             }
             Action::Update => Outcome::Overwritten,
             Action::Unchanged => Outcome::Unchanged,
         };
+        // A created node starts at version 0; a version-checked update adds one.
+        let version = match plan.action {
+            Action::Create => Some(0),
+            Action::Update => plan.version.map(|v| v + 1),
+            Action::Unchanged => plan.version,
+        };
         match apply(registry, &[&plan]).await {
-            Ok(()) => return Ok(Published { outcome, config: plan.config, warnings: plan.warnings }),
+            Ok(()) => return Ok(Published { outcome, config: plan.config, version, warnings: plan.warnings }),
             Err(e) if e.exit == crate::exit::Exit::Refused && attempt < PUBLISH_ATTEMPTS => continue,
             Err(e) => return Err(e),
         }

@@ -216,8 +216,21 @@ impl JobTask {
         setup: JobSetup,
         signals: &Signals,
     ) -> anyhow::Result<JobTask> {
+        let published = publish_config(&registry, &setup).await?;
+        JobTask::published(registry, me, settings, setup, signals, published).await
+    }
+
+    /// [`JobTask::start`] once the configuration is published.
+    async fn published(
+        registry: Registry,
+        me: InstanceId,
+        settings: Arc<Settings>,
+        setup: JobSetup,
+        signals: &Signals,
+        published: Published,
+    ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
-        let (stored, fault) = publish_config(&registry, &setup).await?;
+        let Published { config: stored, fault, version } = published;
         let pin = Pin::from_job_file(&setup.job_type, &setup.config.props).map(Box::new);
         let alerts = crate::notify::Alerts::start();
         let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
@@ -280,6 +293,12 @@ impl JobTask {
             execution: Execution::new(reader),
             failover: Failover::new(),
         };
+        // A change made between the publish and the cache's read is in the cache, but came as no
+        // event: the read showed it already.
+        let cached = task.cache.view().node(&task.ctx.paths.config()).and_then(|n| n.stat).map(|s| s.version);
+        if cached != version {
+            task.reload_config().await;
+        }
         task.registration.register(&task.ctx, &shows(&task.cache), task.config.config.disabled).await?;
         Ok(task)
     }
@@ -707,7 +726,17 @@ impl JobTask {
 /// uses) and returns the one the registry holds: the job file's when the registry had none or
 /// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
 /// and the fault.
-async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<(JobConfig, Option<String>)> {
+/// A job's configuration as its publish left the registry.
+struct Published {
+    /// The configuration to run with.
+    config: JobConfig,
+    /// Why the registry's configuration cannot be used, when it cannot.
+    fault: Option<String>,
+    /// The configuration node's data version.
+    version: Option<i32>,
+}
+
+async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<Published> {
     let name = &setup.config.job_name;
     let published = publish::publish(registry, &setup.job_type, &setup.config, setup.config.overwrite).await?;
     for warning in &published.warnings {
@@ -722,10 +751,10 @@ async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result
         Outcome::Kept { differs: false } | Outcome::Unchanged => {}
         Outcome::Invalid { error } => {
             tracing::error!(job = %name, "{error}");
-            return Ok((published.config, Some(error)));
+            return Ok(Published { config: published.config, fault: Some(error), version: published.version });
         }
     }
-    Ok((published.config, None))
+    Ok(Published { config: published.config, fault: None, version: published.version })
 }
 
 /// The monotonic instant of a wall-clock one (`now` is the job's clock): timers run on the

@@ -309,3 +309,43 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     assert!(matches!(two_runs, Ok(Ok(_))), "no fires while waiting for a turn");
     running.abort();
 }
+
+/// A change to the configuration made between the job's publish and its cache's first read is
+/// adopted: the cache's read shows it, so no event will.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configuration_changed_during_start_up_is_adopted() {
+    let store = EmbeddedStore::new();
+    let c = ctx(&store, "10.0.0.1@-@1");
+    let mut config = JobConfig::new("j", 1);
+    config.cron = Some("0 0 3 * * ?".into());
+    config.props.insert("script.command.line".into(), "/bin/true".into());
+    let setup = JobSetup {
+        job_type: JobType::Script,
+        in_process: None,
+        config: config.clone(),
+        listeners: Vec::new(),
+        once_listeners: Vec::new(),
+    };
+    let published = publish_config(&c.registry, &setup).await.unwrap();
+    assert_eq!(published.version, Some(0));
+    let mut changed = config;
+    changed.cron = Some("0 0 4 * * ?".into());
+    c.registry.set(&c.paths.config(), changed.to_yaml().as_bytes(), Some(0)).await.unwrap();
+    let (_stop_tx, stop) = watch::channel(StopMode::Run);
+    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
+    let signals = Signals::start(stop, fence, c.registry.session());
+    let task =
+        JobTask::published(c.registry.clone(), c.me.clone(), settings(1), setup, &signals, published).await.unwrap();
+    assert_eq!(task.config.config.cron.as_deref(), Some("0 0 4 * * ?"));
+
+    // A later publish reports the version the registry holds.
+    let setup = JobSetup {
+        job_type: JobType::Script,
+        in_process: None,
+        config: changed.clone(),
+        listeners: Vec::new(),
+        once_listeners: Vec::new(),
+    };
+    let again = publish_config(&c.registry, &setup).await.unwrap();
+    assert_eq!(again.version, Some(1));
+}
