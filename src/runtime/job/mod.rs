@@ -722,10 +722,6 @@ impl JobTask {
     }
 }
 
-/// Publishes the job's configuration ([`publish::publish`], the operation `config apply`
-/// uses) and returns the one the registry holds: the job file's when the registry had none or
-/// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
-/// and the fault.
 /// A job's configuration as its publish left the registry.
 struct Published {
     /// The configuration to run with.
@@ -736,6 +732,10 @@ struct Published {
     version: Option<i32>,
 }
 
+/// Publishes the job's configuration ([`publish::publish`], the operation `config apply`
+/// uses) and returns the one the registry holds: the job file's when the registry had none or
+/// `overwrite` is set, else the registry's; when the registry's cannot be decoded, the job file's
+/// and the fault.
 async fn publish_config(registry: &Registry, setup: &JobSetup) -> anyhow::Result<Published> {
     let name = &setup.config.job_name;
     let published = publish::publish(registry, &setup.job_type, &setup.config, setup.config.overwrite).await?;
