@@ -319,13 +319,7 @@ async fn a_configuration_changed_during_start_up_is_adopted() {
     let mut config = JobConfig::new("j", 1);
     config.cron = Some("0 0 3 * * ?".into());
     config.props.insert("script.command.line".into(), "/bin/true".into());
-    let setup = JobSetup {
-        job_type: JobType::Script,
-        in_process: None,
-        config: config.clone(),
-        listeners: Vec::new(),
-        once_listeners: Vec::new(),
-    };
+    let setup = script_setup(config.clone());
     let published = publish_config(&c.registry, &setup).await.unwrap();
     assert_eq!(published.version, Some(0));
     let mut changed = config;
@@ -339,13 +333,11 @@ async fn a_configuration_changed_during_start_up_is_adopted() {
     assert_eq!(task.config.config.cron.as_deref(), Some("0 0 4 * * ?"));
 
     // A later publish reports the version the registry holds.
-    let setup = JobSetup {
-        job_type: JobType::Script,
-        in_process: None,
-        config: changed.clone(),
-        listeners: Vec::new(),
-        once_listeners: Vec::new(),
-    };
-    let again = publish_config(&c.registry, &setup).await.unwrap();
+    let again = publish_config(&c.registry, &script_setup(changed)).await.unwrap();
     assert_eq!(again.version, Some(1));
+}
+
+/// A script job's start-up setup without listeners.
+fn script_setup(config: JobConfig) -> JobSetup {
+    JobSetup { job_type: JobType::Script, in_process: None, config, listeners: Vec::new(), once_listeners: Vec::new() }
 }
