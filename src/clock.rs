@@ -46,7 +46,7 @@ impl<C: Clock> Monotonic<C> {
 impl<C: Clock> Clock for Monotonic<C> {
     fn now(&self) -> DateTime<Utc> {
         let now = self.source.now();
-        let mut latest = self.latest.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut latest = crate::sync::lock(&self.latest);
         let now = latest.map_or(now, |l| l.max(now));
         *latest = Some(now);
         now

@@ -43,6 +43,7 @@
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * [`exit`]: process exit codes and how errors map onto them.
 //! * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
+//! * `sync`: locking a mutex whose holder panicked.
 //! * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
@@ -59,5 +60,6 @@ mod queue;
 pub mod registry;
 pub mod runtime;
 pub mod schedule;
+mod sync;
 mod task;
 pub mod trace;

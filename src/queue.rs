@@ -27,7 +27,7 @@ struct State<T> {
 impl<T> Inner<T> {
     fn lock(&self) -> MutexGuard<'_, State<T>> {
         // Nothing panics while holding the lock; a poisoned queue's state is still consistent.
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::sync::lock(&self.state)
     }
 }
 

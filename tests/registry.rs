@@ -268,6 +268,23 @@ async fn events_until(
     seen
 }
 
+/// `seen`, and then `cache`'s events up to the end of a resync when `seen` shows none (a resync
+/// shows its nodes before it reports them).
+async fn until_resynced(cache: &mut TreeCache, what: &str, mut seen: Vec<CacheEvent>) -> Vec<CacheEvent> {
+    if !seen.contains(&CacheEvent::Resynced) {
+        within(30, what, async {
+            while let Some(ev) = cache.recv().await {
+                seen.push(ev.clone());
+                if ev == CacheEvent::Resynced {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    seen
+}
+
 /// One watch on the namespace feeds several caches: each sees its own subtree's events and no
 /// other's, a cache joining while its subtree changes misses nothing, a duplicate root gets a
 /// watch of its own, a new session resyncs every cache, and the caches outlive the hub's handle.
@@ -310,27 +327,19 @@ async fn a_hub_feeds_each_cache_its_own_events(f: Fixture) {
     assert_eq!(d.view().children("/d").len(), 100);
     let mut created: Vec<&CacheEvent> = seen.iter().filter(|e| matches!(e, CacheEvent::Created(_))).collect();
     let count = created.len();
+    created.sort_by_key(|e| format!("{e:?}"));
     created.dedup();
-    assert_eq!(created.len(), count, "a node reported created twice in a row: {seen:?}");
+    assert_eq!(created.len(), count, "a node reported created twice: {seen:?}");
 
     // A new session: every cache on the hub re-reads, and learns what changed meanwhile.
     r.expire_session().await.unwrap();
     other.set("/a/x", b"2", None).await.unwrap();
     other.delete("/b/y", None).await.unwrap();
-    let seen = events_until(&mut a, "a's resync", |v| v.data("/a/x") == Some(&b"2"[..])).await;
-    assert!(seen.contains(&CacheEvent::Resynced) || seen.contains(&CacheEvent::Changed("/a/x".into())), "{seen:?}");
-    let mut seen = events_until(&mut b, "b's resync", |v| !v.exists("/b/y")).await;
-    if !seen.contains(&CacheEvent::Resynced) {
-        within(30, "b's resync to end", async {
-            while let Some(ev) = b.recv().await {
-                seen.push(ev.clone());
-                if ev == CacheEvent::Resynced {
-                    break;
-                }
-            }
-        })
-        .await;
-    }
+    let seen = events_until(&mut a, "a's change", |v| v.data("/a/x") == Some(&b"2"[..])).await;
+    let seen = until_resynced(&mut a, "a's resync", seen).await;
+    assert!(seen.contains(&CacheEvent::Changed("/a/x".into())), "{seen:?}");
+    let seen = events_until(&mut b, "b's deletion", |v| !v.exists("/b/y")).await;
+    let seen = until_resynced(&mut b, "b's resync", seen).await;
     assert!(seen.contains(&CacheEvent::Deleted("/b/y".into())), "{seen:?}");
 
     // The caches outlive the hub's handle; a dropped cache leaves the others fed.

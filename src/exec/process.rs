@@ -481,7 +481,7 @@ fn spawner() -> &'static mpsc::Sender<SpawnRequest> {
 /// the others are starting children meanwhile.
 fn spawner_loop(requests: &Mutex<mpsc::Receiver<SpawnRequest>>) {
     loop {
-        let next = requests.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
+        let next = crate::sync::lock(requests).recv();
         let Ok(SpawnRequest { spec, reply }) = next else { return };
         // The requester is gone (its run was dropped while queued): start nothing.
         if reply.is_closed() {

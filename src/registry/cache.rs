@@ -114,13 +114,6 @@ struct Tree {
 }
 
 impl Tree {
-    fn new(nodes: Nodes, mut projection: Option<Box<dyn Projection>>) -> Tree {
-        if let Some(p) = projection.as_mut() {
-            p.rebuild(&nodes);
-        }
-        Tree { nodes, projection }
-    }
-
     /// Sets `path`'s node; true when it is new.
     fn insert(&mut self, path: &str, node: Cached) -> bool {
         let created = self.nodes.set(path, node);
@@ -165,7 +158,8 @@ struct Shared {
 impl Shared {
     /// An empty cache of `root`, before its first read.
     fn new(root: Arc<str>) -> Shared {
-        Shared { root, tree: RwLock::new(Tree::new(Nodes::new(), None)), revision: OnceLock::new() }
+        let tree = Tree { nodes: Nodes::new(), projection: None };
+        Shared { root, tree: RwLock::new(tree), revision: OnceLock::new() }
     }
 
     fn read(&self) -> RwLockReadGuard<'_, Tree> {

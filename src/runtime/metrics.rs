@@ -28,9 +28,10 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry as PromRegistry;
 use tokio::sync::watch;
 
-use super::{StopMode, lock};
+use super::StopMode;
 use crate::config::schema::listener_key::{AFTER, AFTER_ONCE, BEFORE, BEFORE_ONCE};
 use crate::registry::{LinkState, Registry, SessionStatus};
+use crate::sync::lock;
 use crate::trace::Tracer;
 
 /// A label set: `(name, value)` pairs.

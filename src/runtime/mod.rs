@@ -278,12 +278,6 @@ const CONTENTIONS: usize = 64;
 /// How long a stopping worker waits for the trace writer to flush.
 const TRACE_FLUSH: Duration = Duration::from_secs(5);
 
-/// Locks `m`, taking over a lock whose holder panicked: the runtime's mutexes guard state that
-/// each holder changes in one step (sets of items, maps of probes, wakers), consistent either way.
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// What the job tasks are asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StopMode {

@@ -17,15 +17,16 @@
 //! cache's subtree, many at a time.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
-use tokio::task::JoinHandle;
 
 use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Shared, TreeCache};
 use crate::queue;
 use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, TreeNode, WatchEvent, path};
+use crate::sync::lock;
+use crate::task::OwnedTask;
 
 /// How many caches re-read their subtrees at once after a resync.
 const RESYNCS_IN_FLIGHT: usize = 64;
@@ -45,20 +46,12 @@ pub(super) struct Hub {
     /// Each cache's route, by the cache's root.
     routes: Mutex<HashMap<Arc<str>, Route>>,
     /// The task applying the watch's events; aborted when the hub goes.
-    pump: OnceLock<JoinHandle<()>>,
-}
-
-impl Drop for Hub {
-    fn drop(&mut self) {
-        if let Some(pump) = self.pump.get() {
-            pump.abort();
-        }
-    }
+    pump: OnceLock<OwnedTask<()>>,
 }
 
 impl Hub {
-    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Route>> {
-        self.routes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn routes(&self) -> MutexGuard<'_, HashMap<Arc<str>, Route>> {
+        lock(&self.routes)
     }
 
     /// Removes the route of the cache whose state is `shared` (the cache is being dropped).
@@ -94,15 +87,10 @@ impl CacheHub {
     pub async fn start(registry: Registry, root: &str) -> Result<CacheHub> {
         let watch = registry.watch_subtree(root).await?;
         let hub = Arc::new(Hub { registry, root: root.to_string(), routes: Mutex::default(), pump: OnceLock::new() });
-        let task = tokio::spawn(pump(Arc::downgrade(&hub), watch));
+        let task = OwnedTask::spawn(pump(Arc::downgrade(&hub), watch));
         // Only this function sets it.
         let _ = hub.pump.set(task);
         Ok(CacheHub { hub })
-    }
-
-    /// The watched root.
-    pub fn root(&self) -> &str {
-        &self.hub.root
     }
 
     /// A cache of `root` (at or below the hub's root) fed by this hub: reads the subtree and
@@ -171,7 +159,11 @@ async fn drain(hub: &Hub, target: &Target) {
                 _ => return,
             }
         };
-        if let Err(e) = apply(&hub.registry, target, batch, &mut BTreeMap::new(), true).await
+        let applied = match prefetch(&hub.registry, [(target, batch.as_slice())]).await {
+            Ok(mut fetched) => apply(&hub.registry, target, batch, &mut fetched, true).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = applied
             && !recover(&hub.registry, target, &e).await
         {
             return;
@@ -256,26 +248,16 @@ async fn dispatch(hub: &Arc<Hub>, batch: Vec<WatchEvent>) {
 /// request.
 async fn apply_part(hub: &Arc<Hub>, part: Vec<WatchEvent>) {
     let groups = route(hub, part);
-    let wanted: Vec<String> = groups
-        .iter()
-        .flat_map(|(t, events)| wanted(&t.shared.root, t.lazy, events))
-        .collect::<BTreeSet<&str>>()
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let mut fetched = BTreeMap::new();
-    if wanted.len() > 1 {
-        match hub.registry.get_many(&wanted).await {
-            Ok(nodes) => fetched = wanted.into_iter().zip(nodes).collect(),
-            Err(e) => {
-                // Each cache's re-read reads everything its events would have.
-                for (target, _) in &groups {
-                    detach(hub, target, e.clone());
-                }
-                return;
+    let mut fetched = match prefetch(&hub.registry, groups.iter().map(|(t, events)| (t, events.as_slice()))).await {
+        Ok(fetched) => fetched,
+        Err(e) => {
+            // Each cache's re-read reads everything its events would have.
+            for (target, _) in &groups {
+                detach(hub, target, e.clone());
             }
+            return;
         }
-    }
+    };
     for (target, events) in groups {
         if let Err(e) = apply(&hub.registry, &target, events, &mut fetched, false).await {
             detach(hub, &target, e);
@@ -340,6 +322,27 @@ async fn resync_all(hub: &Arc<Hub>) {
         .await;
 }
 
+/// Reads, in one request, the data the caches keep of the nodes their events (up to a resync)
+/// create or change; nothing when there is one such node or none (`apply` reads a single one
+/// itself).
+async fn prefetch<'a>(
+    registry: &Registry,
+    caches: impl IntoIterator<Item = (&'a Target, &'a [WatchEvent])>,
+) -> Result<BTreeMap<String, Option<NodeData>>> {
+    let wanted: Vec<String> = caches
+        .into_iter()
+        .flat_map(|(t, events)| wanted(&t.shared.root, t.lazy, events))
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    if wanted.len() < 2 {
+        return Ok(BTreeMap::new());
+    }
+    let nodes = registry.get_many(&wanted).await?;
+    Ok(wanted.into_iter().zip(nodes).collect())
+}
+
 /// The paths of `events` below `root` whose data a cache keeps, up to a resync (the events after
 /// one are read after it, so that nothing older than it is applied).
 fn wanted<'a>(root: &'a str, lazy: LazyPolicy, events: &'a [WatchEvent]) -> impl Iterator<Item = &'a str> + 'a {
@@ -373,7 +376,8 @@ pub(super) async fn load(
     Ok(Nodes::with_room(entries, room.0, room.1))
 }
 
-/// Applies a cache's events, with the data already read in `fetched` (the rest is read here).
+/// Applies a cache's events, with the data [`prefetch`] read in `fetched` (a node it did not read
+/// is read here).
 /// Stops at the first failed read (or once the cache is gone): a re-read of the subtree then
 /// shows what the rest would have.
 ///
@@ -390,12 +394,6 @@ async fn apply(
 ) -> Result<()> {
     let shared = &target.shared;
     let root = &*shared.root;
-    let missing: Vec<String> =
-        wanted(root, target.lazy, &batch).filter(|p| !fetched.contains_key(*p)).map(str::to_string).collect();
-    if missing.len() > 1 {
-        let nodes = registry.get_many(&missing).await?;
-        fetched.extend(missing.into_iter().zip(nodes));
-    }
     for event in batch {
         let outcome = match event {
             WatchEvent::Created(p) | WatchEvent::Changed(p) if within(&p, root) => {

@@ -28,7 +28,7 @@ use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
 use crate::runtime::InjectedBug;
-use crate::runtime::lock;
+use crate::sync::lock;
 use crate::task::OwnedTask;
 
 /// The outcome of a round: the item claimed, if any.

@@ -13,7 +13,8 @@ use tokio::sync::watch;
 
 use super::FenceState;
 use crate::registry::SessionStatus;
-use crate::runtime::{StopMode, lock};
+use crate::runtime::StopMode;
+use crate::sync::lock;
 
 /// The worker's signals (see the module docs).
 #[derive(Clone)]

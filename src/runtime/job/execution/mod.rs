@@ -40,8 +40,9 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
+use crate::runtime::InjectedBug;
 use crate::runtime::metrics::Refusal;
-use crate::runtime::{InjectedBug, lock};
+use crate::sync::lock;
 
 /// What an ended run of an item still has to write.
 #[derive(Debug, Default)]

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio::sync::oneshot;
 
-use crate::runtime::lock;
+use crate::sync::lock;
 
 #[derive(Default)]
 struct Slots {
