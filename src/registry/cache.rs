@@ -29,10 +29,48 @@ use super::{NodeData, Registry, Result, Stat};
 use crate::queue;
 
 mod hub;
-mod nodes;
 
 pub use self::hub::CacheHub;
-pub use self::nodes::{Iter, LARGE, Nodes};
+pub use super::pathmap::LARGE;
+use super::pathmap::PathMap;
+
+/// A cache's nodes by path.
+pub type Nodes = PathMap<Cached>;
+
+/// A cache's nodes in byte order of the path.
+pub type Iter<'a> = super::pathmap::Iter<'a, Cached>;
+
+/// What [`PathMap::set`] did to its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Set {
+    /// The path is new.
+    Created,
+    /// The path's node is another now.
+    Changed,
+    /// The path held this very node: same data, same stat (the zxid of its last change among
+    /// it). An event older than the read that showed its change, such as a job's configuration
+    /// published just before its cache read it. A lazy node (no stat) is never the same: what
+    /// changed in it is not known.
+    Unchanged,
+}
+
+/// Puts `node` in place of `old`, unless it is the same.
+fn replace(old: &mut Cached, node: Cached) -> Set {
+    if node.stat.is_some() && *old == node {
+        Set::Unchanged
+    } else {
+        *old = node;
+        Set::Changed
+    }
+}
+
+impl PathMap<Cached> {
+    /// Sets the node at `path`, and says whether it was new, changed, or held already. A known
+    /// path keeps its key (no allocation: most changes are to a node the cache holds).
+    pub fn set(&mut self, path: &str, node: Cached) -> Set {
+        self.put(path, node, replace, Set::Created)
+    }
+}
 
 /// Decides which paths are lazy: their data is not fetched on events.
 pub type LazyPolicy = fn(&str) -> bool;
@@ -114,13 +152,15 @@ struct Tree {
 }
 
 impl Tree {
-    /// Sets `path`'s node; true when it is new.
-    fn insert(&mut self, path: &str, node: Cached) -> bool {
-        let created = self.nodes.set(path, node);
-        if let Some(p) = self.projection.as_mut() {
+    /// Sets `path`'s node.
+    fn insert(&mut self, path: &str, node: Cached) -> Set {
+        let set = self.nodes.set(path, node);
+        if set != Set::Unchanged
+            && let Some(p) = self.projection.as_mut()
+        {
             p.update(&self.nodes, path);
         }
-        created
+        set
     }
 
     /// Removes `path`; true when it was there.

@@ -23,10 +23,12 @@ use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus,
 use crate::clock::{Clock, SystemClock};
 
 mod faults;
+mod map;
 mod node;
 mod watches;
 
 pub use self::faults::{Fault, FaultPlan};
+use self::map::NodeMap;
 use self::node::{ENode, EStat};
 
 /// The nominal session timeout of an embedded session (used by code that derives deadlines from
@@ -40,7 +42,7 @@ pub struct EmbeddedStore {
 }
 
 struct State {
-    nodes: BTreeMap<Box<str>, ENode>,
+    nodes: NodeMap,
     zxid: i64,
     next_session: i64,
     sessions: BTreeMap<i64, u64>,
@@ -55,7 +57,7 @@ struct State {
 impl Default for State {
     fn default() -> State {
         State {
-            nodes: BTreeMap::new(),
+            nodes: NodeMap::default(),
             zxid: 0,
             next_session: 0,
             sessions: BTreeMap::new(),
@@ -133,7 +135,7 @@ impl State {
 
     fn ensure_root(&mut self) {
         if !self.nodes.contains_key("/") {
-            self.nodes.insert("/".into(), ENode { data: Box::default(), stat: EStat::default() });
+            self.nodes.insert("/", ENode { data: Box::default(), stat: EStat::default() });
         }
     }
 
@@ -149,7 +151,7 @@ impl State {
     }
 
     fn children(&self, parent: &str) -> Vec<String> {
-        node::child_names(&self.nodes, parent)
+        self.nodes.child_names(parent)
     }
 
     /// Applies `ops` atomically for `session`; on success delivers the events.
@@ -164,7 +166,7 @@ impl State {
             if let Err(e) = self.apply(op, session, zxid, &mut undo, &mut events, &mut created) {
                 for (p, old) in undo.into_iter().rev() {
                     match old {
-                        Some(n) => self.nodes.insert(p.into_boxed_str(), n),
+                        Some(n) => self.nodes.insert(&p, n),
                         None => self.nodes.remove(p.as_str()),
                     };
                 }
@@ -218,7 +220,7 @@ impl State {
                 let now = self.now_millis();
                 let owner = if mode.is_ephemeral() { session_id_bits(session) } else { 0 };
                 let stat = EStat { czxid: zxid, mzxid: zxid, ctime: now, mtime: now, owner, ..EStat::default() };
-                self.nodes.insert(actual.as_str().into(), ENode { data: data.as_slice().into(), stat });
+                self.nodes.insert(&actual, ENode { data: data.as_slice().into(), stat });
                 if let Some(parent) = self.nodes.get_mut(parent_path.as_str()) {
                     parent.stat.cversion += 1;
                     parent.stat.num_children += 1;
@@ -289,7 +291,7 @@ impl State {
     fn close_session(&mut self, session: i64) {
         self.sessions.remove(&session);
         let owned: Vec<String> =
-            self.nodes.iter().filter(|(_, n)| n.ephemeral_owner() == session).map(|(p, _)| p.to_string()).collect();
+            self.nodes.iter().filter(|(_, n)| n.ephemeral_owner() == session).map(|(p, _)| p).collect();
         if owned.is_empty() {
             return;
         }

@@ -25,6 +25,7 @@ pub mod codec;
 pub mod embedded;
 mod error;
 pub mod path;
+pub mod pathmap;
 pub mod snapshot;
 mod verbs;
 pub mod zk;

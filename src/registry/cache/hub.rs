@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
 
-use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Shared, TreeCache};
+use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Set, Shared, TreeCache};
 use crate::queue;
 use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, TreeNode, WatchEvent, path};
 use crate::sync::lock;
@@ -160,7 +160,7 @@ async fn drain(hub: &Hub, target: &Target) {
             }
         };
         let applied = match prefetch(&hub.registry, [(target, batch.as_slice())]).await {
-            Ok(mut fetched) => apply(&hub.registry, target, batch, &mut fetched, true).await,
+            Ok(mut fetched) => apply(&hub.registry, target, batch, &mut fetched).await,
             Err(e) => Err(e),
         };
         if let Err(e) = applied
@@ -259,7 +259,7 @@ async fn apply_part(hub: &Arc<Hub>, part: Vec<WatchEvent>) {
         }
     };
     for (target, events) in groups {
-        if let Err(e) = apply(&hub.registry, &target, events, &mut fetched, false).await {
+        if let Err(e) = apply(&hub.registry, &target, events, &mut fetched).await {
             detach(hub, &target, e);
         }
     }
@@ -379,18 +379,14 @@ pub(super) async fn load(
 /// Applies a cache's events, with the data [`prefetch`] read in `fetched` (a node it did not read
 /// is read here).
 /// Stops at the first failed read (or once the cache is gone): a re-read of the subtree then
-/// shows what the rest would have.
-///
-/// `replay`: the events waited while the cache read its subtree, so its read may show them
-/// already (such as its job's configuration, published just before): a node it holds exactly
-/// as read is not reported again. The hub's own events skip that look-up: it would be a second
-/// one for every event of a reshard's thousands.
+/// shows what the rest would have. A node the cache holds exactly as read is not reported again
+/// ([`Set::Unchanged`]): events that waited while the cache read its subtree, or that the pump
+/// had not routed yet, can be older than that read.
 async fn apply(
     registry: &Registry,
     target: &Target,
     batch: Vec<WatchEvent>,
     fetched: &mut BTreeMap<String, Option<NodeData>>,
-    replay: bool,
 ) -> Result<()> {
     let shared = &target.shared;
     let root = &*shared.root;
@@ -414,11 +410,10 @@ async fn apply(
                             Some(node) => Cached::from(node),
                             None => Cached { data: None, stat: None },
                         };
-                        if replay && cached.stat.is_some() && shared.read().nodes.get(&p) == Some(&cached) {
-                            Ok(())
-                        } else {
-                            let created = shared.write(|tree| tree.insert(&p, cached));
-                            send(&target.tx, if created { CacheEvent::Created(p) } else { CacheEvent::Changed(p) })
+                        match shared.write(|tree| tree.insert(&p, cached)) {
+                            Set::Created => send(&target.tx, CacheEvent::Created(p)),
+                            Set::Changed => send(&target.tx, CacheEvent::Changed(p)),
+                            Set::Unchanged => Ok(()),
                         }
                     }
                     Err(e) => Err(e),

@@ -1,14 +1,11 @@
 //! The embedded registry's nodes, kept small: a store holds every node of every job.
 
-use std::collections::BTreeMap;
-use std::ops::Bound;
+use crate::registry::{NodeData, Stat};
 
-use crate::registry::{NodeData, Stat, path};
-
-/// A node: its path is the map's key. Boxed path and data, and a stat without what can be
-/// derived: a store holds every node of every job, in B-tree leaves of 11 entries used or not,
-/// and an entry takes 80 bytes instead of the 128 of a `String`, a `Vec` and a whole [`Stat`].
-#[derive(Clone)]
+/// A node: its path is its map's key ([`super::map::NodeMap`]). Boxed data, and a stat without
+/// what can be derived: a store holds every node of every job, and a node takes 64 bytes beside
+/// its path instead of the 104 of a `Vec` and a whole [`Stat`].
+#[derive(Clone, Debug)]
 pub(super) struct ENode {
     pub(super) data: Box<[u8]>,
     pub(super) stat: EStat,
@@ -16,7 +13,7 @@ pub(super) struct ENode {
 
 /// What a node keeps of its [`Stat`]: the data length comes from the data, and the owner is the
 /// session id in 32 bits (this store's ids are small: [`super::State::open_session`]).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct EStat {
     pub(super) czxid: i64,
     pub(super) mzxid: i64,
@@ -55,19 +52,4 @@ impl ENode {
     pub(super) fn read(&self) -> NodeData {
         NodeData { data: self.data.to_vec(), stat: self.stat() }
     }
-}
-
-/// Every path under `prefix` (a directory's path with its trailing `/`) and its node, in byte
-/// order.
-fn under<'a>(nodes: &'a BTreeMap<Box<str>, ENode>, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a ENode)> {
-    nodes
-        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
-        .map(|(p, c)| (&**p, c))
-        .take_while(move |(p, _)| p.starts_with(prefix))
-}
-
-/// The names of `parent`'s children, in byte order.
-pub(super) fn child_names(nodes: &BTreeMap<Box<str>, ENode>, parent: &str) -> Vec<String> {
-    let prefix = path::dir_prefix(parent);
-    path::direct_children(&prefix, under(nodes, &prefix).map(|(p, _)| p))
 }

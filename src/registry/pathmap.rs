@@ -1,70 +1,85 @@
-//! The nodes of one cache, by path: sorted in a vector while they are few, in a B-tree once
-//! there are many.
+//! Nodes by path: sorted in a vector while they are few, in a B-tree once there are many. A
+//! job's cache ([`super::cache::Nodes`]) and each job's group of nodes in the embedded store
+//! keep their nodes in one.
 //!
-//! An idle job's cache holds about two dozen nodes. In a B-tree those take a root and two or
-//! three leaves of 11 entries each, used or not: about 2 KB. Sorted in a vector they take 40
-//! bytes each, about 1 KB. A lookup is then a binary search, and an insertion or removal moves
-//! the entries after it, which is cheaper than a B-tree's allocation while the vector is small. A
-//! large job (a thousand items, a few thousand nodes, a thousand `running` nodes created and
-//! deleted at each fire) would move kilobytes at every change: above [`LARGE`] nodes the cache
-//! keeps them in a B-tree, and back in a vector below half of that, so a job near the limit does
-//! not convert at every change.
+//! An idle job has about two dozen nodes. In a B-tree those take a root and two or three leaves
+//! of 11 entries each, used or not: about 2 KB of a cache's 32-byte nodes. Sorted in a vector
+//! they take 40 bytes each, about 1 KB. A lookup is then a binary search, and an insertion or
+//! removal moves the entries after it, which is cheaper than a B-tree's allocation while the
+//! vector is small. A large job (a thousand items, a few thousand nodes, a thousand `running`
+//! nodes created and deleted at each fire) would move kilobytes at every change: above [`LARGE`]
+//! nodes the map keeps them in a B-tree, and back in a vector below half of that, so a job near
+//! the limit does not convert at every change.
 //!
 //! The vector's paths are one string, each entry its offset and length in it: a path of its own
 //! was an allocation of 32 or 48 bytes for a path of 10 to 40 (the allocator's smallest block is
 //! 32 bytes), 0.6 KB of every idle job. A removed path stays in the string until a new one finds
 //! no room; the live paths are then copied into a new string (of twice the room only when they
 //! need it), so the string does not grow while a job's `running` nodes come and go at every fire.
+//! The vector itself grows by a quarter (at least 4 entries) when full, not twice: a map filled
+//! one node at a time, as the embedded store fills a job's, would otherwise keep up to half of
+//! its entries' room unused.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map;
 use std::ops::Bound;
 
-use super::Cached;
 use crate::registry::path;
 
 /// The number of nodes above which they are kept in a B-tree.
 pub const LARGE: usize = 256;
 
-/// The cached nodes by path, in byte order of the path.
-#[derive(Debug, Default)]
-pub struct Nodes(Repr);
-
+/// Nodes by path, in byte order of the path.
 #[derive(Debug)]
-enum Repr {
-    Small(Packed),
-    Large(BTreeMap<Box<str>, Cached>),
+pub struct PathMap<V>(Repr<V>);
+
+impl<V> Default for PathMap<V> {
+    fn default() -> PathMap<V> {
+        PathMap(Repr::default())
+    }
 }
 
-impl Default for Repr {
-    fn default() -> Repr {
+#[derive(Debug)]
+enum Repr<V> {
+    Small(Packed<V>),
+    Large(BTreeMap<Box<str>, V>),
+}
+
+impl<V> Default for Repr<V> {
+    fn default() -> Repr<V> {
         Repr::Small(Packed::default())
     }
 }
 
 /// Nodes sorted by path, no path twice, their paths in one string.
-#[derive(Debug, Default)]
-struct Packed {
+#[derive(Debug)]
+struct Packed<V> {
     /// The paths one after another, removed ones among them until the next [`Packed::make_room`].
     text: String,
     /// Sorted by path.
-    slots: Vec<Slot>,
+    slots: Vec<Slot<V>>,
     /// The bytes of `text` no slot uses.
     garbage: usize,
+}
+
+impl<V> Default for Packed<V> {
+    fn default() -> Packed<V> {
+        Packed { text: String::new(), slots: Vec::new(), garbage: 0 }
+    }
 }
 
 /// A node and where its path is in [`Packed::text`]. Offsets of 32 bits: the text of at most
 /// [`LARGE`] paths stays far below 4 GB, and a path that would not fit turns the nodes into a
 /// B-tree instead.
 #[derive(Debug)]
-struct Slot {
+struct Slot<V> {
     at: u32,
     len: u32,
-    node: Cached,
+    node: V,
 }
 
-impl Packed {
-    fn path<'a>(text: &'a str, slot: &Slot) -> &'a str {
+impl<V> Packed<V> {
+    fn path<'a>(text: &'a str, slot: &Slot<V>) -> &'a str {
         let at = slot.at as usize;
         text.get(at..at + slot.len as usize).unwrap_or_default()
     }
@@ -75,7 +90,7 @@ impl Packed {
 
     /// Inserts a path not there at slot `i`; gives the node back (nothing changed) when the
     /// text would pass the offsets' range.
-    fn insert(&mut self, i: usize, path: &str, node: Cached) -> Result<(), Cached> {
+    fn insert(&mut self, i: usize, path: &str, node: V) -> Result<(), V> {
         if !self.make_room(path.len()) {
             return Err(node);
         }
@@ -83,11 +98,14 @@ impl Packed {
             return Err(node);
         };
         self.text.push_str(path);
+        if self.slots.len() == self.slots.capacity() {
+            self.slots.reserve_exact((self.slots.len() / 4).max(4));
+        }
         self.slots.insert(i, Slot { at, len, node });
         Ok(())
     }
 
-    fn remove(&mut self, i: usize) -> Cached {
+    fn remove(&mut self, i: usize) -> V {
         let slot = self.slots.remove(i);
         self.garbage += slot.len as usize;
         slot.node
@@ -120,26 +138,26 @@ impl Packed {
     }
 
     /// Into a B-tree.
-    fn into_map(self) -> BTreeMap<Box<str>, Cached> {
+    fn into_map(self) -> BTreeMap<Box<str>, V> {
         let text = self.text;
         self.slots.into_iter().map(|s| (Box::from(Packed::path(&text, &s)), s.node)).collect()
     }
 }
 
 /// The nodes in byte order of the path, or those of a range of paths.
-pub struct Iter<'a>(IterRepr<'a>);
+pub struct Iter<'a, V>(IterRepr<'a, V>);
 
-enum IterRepr<'a> {
+enum IterRepr<'a, V> {
     /// Of the vector: its paths and slots.
-    Small(&'a str, std::slice::Iter<'a, Slot>),
+    Small(&'a str, std::slice::Iter<'a, Slot<V>>),
     /// Of the B-tree.
-    Large(btree_map::Range<'a, Box<str>, Cached>),
+    Large(btree_map::Range<'a, Box<str>, V>),
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a str, &'a Cached);
+impl<'a, V> Iterator for Iter<'a, V> {
+    type Item = (&'a str, &'a V);
 
-    fn next(&mut self) -> Option<(&'a str, &'a Cached)> {
+    fn next(&mut self) -> Option<(&'a str, &'a V)> {
         match &mut self.0 {
             IterRepr::Small(text, i) => i.next().map(|s| (Packed::path(text, s), &s.node)),
             IterRepr::Large(i) => i.next().map(|(p, c)| (&**p, c)),
@@ -147,10 +165,10 @@ impl<'a> Iterator for Iter<'a> {
     }
 }
 
-impl Nodes {
+impl<V> PathMap<V> {
     /// No nodes.
-    pub fn new() -> Nodes {
-        Nodes::default()
+    pub fn new() -> PathMap<V> {
+        PathMap::default()
     }
 
     /// The number of nodes.
@@ -167,10 +185,18 @@ impl Nodes {
     }
 
     /// The node at `path`.
-    pub fn get(&self, path: &str) -> Option<&Cached> {
+    pub fn get(&self, path: &str) -> Option<&V> {
         match &self.0 {
             Repr::Small(v) => v.find(path).ok().map(|i| &v.slots[i].node),
             Repr::Large(m) => m.get(path),
+        }
+    }
+
+    /// The node at `path`, to change.
+    pub fn get_mut(&mut self, path: &str) -> Option<&mut V> {
+        match &mut self.0 {
+            Repr::Small(v) => v.find(path).ok().map(|i| &mut v.slots[i].node),
+            Repr::Large(m) => m.get_mut(path),
         }
     }
 
@@ -179,28 +205,30 @@ impl Nodes {
         self.get(path).is_some()
     }
 
-    /// Sets the node at `path`; true when it is new. A known path keeps its key (no
-    /// allocation: most changes are to a node the cache holds).
-    pub fn set(&mut self, path: &str, node: Cached) -> bool {
+    /// Sets the node at `path`, returning the one it replaces.
+    pub fn insert(&mut self, path: &str, node: V) -> Option<V> {
+        self.put(path, node, |old, node| Some(std::mem::replace(old, node)), None)
+    }
+
+    /// Puts `node` at `path`: `known` takes it when the path holds a node (keeping its key: no
+    /// allocation), and its answer is returned; `new` is returned when the path is new.
+    pub fn put<R>(&mut self, path: &str, node: V, known: impl FnOnce(&mut V, V) -> R, new: R) -> R {
         let v = match &mut self.0 {
             Repr::Small(v) => v,
             Repr::Large(m) => {
                 return match m.get_mut(path) {
-                    Some(old) => {
-                        *old = node;
-                        false
+                    Some(old) => known(old, node),
+                    None => {
+                        m.insert(path.into(), node);
+                        new
                     }
-                    None => m.insert(path.into(), node).is_none(),
                 };
             }
         };
         let node = match v.find(path) {
-            Ok(i) => {
-                v.slots[i].node = node;
-                return false;
-            }
+            Ok(i) => return known(&mut v.slots[i].node, node),
             Err(i) if v.slots.len() < LARGE => match v.insert(i, path, node) {
-                Ok(()) => return true,
+                Ok(()) => return new,
                 Err(node) => node,
             },
             Err(_) => node,
@@ -209,17 +237,17 @@ impl Nodes {
         let mut map = std::mem::take(v).into_map();
         map.insert(path.into(), node);
         self.0 = Repr::Large(map);
-        true
+        new
     }
 
     /// Removes the node at `path`, returning it.
-    pub fn remove(&mut self, path: &str) -> Option<Cached> {
+    pub fn remove(&mut self, path: &str) -> Option<V> {
         match &mut self.0 {
             Repr::Small(v) => v.find(path).ok().map(|i| v.remove(i)),
             Repr::Large(m) => {
                 let removed = m.remove(path);
                 if m.len() < LARGE / 2 {
-                    *self = Nodes::with_room(std::mem::take(m).into_iter().collect(), 0, 0);
+                    *self = PathMap::with_room(std::mem::take(m).into_iter().collect(), 0, 0);
                 }
                 removed
             }
@@ -236,7 +264,7 @@ impl Nodes {
     }
 
     /// Every node, in byte order of the path.
-    pub fn iter(&self) -> Iter<'_> {
+    pub fn iter(&self) -> Iter<'_, V> {
         match &self.0 {
             Repr::Small(v) => Iter(IterRepr::Small(&v.text, v.slots.iter())),
             Repr::Large(m) => Iter(IterRepr::Large(m.range::<str, _>(..))),
@@ -245,7 +273,7 @@ impl Nodes {
 
     /// Every node whose path starts with `prefix` (a directory's path with its trailing `/`),
     /// in byte order of the path.
-    pub fn under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Cached)> + 'a {
+    pub fn under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a V)> + 'a {
         let from = match &self.0 {
             Repr::Small(v) => {
                 let first = v.slots.partition_point(|s| Packed::path(&v.text, s) < prefix);
@@ -263,15 +291,15 @@ impl Nodes {
     }
 }
 
-impl Nodes {
+impl<V> PathMap<V> {
     /// The nodes in any order; of a path given twice, the last. Made with room for `room`
     /// nodes and `text_room` bytes of their paths: a cache makes room when it starts for the
     /// nodes it will hold, since a vector grown later leaves its old block as a hole among the
     /// other jobs' memory. The paths are taken as read (a `String` each): the vector copies them
     /// into its text, and only a B-tree keeps them as keys.
-    pub fn with_room<K: AsRef<str> + Into<Box<str>>>(mut v: Vec<(K, Cached)>, room: usize, text_room: usize) -> Nodes {
+    pub fn with_room<K: AsRef<str> + Into<Box<str>>>(mut v: Vec<(K, V)>, room: usize, text_room: usize) -> PathMap<V> {
         if v.len() > LARGE {
-            return Nodes(Repr::Large(v.into_iter().map(|(p, node)| (p.into(), node)).collect()));
+            return PathMap(Repr::Large(v.into_iter().map(|(p, node)| (p.into(), node)).collect()));
         }
         // Stable: of equal paths the last given ends up last; the kept slot takes its node.
         v.sort_by(|(a, _), (b, _)| a.as_ref().cmp(b.as_ref()));
@@ -296,23 +324,24 @@ impl Nodes {
                 let mut map = packed.into_map();
                 map.insert(p.into(), node);
                 map.extend(given.map(|(p, node)| (p.into(), node)));
-                return Nodes(Repr::Large(map));
+                return PathMap(Repr::Large(map));
             }
         }
-        Nodes(Repr::Small(packed))
+        PathMap(Repr::Small(packed))
     }
 }
 
-impl FromIterator<(Box<str>, Cached)> for Nodes {
-    /// As [`Nodes::with_room`], without room to spare.
-    fn from_iter<I: IntoIterator<Item = (Box<str>, Cached)>>(iter: I) -> Nodes {
-        Nodes::with_room(iter.into_iter().collect(), 0, 0)
+impl<V> FromIterator<(Box<str>, V)> for PathMap<V> {
+    /// As [`PathMap::with_room`], without room to spare.
+    fn from_iter<I: IntoIterator<Item = (Box<str>, V)>>(iter: I) -> PathMap<V> {
+        PathMap::with_room(iter.into_iter().collect(), 0, 0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::cache::{Cached, Nodes};
 
     fn node(byte: u8) -> Cached {
         Cached { data: Some(Box::new([byte])), stat: None }
@@ -332,8 +361,7 @@ mod tests {
             let p = path(i);
             // Grow for the first half, shrink for the second.
             if (step < 2000) != state.is_multiple_of(4) {
-                let created = nodes.set(&p, node(step as u8));
-                assert_eq!(created, model.insert(p.clone().into(), node(step as u8)).is_none());
+                assert_eq!(nodes.insert(&p, node(step as u8)), model.insert(p.clone().into(), node(step as u8)));
             } else {
                 assert_eq!(nodes.remove(&p), model.remove(p.as_str()));
             }
@@ -351,7 +379,7 @@ mod tests {
     #[test]
     fn an_entry_stays_small() {
         // An idle job's cache is a vector of these.
-        assert_eq!(size_of::<Slot>(), 40);
+        assert_eq!(size_of::<Slot<Cached>>(), 40);
     }
 
     /// A fire's `running` nodes come and go: their paths' bytes are reused, not added to.
@@ -362,7 +390,7 @@ mod tests {
         let room = nodes.room();
         for fire in 0..100u8 {
             for d in &dirs {
-                assert!(nodes.set(&format!("{d}/running"), node(fire)));
+                assert_eq!(nodes.insert(&format!("{d}/running"), node(fire)), None);
             }
             for d in &dirs {
                 assert_eq!(nodes.remove(&format!("{d}/running")), Some(node(fire)));
