@@ -111,9 +111,9 @@ impl<V> Packed<V> {
         slot.node
     }
 
-    /// Makes room in the text for `extra` more bytes: when they do not fit, copies the live
-    /// paths into a new text, of the same room when that is enough, else of twice the room (or
-    /// what they need). False when the text would pass the offsets' range.
+    /// Makes room in the text for `extra` more bytes: when they do not fit, moves the live paths
+    /// together in place when that is enough room, else copies them into a new text of twice the
+    /// room (or what they need). False when the text would pass the offsets' range.
     fn make_room(&mut self, extra: usize) -> bool {
         let room = self.text.capacity();
         if self.text.len() + extra <= room {
@@ -123,10 +123,11 @@ impl<V> Packed<V> {
         if u32::try_from(needed).is_err() {
             return false;
         }
-        let old = std::mem::replace(
-            &mut self.text,
-            String::with_capacity(if needed <= room { room } else { needed.max(room * 2) }),
-        );
+        if needed <= room {
+            self.compact();
+            return true;
+        }
+        let old = std::mem::replace(&mut self.text, String::with_capacity(needed.max(room * 2)));
         for slot in &mut self.slots {
             let path = Packed::path(&old, slot);
             // Within the range: the live paths take at most `needed` bytes.
@@ -135,6 +136,40 @@ impl<V> Packed<V> {
         }
         self.garbage = 0;
         true
+    }
+
+    /// Drops the removed paths' bytes from the text, in place: a new block for every compaction
+    /// would leave the old one as a hole, at every fire whose `running` nodes come and go.
+    fn compact(&mut self) {
+        // The slots in the order of their paths in the text; at most LARGE of them in a vector.
+        let mut order = [0u16; LARGE];
+        let n = self.slots.len().min(LARGE);
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = u16::try_from(i).unwrap_or(u16::MAX);
+        }
+        let order = &mut order[..n];
+        let slots = &mut self.slots;
+        order.sort_unstable_by_key(|&i| slots[usize::from(i)].at);
+        let range = |i: u16| {
+            let s = &slots[usize::from(i)];
+            (s.at as usize, s.at as usize + s.len as usize)
+        };
+        let (mut byte, mut next) = (0usize, 0usize);
+        self.text.retain(|c| {
+            let at = byte;
+            byte += c.len_utf8();
+            while next < order.len() && range(order[next]).1 <= at {
+                next += 1;
+            }
+            next < order.len() && range(order[next]).0 <= at
+        });
+        let mut at = 0u32;
+        for &i in order.iter() {
+            let slot = &mut slots[usize::from(i)];
+            slot.at = at;
+            at += slot.len;
+        }
+        self.garbage = 0;
     }
 
     /// Into a B-tree.
@@ -398,6 +433,24 @@ mod tests {
         }
         assert_eq!(nodes.room(), room);
         assert_eq!(nodes.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>(), dirs);
+    }
+
+    /// Removed paths' bytes are dropped in place, multi-byte characters among them.
+    #[test]
+    fn compaction_keeps_every_live_path() {
+        let mut nodes = Nodes::with_room(Vec::<(&str, Cached)>::new(), 8, 64);
+        let mut model: BTreeMap<String, Cached> = BTreeMap::new();
+        for round in 0..40u8 {
+            let p = format!("/jöb/{}/é{round}", round % 5);
+            assert_eq!(nodes.insert(&p, node(round)), model.insert(p.clone(), node(round)));
+            if round % 3 == 0 {
+                let gone = format!("/jöb/{}/é{}", (round + 2) % 5, round / 2);
+                assert_eq!(nodes.remove(&gone), model.remove(&gone));
+            }
+            let all: Vec<_> = nodes.iter().map(|(p, c)| (p.to_string(), c.clone())).collect();
+            let expected: Vec<_> = model.iter().map(|(p, c)| (p.clone(), c.clone())).collect();
+            assert_eq!(all, expected);
+        }
     }
 
     #[test]

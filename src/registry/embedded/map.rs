@@ -23,9 +23,10 @@ use crate::registry::pathmap::PathMap;
 /// as a hole among the other jobs' memory: measured with 1,000 jobs, the holes took more than
 /// the B-tree this map replaced.
 const GROUP_NODES: usize = 24;
-/// The bytes of paths a group has room for when it is made: an idle job's paths after its name
-/// (`/sharding/0/instance`, `/leader/election/latch`, ...) take about 300.
-const GROUP_TEXT: usize = 320;
+/// The bytes of paths a group has room for when it is made: an idle job of three items takes
+/// about 370 after its name (`/sharding/0/instance`, a leader latch's 80-byte node, an instance
+/// id in three), with room for a longer instance id and a few nodes that come and go.
+const GROUP_TEXT: usize = 448;
 
 /// Every node of the store.
 #[derive(Default)]
