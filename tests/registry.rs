@@ -522,8 +522,11 @@ mod embedded_faults {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
+    use ejctl::registry::cache::CacheHub;
     use ejctl::registry::embedded::{EmbeddedStore, Fault};
-    use ejctl::registry::{LinkState, Mode, Registry, RegistryError};
+    use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError};
+
+    use crate::support::within;
 
     fn client(r: &Registry) -> u64 {
         r.embedded_client().expect("an embedded handle")
@@ -590,6 +593,49 @@ mod embedded_faults {
         assert!(b.exists("/failed").await.unwrap().is_none(), "a failed request is not applied");
         store.set_faults(client(&a), None);
         a.create("/after", b"", Mode::Persistent).await.unwrap();
+    }
+
+    /// When a batch's read fails for many caches of a hub, they re-read their subtrees a bounded
+    /// number at a time (64 in the process), not all at once.
+    #[tokio::test]
+    async fn caches_recovering_from_a_failed_read_re_read_a_few_at_a_time() {
+        const CACHES: usize = 100;
+        let store = EmbeddedStore::new();
+        let (r, other) = (Registry::embedded(&store), Registry::embedded(&store));
+        for i in 0..CACHES {
+            other.create(&format!("/j{i}/x"), b"0", Mode::Persistent).await.unwrap();
+        }
+        let hub = CacheHub::start(r.clone(), "/").await.unwrap();
+        let mut caches = Vec::new();
+        for i in 0..CACHES {
+            caches.push(hub.cache(&format!("/j{i}"), |_| false, None, 0, &|_| {}).await.unwrap());
+        }
+        // The batch's read fails; every re-read after it hangs, holding its turn.
+        let requests = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&requests);
+        store.set_faults(
+            client(&r),
+            Some(Box::new(move || {
+                if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                    Fault::Fail
+                } else {
+                    Fault::Delay(Duration::from_secs(3600))
+                }
+            })),
+        );
+        let set = |i: usize| Op::Set { path: format!("/j{i}/x"), data: b"1".to_vec(), version: None };
+        other.transaction(&(0..CACHES).map(set).collect::<Vec<_>>()).await.unwrap();
+        within(20, "the first re-reads", async {
+            while requests.load(Ordering::SeqCst) < 2 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await;
+        // Time for every waiting cache to start its re-read, were they not bounded.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let started = requests.load(Ordering::SeqCst) - 1;
+        assert!(started <= 64, "{started} of {CACHES} caches re-read at once");
+        drop(caches);
     }
 
     #[tokio::test]

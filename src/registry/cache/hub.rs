@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
+use tokio::sync::Semaphore;
 
 use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Set, Shared, TreeCache};
 use crate::queue;
@@ -28,7 +29,8 @@ use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, T
 use crate::sync::lock;
 use crate::task::OwnedTask;
 
-/// How many caches re-read their subtrees at once after a resync.
+/// How many caches re-read their subtrees at once: after a resync, and while recovering from
+/// failed reads.
 const RESYNCS_IN_FLIGHT: usize = 64;
 
 /// One watch and one task feeding many [`TreeCache`]s (see the module docs). Cloning it shares
@@ -48,6 +50,11 @@ pub(super) struct Hub {
     /// The task applying the watch's events; aborted when the hub goes.
     pump: OnceLock<OwnedTask<()>>,
 }
+
+/// Bounds the caches of the process, on every hub, that re-read their subtrees at once to
+/// recover from failed reads: when the registry fails every cache's reads, thousands of them
+/// would otherwise all re-read together as soon as it answers again (and again at every retry).
+static RECOVERIES: Semaphore = Semaphore::const_new(RESYNCS_IN_FLIGHT);
 
 impl Hub {
     fn routes(&self) -> MutexGuard<'_, HashMap<Arc<str>, Route>> {
@@ -164,7 +171,7 @@ async fn drain(hub: &Hub, target: &Target) {
             Err(e) => Err(e),
         };
         if let Err(e) = applied
-            && !recover(&hub.registry, target, &e).await
+            && !recover(hub, target, &e).await
         {
             return;
         }
@@ -187,7 +194,7 @@ fn detach(hub: &Arc<Hub>, target: &Target, error: RegistryError) {
     }
     let (hub, target) = (Arc::clone(hub), target.clone());
     tokio::spawn(async move {
-        if recover(&hub.registry, &target, &error).await {
+        if recover(&hub, &target, &error).await {
             drain(&hub, &target).await;
         }
     });
@@ -437,15 +444,21 @@ async fn apply(
     Ok(())
 }
 
-/// A read failed: re-reads the subtree until that works, with backoff. Returns false when the
-/// cache is gone.
-async fn recover(registry: &Registry, target: &Target, error: &RegistryError) -> bool {
+/// A read failed: re-reads the subtree until that works, with backoff, at most
+/// [`RESYNCS_IN_FLIGHT`] caches at once ([`RECOVERIES`]). Returns false when the cache is gone.
+async fn recover(hub: &Hub, target: &Target, error: &RegistryError) -> bool {
     if target.tx.is_closed() {
         return false;
     }
     tracing::warn!(root = %target.shared.root, error = %error, "cache read failed, re-reading the subtree");
     let mut delay = Duration::from_millis(100);
-    while let Err(e) = resync(registry, target).await {
+    loop {
+        let read = {
+            // Never closed: nothing closes it.
+            let _turn = RECOVERIES.acquire().await;
+            resync(&hub.registry, target).await
+        };
+        let Err(e) = read else { break };
         if target.tx.is_closed() {
             return false;
         }
