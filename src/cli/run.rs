@@ -16,7 +16,6 @@
 //! so one set of job files serves a whole fleet.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
@@ -30,6 +29,8 @@ use crate::registry::embedded::EmbeddedStore;
 use crate::registry::path::is_ipv4;
 use crate::registry::{ZkOptions, ZkTls};
 use crate::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
+
+mod memory;
 
 /// Arguments of `ejctl run`.
 #[derive(Debug, Args)]
@@ -63,6 +64,8 @@ pub enum LogFormat {
 /// # Errors
 /// A bad job file (exit 2), an unreachable registry (exit 5), a failed start.
 pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
+    // Before anything opens a library of its own (a name-service module for a host name).
+    let start_mappings = memory::StartMappings::now();
     let files = jobfile::load(&args.files).map_err(|e| CliError::usage(e.to_string()))?;
     for warning in &files.warnings {
         tracing::warn!("{warning}");
@@ -89,7 +92,7 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     config.prune_servers_after = files.instance.prune_servers_after;
     let signals = signal_counter()?;
     let worker = Worker::start(config).await?;
-    let _trim = crate::task::OwnedTask::spawn(trim_free_memory());
+    let _trim = crate::task::OwnedTask::spawn(memory::trim_periodically(start_mappings));
     // systemd `Type=notify` (a no-op without NOTIFY_SOCKET): ready once every job is registered.
     notify(&[sd_notify::NotifyState::Status(&format!("running {jobs_count} jobs")), sd_notify::NotifyState::Ready]);
     let first_signal = wait_for(signals.clone(), 1);
@@ -101,38 +104,6 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     let forced = worker.run_until(first, second).await;
     Ok(if forced { Exit::Interrupted } else { Exit::Ok })
 }
-
-/// When the first trim after start-up runs: by then the jobs have elected and sharded.
-const FIRST_TRIM: Duration = Duration::from_secs(5);
-/// How often the free memory is given back after that: a reshard or a burst of fires leaves far
-/// less than the start-up, and a trim walks the whole heap (with 10,000 jobs, a trim every 30 s
-/// showed as 0.1 % of a core while idle).
-const TRIM_EVERY: Duration = Duration::from_secs(300);
-
-/// Gives the memory the allocator holds free back to the system, a while after start-up and
-/// then every [`TRIM_EVERY`]. glibc keeps memory freed in the middle of its heaps mapped:
-/// starting 1,000 jobs builds and drops about as much as the settled jobs keep, and without a
-/// trim the process RSS stays at that start-up peak (measured on ZooKeeper: 33 MB of anonymous
-/// memory before a trim, 23 MB after).
-async fn trim_free_memory() {
-    tokio::time::sleep(FIRST_TRIM).await;
-    loop {
-        trim();
-        tokio::time::sleep(TRIM_EVERY).await;
-    }
-}
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)]
-fn trim() {
-    // SAFETY: `malloc_trim` has no preconditions; glibc locks each arena while it trims it.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn trim() {}
 
 /// The worker's registry ([module docs](self)), logged with the reason it was chosen.
 ///
