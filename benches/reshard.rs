@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
 use ejctl::config::JobConfig;
-use ejctl::registry::codec::JobType;
+use ejctl::registry::codec::{InstanceId, JobType};
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Registry, SubtreeWatch, WatchEvent};
@@ -60,13 +60,18 @@ fn opts() -> Result<Opts> {
     Ok(o)
 }
 
-async fn start(store: &EmbeddedStore, i: u32, items: i32) -> Result<Worker> {
+/// Worker `i`'s address.
+fn ip(i: u32) -> String {
+    format!("10.{}.{}.{}", i / 62_500, i / 250 % 250, i % 250 + 1)
+}
+
+async fn start(store: EmbeddedStore, i: u32, items: i32) -> Result<Worker> {
     let mut config = JobConfig::new(JOB, items);
     config.cron = Some("0 0 3 * * ?".into());
     config.props.insert("script.command.line".into(), "/bin/true".into());
     let mut worker =
-        WorkerConfig::new(RegistryTarget::Embedded(store.clone()), vec![JobDefinition::new(JobType::Script, config)]);
-    worker.ip = Some(format!("10.{}.{}.{}", i / 62_500, i / 250 % 250, i % 250 + 1));
+        WorkerConfig::new(RegistryTarget::Embedded(store), vec![JobDefinition::new(JobType::Script, config)]);
+    worker.ip = Some(ip(i));
     worker.pid = Some(i);
     Worker::start(worker).await
 }
@@ -130,7 +135,7 @@ async fn main() -> Result<()> {
     let started = Instant::now();
     let mut workers = Vec::new();
     for i in 1..=o.instances {
-        workers.push(start(&store, i, o.items).await?);
+        workers.push(start(store.clone(), i, o.items).await?);
     }
     let mut live: BTreeSet<String> = workers.iter().map(|w| w.instance_id().to_string()).collect();
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -143,11 +148,15 @@ async fn main() -> Result<()> {
     let (mut joins, mut leaves) = (Vec::new(), Vec::new());
     for (round, next) in (0..o.rounds).zip(o.instances + 1..) {
         tokio::time::sleep(o.pause).await;
-        let worker = start(&store, next, o.items).await?;
-        let id = worker.instance_id().to_string();
+        // Measured while the joiner still starts: the leader may reshard before its start
+        // returns, and the change's event must be taken as it comes, not after.
+        let id = InstanceId::new(&ip(next), next).as_str().to_string();
         live.insert(id.clone());
-        workers.push(worker);
+        let joiner = tokio::spawn(start(store.clone(), next, o.items));
         joins.push(measure(&r, &mut watch, &paths, o.items, &live, &paths.instance(&id)).await?.as_secs_f64() * 1e3);
+        let worker = joiner.await??;
+        ensure!(worker.instance_id().as_str() == id, "the joiner is {}, not {id}", worker.instance_id());
+        workers.push(worker);
         let leaver = workers.remove(round % workers.len());
         let id = leaver.instance_id().to_string();
         live.remove(&id);
