@@ -28,7 +28,8 @@ mod runtime;
 /// Admin commands for operators and scripts: views and job/server/sharding operations.
 mod cli_admin;
 
-/// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration.
+/// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration, and the
+/// memory an idle `ejctl run` gives back.
 mod footprint;
 
 /// Many instances and jobs on a 3-member ensemble, in a small configuration.
