@@ -11,7 +11,7 @@ use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
 use crate::support::footprint::measure;
 use crate::support::zk::four_letter;
-use crate::support::{ZkServer, signal, status_kib, unique_ns, wait_exit, zk_options};
+use crate::support::{ZkServer, run_notified, signal, status_kib, unique_ns, wait_exit, zk_options};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_costs_zookeeper_a_few_znodes_and_a_worker_one_watch() {
@@ -87,7 +87,6 @@ async fn a_worker_watches_the_namespace_only_when_its_jobs_are_most_of_it() {
 #[test]
 fn a_worker_gives_back_the_pages_start_up_ran_through_and_keeps_firing() {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::net::UnixDatagram;
     use std::time::Instant;
 
     let dir = tempfile::tempdir().unwrap();
@@ -101,18 +100,7 @@ fn a_worker_gives_back_the_pages_start_up_ran_through_and_keeps_firing() {
         format!("[[job]]\nname = \"tick\"\ncron = \"* * * * * ?\"\ncommand = \"{}\"\n", script.display()),
     )
     .unwrap();
-    let socket_path = dir.path().join("notify.sock");
-    let socket = UnixDatagram::bind(&socket_path).unwrap();
-    socket.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
-        .arg("run")
-        .arg(&file)
-        .env("NOTIFY_SOCKET", &socket_path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut child, socket) = run_notified(&file, dir.path());
     let pid = child.id();
     let mut buf = [0u8; 1024];
     socket.recv(&mut buf).expect("READY=1");

@@ -142,22 +142,10 @@ async fn readyz_is_unready_while_cut_off_from_zookeeper_and_ready_after() {
 
 #[test]
 fn ejctl_run_tells_systemd_it_is_ready_and_stopping() {
-    use std::os::unix::net::UnixDatagram;
     let dir = tempfile::tempdir().unwrap();
-    let socket_path = dir.path().join("notify.sock");
-    let socket = UnixDatagram::bind(&socket_path).unwrap();
-    socket.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let file = dir.path().join("job.toml");
     std::fs::write(&file, "[[job]]\nname = \"quiet\"\ncommand = \"true\"\n").unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
-        .arg("run")
-        .arg(&file)
-        .env("NOTIFY_SOCKET", &socket_path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut child, socket) = crate::support::run_notified(&file, dir.path());
     let mut buf = [0u8; 1024];
     let n = socket.recv(&mut buf).unwrap();
     let ready = String::from_utf8_lossy(&buf[..n]).to_string();

@@ -16,6 +16,7 @@ pub mod tls;
 pub mod worker;
 pub mod zk;
 
+use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -235,6 +236,25 @@ pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let value = status.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
     value.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// Starts `ejctl run` on `job_file` with a systemd notification socket in `dir` (what
+/// `Type=notify` gives a service), its output discarded. Returns the process and the socket,
+/// whose reads wait at most 60 s.
+pub fn run_notified(job_file: &std::path::Path, dir: &std::path::Path) -> (std::process::Child, UnixDatagram) {
+    let socket_path = dir.join("notify.sock");
+    let socket = UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
+        .arg("run")
+        .arg(job_file)
+        .env("NOTIFY_SOCKET", &socket_path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    (child, socket)
 }
 
 /// Sends a signal (`TERM`, `KILL`, `STOP`, `CONT`, ...) to a process.
