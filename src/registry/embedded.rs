@@ -290,8 +290,7 @@ impl State {
 
     fn close_session(&mut self, session: i64) {
         self.sessions.remove(&session);
-        let owned: Vec<String> =
-            self.nodes.iter().filter(|(_, n)| n.ephemeral_owner() == session).map(|(p, _)| p).collect();
+        let owned: Vec<String> = self.nodes.paths_where(|n| n.ephemeral_owner() == session);
         if owned.is_empty() {
             return;
         }

@@ -37,10 +37,11 @@ const TRIM_EVERY: Duration = Duration::from_secs(300);
 pub(super) struct StartMappings(BTreeSet<String>);
 
 impl StartMappings {
-    /// The files mapped now (none where `/proc/self/smaps` cannot be read).
+    /// The files mapped now (none where `/proc/self/maps` cannot be read). From `maps`, which
+    /// has the same lines as `smaps` without the page counts `smaps` walks every mapping for.
     pub(super) fn now() -> StartMappings {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
-        StartMappings(mappings(&smaps).filter_map(|m| m.file.map(str::to_string)).collect())
+        let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+        StartMappings(mappings(&maps).filter_map(|m| m.file.map(str::to_string)).collect())
     }
 }
 
@@ -93,7 +94,7 @@ struct Mapping<'a> {
     anonymous: Option<u64>,
 }
 
-/// The mappings of a `/proc/self/smaps` text.
+/// The mappings of a `/proc/self/smaps` text (or of `/proc/self/maps`: no `Anonymous:` then).
 fn mappings(smaps: &str) -> impl Iterator<Item = Mapping<'_>> {
     let mut lines = smaps.lines().peekable();
     std::iter::from_fn(move || {

@@ -171,7 +171,7 @@ async fn drain(hub: &Hub, target: &Target) {
             Err(e) => Err(e),
         };
         if let Err(e) = applied
-            && !recover(hub, target, &e).await
+            && !recover(&hub.registry, target, &e).await
         {
             return;
         }
@@ -194,7 +194,7 @@ fn detach(hub: &Arc<Hub>, target: &Target, error: RegistryError) {
     }
     let (hub, target) = (Arc::clone(hub), target.clone());
     tokio::spawn(async move {
-        if recover(&hub, &target, &error).await {
+        if recover(&hub.registry, &target, &error).await {
             drain(&hub, &target).await;
         }
     });
@@ -446,7 +446,7 @@ async fn apply(
 
 /// A read failed: re-reads the subtree until that works, with backoff, at most
 /// [`RESYNCS_IN_FLIGHT`] caches at once ([`RECOVERIES`]). Returns false when the cache is gone.
-async fn recover(hub: &Hub, target: &Target, error: &RegistryError) -> bool {
+async fn recover(registry: &Registry, target: &Target, error: &RegistryError) -> bool {
     if target.tx.is_closed() {
         return false;
     }
@@ -456,7 +456,7 @@ async fn recover(hub: &Hub, target: &Target, error: &RegistryError) -> bool {
         let read = {
             // Never closed: nothing closes it.
             let _turn = RECOVERIES.acquire().await;
-            resync(&hub.registry, target).await
+            resync(registry, target).await
         };
         let Err(e) = read else { break };
         if target.tx.is_closed() {

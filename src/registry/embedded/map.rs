@@ -91,11 +91,14 @@ impl NodeMap {
         Some(removed)
     }
 
-    /// Every node, with its path.
-    pub(super) fn iter(&self) -> impl Iterator<Item = (String, &ENode)> + '_ {
+    /// The paths of the nodes `keep` accepts (only theirs are put together from group and rest).
+    pub(super) fn paths_where(&self, keep: impl Fn(&ENode) -> bool) -> Vec<String> {
         self.groups
             .iter()
-            .flat_map(|(group, nodes)| nodes.iter().map(move |(rest, node)| (format!("{group}{rest}"), node)))
+            .flat_map(|(group, nodes)| nodes.iter().map(move |(rest, node)| (group, rest, node)))
+            .filter(|(_, _, node)| keep(node))
+            .map(|(group, rest, _)| format!("{group}{rest}"))
+            .collect()
     }
 
     /// The names of `parent`'s children, in byte order.
@@ -153,7 +156,7 @@ mod tests {
         assert!(map.remove("/ns/b").is_none());
         assert_eq!(map.child_names("/ns"), ["a", "a-b"]);
         assert_eq!(map.len(), 9);
-        let mut all: Vec<String> = map.iter().map(|(p, _)| p).collect();
+        let mut all = map.paths_where(|_| true);
         all.sort();
         assert_eq!(all, ["/", "/n", "/ns", "/ns/a", "/ns/a-b", "/ns/a/x", "/ns/a/x/y", "/ns/a/z", "/nt"]);
     }
