@@ -62,10 +62,7 @@ impl Tails {
 
     /// Takes the tails out of a shared cell.
     pub(super) fn take(shared: &SharedTails) -> (String, String) {
-        let tails = match shared.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let tails = crate::sync::lock(shared);
         (tails.output(), tails.stderr())
     }
 }
@@ -175,10 +172,7 @@ fn log_line(label: &OutputLabel, stream: &str, tails: &SharedTails, line: Line<'
     match line {
         Line::Text(text) => {
             tracing::info!(job = %label.job, item = label.item, command = %label.command, stream = %stream, "{text}");
-            match tails.lock() {
-                Ok(mut t) => t.push(stream, &text),
-                Err(poisoned) => poisoned.into_inner().push(stream, &text),
-            }
+            crate::sync::lock(tails).push(stream, &text);
         }
         Line::Truncated => {
             tracing::warn!(

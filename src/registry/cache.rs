@@ -203,17 +203,11 @@ impl Shared {
     }
 
     fn read(&self) -> RwLockReadGuard<'_, Tree> {
-        match self.tree.read() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        }
+        crate::sync::read(&self.tree)
     }
 
     fn write<R>(&self, f: impl FnOnce(&mut Tree) -> R) -> R {
-        let out = match self.tree.write() {
-            Ok(mut g) => f(&mut g),
-            Err(poisoned) => f(&mut poisoned.into_inner()),
-        };
+        let out = f(&mut crate::sync::write(&self.tree));
         if let Some(revision) = self.revision.get() {
             revision.send_modify(|r| *r += 1);
         }

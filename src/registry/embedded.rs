@@ -95,10 +95,7 @@ impl EmbeddedStore {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock cannot leave the tree half-changed: every mutation is
         // applied through `transact`, which rolls back on error before returning.
-        match self.state.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        }
+        crate::sync::lock(&self.state)
     }
 
     /// The number of nodes (the root included).

@@ -154,10 +154,7 @@ static PATTERNS: LazyLock<Mutex<HashMap<String, Weak<Cron>>>> = LazyLock::new(Mu
 
 /// The parsed croner `pattern`, shared with every live expression of the same pattern.
 fn shared_cron(pattern: &str) -> Result<Arc<Cron>, croner::errors::CronError> {
-    let mut patterns = match PATTERNS.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
+    let mut patterns = crate::sync::lock(&PATTERNS);
     if let Some(cron) = patterns.get(pattern).and_then(Weak::upgrade) {
         return Ok(cron);
     }

@@ -274,7 +274,7 @@ static RESOLUTION: Mutex<Option<Resolution>> = Mutex::new(None);
 
 /// The resolution [`resolve`] made for this process, if it ran.
 pub fn resolution() -> Option<Resolution> {
-    RESOLUTION.lock().ok().and_then(|r| r.clone())
+    crate::sync::lock(&RESOLUTION).clone()
 }
 
 /// Process environment that resolution depends on (injected in tests).
@@ -322,9 +322,7 @@ pub fn resolve(global: GlobalArgs) -> Result<GlobalArgs> {
     let source = resolution.zk_source(&global, None, true);
     let mut resolved = resolution.apply(global, None);
     resolved.source = source;
-    if let Ok(mut slot) = RESOLUTION.lock() {
-        *slot = Some(resolution);
-    }
+    *crate::sync::lock(&RESOLUTION) = Some(resolution);
     Ok(resolved)
 }
 

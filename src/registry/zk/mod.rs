@@ -172,9 +172,7 @@ impl ZkBackend {
             renew,
         });
         let task = tokio::spawn(supervise(Arc::downgrade(&backend), states, renewals));
-        if let Ok(mut guard) = backend.supervisor.lock() {
-            *guard = Some(task);
-        }
+        *crate::sync::lock(&backend.supervisor) = Some(task);
         Ok(backend)
     }
 
@@ -191,10 +189,7 @@ impl ZkBackend {
     }
 
     fn client(&self) -> zkc::Client {
-        match self.client.read() {
-            Ok(c) => c.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+        crate::sync::read(&self.client).clone()
     }
 
     fn acls(&self) -> zkc::Acls<'static> {
@@ -486,10 +481,7 @@ async fn renew(backend: &Weak<ZkBackend>) -> Option<zkc::StateWatcher> {
             Ok(client) => {
                 let states = client.state_watcher();
                 let id = client.session_id().0;
-                let old = match b.client.write() {
-                    Ok(mut guard) => std::mem::replace(&mut *guard, client),
-                    Err(poisoned) => std::mem::replace(&mut *poisoned.into_inner(), client),
-                };
+                let old = std::mem::replace(&mut *crate::sync::write(&b.client), client);
                 // Dropping the last clone of the old client closes its session, if it is alive.
                 drop(old);
                 b.publish(LinkState::Connected, Some(id));
