@@ -14,11 +14,12 @@
 //! The vector's paths are one string, each entry its offset and length in it: a path of its own
 //! was an allocation of 32 or 48 bytes for a path of 10 to 40 (the allocator's smallest block is
 //! 32 bytes), 0.6 KB of every idle job. A removed path stays in the string until a new one finds
-//! no room; the live paths are then copied into a new string (of twice the room only when they
-//! need it), so the string does not grow while a job's `running` nodes come and go at every fire.
-//! The vector itself grows by a quarter (at least 4 entries) when full, not twice: a map filled
-//! one node at a time, as the embedded store fills a job's, would otherwise keep up to half of
-//! its entries' room unused.
+//! no room; the live paths are then moved together in place, or copied into a new string a
+//! quarter larger only when they need it, so the string does not grow while a job's `running`
+//! nodes come and go at every fire. The vector too grows by a quarter (at least 4 entries) when
+//! full, not twice: a map filled one node at a time, as the embedded store fills a job's, would
+//! otherwise keep up to half of its room unused, and a job's cache made with room for its idle
+//! nodes would double at its first fire.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map;
@@ -112,8 +113,8 @@ impl<V> Packed<V> {
     }
 
     /// Makes room in the text for `extra` more bytes: when they do not fit, moves the live paths
-    /// together in place when that is enough room, else copies them into a new text of twice the
-    /// room (or what they need). False when the text would pass the offsets' range.
+    /// together in place when that is enough room, else copies them into a new text a quarter
+    /// larger (or what they need). False when the text would pass the offsets' range.
     fn make_room(&mut self, extra: usize) -> bool {
         let room = self.text.capacity();
         if self.text.len() + extra <= room {
@@ -127,7 +128,7 @@ impl<V> Packed<V> {
             self.compact();
             return true;
         }
-        let old = std::mem::replace(&mut self.text, String::with_capacity(needed.max(room * 2)));
+        let old = std::mem::replace(&mut self.text, String::with_capacity(needed.max(room + room / 4)));
         for slot in &mut self.slots {
             let path = Packed::path(&old, slot);
             // Within the range: the live paths take at most `needed` bytes.

@@ -134,9 +134,11 @@ impl CacheHub {
         // From here, dropping the cache (an error below included) removes its route.
         let cache = TreeCache { shared, events, hub: Arc::clone(&self.hub) };
         let registry = &self.hub.registry;
-        // A path below the root is about 16 bytes longer than the root ("/sharding/0/instance",
-        // "/servers/10.0.0.1", "/config").
-        let text_room = expected.saturating_mul(root.len().saturating_add(16));
+        // A path below the root is about 18 bytes longer than the root on average: most are
+        // shorter ("/sharding/0/instance", "/servers/10.0.0.1", "/config"), the instance id
+        // comes three times and the latch's node takes 80. Two bytes more per node leave room
+        // for a longer instance id.
+        let text_room = expected.saturating_mul(root.len().saturating_add(20));
         let nodes = load(registry, root, lazy, (expected, text_room), progress).await?;
         cache.shared.write(|tree| tree.set(nodes, projection));
         drain(&self.hub, &target).await;
