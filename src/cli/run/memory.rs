@@ -26,11 +26,15 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::time::Duration;
 
-/// When the first trim after start-up runs: by then the jobs have elected and sharded.
+/// When the first trim after start-up runs: a worker of a few jobs has elected and sharded by
+/// then. Each next trim waits twice as long as the one before, up to [`TRIM_EVERY`]: a large
+/// worker takes longer to settle (10,000 jobs on ZooKeeper elect and shard for about 10 s after
+/// they are registered), and a trim during its start-up gives back only what was freed so far,
+/// leaving the rest resident until the next one.
 const FIRST_TRIM: Duration = Duration::from_secs(5);
-/// How often the memory is given back after that: a reshard or a burst of fires leaves far less
-/// than the start-up, and a trim walks the whole heap (with 10,000 jobs, a trim every 30 s
-/// showed as 0.1 % of a core while idle).
+/// How often the memory is given back once the worker is settled: a reshard or a burst of fires
+/// leaves far less than the start-up, and a trim walks the whole heap (with 10,000 jobs, a trim
+/// every 30 s showed as 0.1 % of a core while idle).
 const TRIM_EVERY: Duration = Duration::from_secs(300);
 
 /// The files mapped when the worker started, whose read-only pages a trim may drop.
@@ -45,13 +49,15 @@ impl StartMappings {
     }
 }
 
-/// Gives memory back ([module docs](self)) after [`FIRST_TRIM`], then every [`TRIM_EVERY`].
+/// Gives memory back ([module docs](self)) [`FIRST_TRIM`] after start-up, then after twice as
+/// long each time (at 5, 15, 35, 75 s ...), then every [`TRIM_EVERY`].
 pub(super) async fn trim_periodically(files: StartMappings) {
-    tokio::time::sleep(FIRST_TRIM).await;
+    let mut wait = FIRST_TRIM;
     loop {
+        tokio::time::sleep(wait).await;
         trim_heap();
         drop_clean_pages(&files);
-        tokio::time::sleep(TRIM_EVERY).await;
+        wait = wait.saturating_mul(2).min(TRIM_EVERY);
     }
 }
 
