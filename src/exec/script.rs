@@ -178,6 +178,9 @@ pub fn parse_command_line(line: &str) -> Result<Vec<String>, String> {
     if quoted || !current.is_empty() {
         words.push(current);
     }
+    // Kept by the job for as long as it runs: without the room a push leaves (four words for a
+    // command of one), 72 bytes less of every job.
+    words.shrink_to_fit();
     Ok(words)
 }
 

@@ -2,6 +2,7 @@
 //! [module docs](super)).
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_yaml_ng::Value;
 
@@ -9,19 +10,20 @@ use super::CodecError;
 use super::yaml::{Fields, yaml_scalar};
 use crate::registry::path::INSTANCE_ID_SEPARATOR;
 
-/// An instance id, `{ip}@-@{pid}` (reference §1.3).
+/// An instance id, `{ip}@-@{pid}` (reference §1.3). Shared when cloned: every job of a worker
+/// holds its worker's id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct InstanceId(String);
+pub struct InstanceId(Arc<str>);
 
 impl InstanceId {
     /// The id of `ip` and `pid`.
     pub fn new(ip: &str, pid: u32) -> InstanceId {
-        InstanceId(format!("{ip}{INSTANCE_ID_SEPARATOR}{pid}"))
+        InstanceId(format!("{ip}{INSTANCE_ID_SEPARATOR}{pid}").into())
     }
 
     /// Wraps an id read from the registry.
     pub fn from_raw(id: impl Into<String>) -> InstanceId {
-        InstanceId(id.into())
+        InstanceId(id.into().into())
     }
 
     /// The id as stored.
