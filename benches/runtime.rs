@@ -168,8 +168,9 @@ const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [-
 [--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R]";
 
-/// The most jobs the density section starts on ZooKeeper (more take minutes to publish there).
-const DENSITY_ZK_MAX_JOBS: usize = 1000;
+/// The most jobs the density section starts on ZooKeeper: 10,000 jobs register in about 6 s and
+/// settle in about 15 s.
+const DENSITY_ZK_MAX_JOBS: usize = 10_000;
 
 impl Opts {
     fn parse() -> Result<Opts> {
