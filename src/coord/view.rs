@@ -608,7 +608,7 @@ mod tests {
                     match write {
                         Some((d, ephemeral)) => {
                             let stat = CachedStat { ephemeral, mzxid: 0, version: 0 };
-                            let data = data[d].clone().map(Vec::into_boxed_slice);
+                            let data = data[d].as_deref().map(crate::registry::bytes::share);
                             nodes.set(p, Cached { data, stat: Some(stat) });
                             live.update(&nodes, p);
                         }

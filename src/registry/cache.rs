@@ -79,8 +79,9 @@ pub type LazyPolicy = fn(&str) -> bool;
 /// took 88.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cached {
-    /// The data; `None` when the path is lazy (its data is neither read nor kept).
-    pub data: Option<Box<[u8]>>,
+    /// The data; `None` when the path is lazy (its data is neither read nor kept). Short data is
+    /// shared with every other holder of the same bytes ([`super::bytes`]).
+    pub data: Option<Arc<[u8]>>,
     /// The metadata, when known.
     pub stat: Option<CachedStat>,
 }
@@ -116,7 +117,7 @@ impl Cached {
 
 impl From<NodeData> for Cached {
     fn from(node: NodeData) -> Cached {
-        Cached { data: Some(node.data.into_boxed_slice()), stat: Some(CachedStat::from(&node.stat)) }
+        Cached { data: Some(super::bytes::share(&node.data)), stat: Some(CachedStat::from(&node.stat)) }
     }
 }
 

@@ -20,6 +20,7 @@
 //! exist" are returned as such, and only the storage verbs whose meaning makes them no-ops
 //! (`create_if_absent`, `delete_if_exists`) treat them as success.
 
+pub mod bytes;
 pub mod cache;
 pub mod codec;
 pub mod embedded;

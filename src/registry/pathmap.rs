@@ -380,7 +380,7 @@ mod tests {
     use crate::registry::cache::{Cached, Nodes};
 
     fn node(byte: u8) -> Cached {
-        Cached { data: Some(Box::new([byte])), stat: None }
+        Cached { data: Some(crate::registry::bytes::share(&[byte])), stat: None }
     }
 
     /// The same changes applied to `Nodes` and to a B-tree, compared after each.

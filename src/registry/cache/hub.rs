@@ -23,7 +23,7 @@ use std::time::Duration;
 use futures::{FutureExt, StreamExt};
 use tokio::sync::Semaphore;
 
-use super::{CacheEvent, Cached, LazyPolicy, Nodes, Projection, Set, Shared, TreeCache};
+use super::{CacheEvent, Cached, CachedStat, LazyPolicy, Nodes, Projection, Set, Shared, TreeCache};
 use crate::queue;
 use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, TreeNode, WatchEvent, path};
 use crate::sync::lock;
@@ -375,10 +375,11 @@ pub(super) async fn load(
     let entries = nodes
         .into_iter()
         .map(|TreeNode { path, node }| {
-            let mut cached = Cached::from(node);
-            if lazy(&path) {
-                cached.data = None;
-            }
+            let cached = if lazy(&path) {
+                Cached { data: None, stat: Some(CachedStat::from(&node.stat)) }
+            } else {
+                Cached::from(node)
+            };
             (path, cached)
         })
         .collect();

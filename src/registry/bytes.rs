@@ -1,0 +1,90 @@
+//! Node data shared by every holder in the process that has the same bytes.
+//!
+//! Most of a settled job's small node data is the same in every job of a worker: its instance id
+//! (each item's owner, the leader), `ENABLED` (its server) and its instance's YAML. Each job's
+//! cache held a copy of each, about 0.2 KB of every job in allocations of 32 to 64 bytes, made
+//! while the jobs settle on the runtime's threads, among the events they free. Shared, a value
+//! is one allocation for the whole worker.
+//!
+//! Only values of at most [`SHARED_MAX`] bytes are looked up: a job's configuration is its own,
+//! and hashing it would buy nothing. The table keeps a value for as long as anyone else does:
+//! once it holds twice as many values as after its last sweep, it drops those only it holds
+//! (instance ids of instances long gone, say), so it stays within twice the values in use.
+
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// The longest value shared: an instance's YAML with a long host name fits.
+pub const SHARED_MAX: usize = 128;
+
+/// The fewest values the table holds before it sweeps.
+const SWEEP_MIN: usize = 64;
+
+/// The empty value, the most common one (every directory's): shared without a lookup.
+static EMPTY: LazyLock<Arc<[u8]>> = LazyLock::new(|| Arc::from(&[][..]));
+
+#[derive(Default)]
+struct Table {
+    values: HashSet<Arc<[u8]>>,
+    /// The number of values at which the next insertion sweeps first.
+    sweep_at: usize,
+}
+
+static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(Mutex::default);
+
+/// `data` as a shared value: the one already held when another holder has the same bytes and
+/// they are short ([`SHARED_MAX`]), else a value of its own.
+pub fn share(data: &[u8]) -> Arc<[u8]> {
+    if data.is_empty() {
+        return Arc::clone(&EMPTY);
+    }
+    if data.len() > SHARED_MAX {
+        return Arc::from(data);
+    }
+    let mut table = crate::sync::lock(&TABLE);
+    if let Some(value) = table.values.get(data) {
+        return Arc::clone(value);
+    }
+    if table.values.len() >= table.sweep_at {
+        table.values.retain(|v| Arc::strong_count(v) > 1);
+        table.sweep_at = table.values.len().saturating_mul(2).max(SWEEP_MIN);
+    }
+    let value: Arc<[u8]> = Arc::from(data);
+    table.values.insert(Arc::clone(&value));
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_short_values_are_one_allocation_and_long_ones_are_not_shared() {
+        let a = share(b"10.0.0.1@-@4242");
+        let b = share(b"10.0.0.1@-@4242");
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(Arc::ptr_eq(&share(b""), &share(b"")));
+        let long = vec![b'x'; SHARED_MAX + 1];
+        let (c, d) = (share(&long), share(&long));
+        assert_eq!(c, d);
+        assert!(!Arc::ptr_eq(&c, &d));
+        assert_eq!(&*a, b"10.0.0.1@-@4242");
+    }
+
+    #[test]
+    fn values_nobody_holds_are_swept_as_the_table_grows() {
+        // Values of this test only (other tests share the table).
+        let kept = share(b"sweep-test-kept");
+        for i in 0..SWEEP_MIN * 8 {
+            drop(share(format!("sweep-test-{i}").as_bytes()));
+        }
+        let table = crate::sync::lock(&TABLE);
+        let dropped =
+            table.values.iter().filter(|v| v.starts_with(b"sweep-test-") && v[..] != b"sweep-test-kept"[..]).count();
+        assert!(dropped < SWEEP_MIN * 8, "none of the values nobody holds was swept");
+        assert!(dropped <= table.sweep_at, "{dropped} values nobody holds, sweep at {}", table.sweep_at);
+        assert!(table.values.contains(&b"sweep-test-kept"[..]));
+        drop(table);
+        drop(kept);
+    }
+}
