@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use tokio::sync::{oneshot, watch};
 
+use super::bytes::share;
 use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, WatchEvent, path};
 use crate::clock::{Clock, SystemClock};
 
@@ -132,7 +133,7 @@ impl State {
 
     fn ensure_root(&mut self) {
         if !self.nodes.contains_key("/") {
-            self.nodes.insert("/", ENode { data: Box::default(), stat: EStat::default() });
+            self.nodes.insert("/", ENode { data: share(&[]), stat: EStat::default() });
         }
     }
 
@@ -217,7 +218,7 @@ impl State {
                 let now = self.now_millis();
                 let owner = if mode.is_ephemeral() { session_id_bits(session) } else { 0 };
                 let stat = EStat { czxid: zxid, mzxid: zxid, ctime: now, mtime: now, owner, ..EStat::default() };
-                self.nodes.insert(&actual, ENode { data: data.as_slice().into(), stat });
+                self.nodes.insert(&actual, ENode { data: share(data), stat });
                 if let Some(parent) = self.nodes.get_mut(parent_path.as_str()) {
                     parent.stat.cversion += 1;
                     parent.stat.num_children += 1;
@@ -232,7 +233,7 @@ impl State {
                 undo.push((p.to_string(), Some(node.clone())));
                 let now = self.now_millis();
                 if let Some(node) = self.nodes.get_mut(p) {
-                    node.data = data.as_slice().into();
+                    node.data = share(data);
                     node.stat.version += 1;
                     node.stat.mzxid = zxid;
                     node.stat.mtime = now;

@@ -126,7 +126,7 @@ mod tests {
     use crate::registry::embedded::node::EStat;
 
     fn node(version: i32) -> ENode {
-        ENode { data: Box::default(), stat: EStat { version, ..EStat::default() } }
+        ENode { data: crate::registry::bytes::share(&[]), stat: EStat { version, ..EStat::default() } }
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! The embedded registry's nodes, kept small: a store holds every node of every job.
 
+use std::sync::Arc;
+
 use crate::registry::{NodeData, Stat};
 
-/// A node: its path is its map's key ([`super::map::NodeMap`]). Boxed data, and a stat without
-/// what can be derived: a store holds every node of every job, and a node takes 64 bytes beside
-/// its path instead of the 104 of a `Vec` and a whole [`Stat`].
+/// A node: its path is its map's key ([`super::map::NodeMap`]). Its data, short data shared with
+/// every holder of the same bytes ([`crate::registry::bytes`]: the caches of the jobs, and the
+/// other jobs' nodes), and a stat without what can be derived: a store holds every node of every
+/// job, and a node takes 64 bytes beside its path instead of the 104 of a `Vec` and a whole
+/// [`Stat`].
 #[derive(Clone, Debug)]
 pub(super) struct ENode {
-    pub(super) data: Box<[u8]>,
+    pub(super) data: Arc<[u8]>,
     pub(super) stat: EStat,
 }
 
