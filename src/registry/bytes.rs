@@ -4,18 +4,23 @@
 //! (each item's owner, the leader), `ENABLED` (its server) and its instance's YAML. Each job's
 //! cache held a copy of each, about 0.2 KB of every job in allocations of 32 to 64 bytes, made
 //! while the jobs settle on the runtime's threads, among the events they free. Shared, a value
-//! is one allocation for the whole worker.
+//! is one allocation for the whole worker. And on the embedded registry, the store and the job's
+//! cache hold one copy of the job's configuration, not two.
 //!
-//! Only values of at most [`SHARED_MAX`] bytes are looked up: a job's configuration is its own,
-//! and hashing it would buy nothing. The table keeps a value for as long as anyone else does:
-//! once it holds twice as many values as after its last sweep, it drops those only it holds
-//! (instance ids of instances long gone, say), so it stays within twice the values in use.
+//! Measured: 10,000 idle jobs on ZooKeeper 65.4–66.0 → 60.5 MB RSS; on the embedded registry
+//! 91.0–91.7 → 83.4–83.6 MB.
+//!
+//! Only values of at most [`SHARED_MAX`] bytes are looked up, so that a large node's every
+//! change is not hashed. The table keeps a value for as long as anyone else does: once it holds
+//! twice as many values as after its last sweep, it drops those only it holds (instance ids of
+//! instances long gone, a configuration replaced), so it stays within twice the values in use.
+//! A value nobody else has (a job's configuration on ZooKeeper) costs the table's 16 bytes.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
 
-/// The longest value shared: an instance's YAML with a long host name fits.
-pub const SHARED_MAX: usize = 128;
+/// The longest value shared: a job's configuration with a few dozen properties fits.
+pub const SHARED_MAX: usize = 4096;
 
 /// The fewest values the table holds before it sweeps.
 const SWEEP_MIN: usize = 64;
