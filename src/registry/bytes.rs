@@ -28,11 +28,28 @@ const SWEEP_MIN: usize = 64;
 /// The empty value, the most common one (every directory's): shared without a lookup.
 static EMPTY: LazyLock<Arc<[u8]>> = LazyLock::new(|| Arc::from(&[][..]));
 
+/// The shared values.
 #[derive(Default)]
 struct Table {
     values: HashSet<Arc<[u8]>>,
     /// The number of values at which the next insertion sweeps first.
     sweep_at: usize,
+}
+
+impl Table {
+    /// The value of these bytes, made and kept if the table has none.
+    fn share(&mut self, data: &[u8]) -> Arc<[u8]> {
+        if let Some(value) = self.values.get(data) {
+            return Arc::clone(value);
+        }
+        if self.values.len() >= self.sweep_at {
+            self.values.retain(|v| Arc::strong_count(v) > 1);
+            self.sweep_at = self.values.len().saturating_mul(2).max(SWEEP_MIN);
+        }
+        let value: Arc<[u8]> = Arc::from(data);
+        self.values.insert(Arc::clone(&value));
+        value
+    }
 }
 
 static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(Mutex::default);
@@ -46,17 +63,7 @@ pub fn share(data: &[u8]) -> Arc<[u8]> {
     if data.len() > SHARED_MAX {
         return Arc::from(data);
     }
-    let mut table = crate::sync::lock(&TABLE);
-    if let Some(value) = table.values.get(data) {
-        return Arc::clone(value);
-    }
-    if table.values.len() >= table.sweep_at {
-        table.values.retain(|v| Arc::strong_count(v) > 1);
-        table.sweep_at = table.values.len().saturating_mul(2).max(SWEEP_MIN);
-    }
-    let value: Arc<[u8]> = Arc::from(data);
-    table.values.insert(Arc::clone(&value));
-    value
+    crate::sync::lock(&TABLE).share(data)
 }
 
 #[cfg(test)]
@@ -78,18 +85,15 @@ mod tests {
 
     #[test]
     fn values_nobody_holds_are_swept_as_the_table_grows() {
-        // Values of this test only (other tests share the table).
-        let kept = share(b"sweep-test-kept");
+        let mut table = Table::default();
+        let kept: Vec<Arc<[u8]>> = (0..SWEEP_MIN).map(|i| table.share(format!("kept-{i}").as_bytes())).collect();
         for i in 0..SWEEP_MIN * 8 {
-            drop(share(format!("sweep-test-{i}").as_bytes()));
+            drop(table.share(format!("dropped-{i}").as_bytes()));
+            // Within twice the values in use (the kept ones), and at least the few of a sweep.
+            assert!(table.values.len() <= (kept.len() * 2).max(SWEEP_MIN), "{} values", table.values.len());
         }
-        let table = crate::sync::lock(&TABLE);
-        let dropped =
-            table.values.iter().filter(|v| v.starts_with(b"sweep-test-") && v[..] != b"sweep-test-kept"[..]).count();
-        assert!(dropped < SWEEP_MIN * 8, "none of the values nobody holds was swept");
-        assert!(dropped <= table.sweep_at, "{dropped} values nobody holds, sweep at {}", table.sweep_at);
-        assert!(table.values.contains(&b"sweep-test-kept"[..]));
-        drop(table);
-        drop(kept);
+        assert!(kept.iter().all(|v| table.values.contains(v)));
+        let again = table.share(b"kept-0");
+        assert!(Arc::ptr_eq(&again, &kept[0]), "a value in use is never swept");
     }
 }
