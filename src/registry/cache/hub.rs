@@ -136,8 +136,8 @@ impl CacheHub {
         let registry = &self.hub.registry;
         // A path below the root is about 18 bytes longer than the root on average: most are
         // shorter ("/sharding/0/instance", "/servers/10.0.0.1", "/config"), the instance id
-        // comes three times and the latch's node takes 80. Two bytes more per node leave room
-        // for a longer instance id.
+        // names two ("/instances/{id}", "/runners/{id}") and the latch's node takes 80. Two
+        // bytes more per node leave room for a longer instance id.
         let text_room = expected.saturating_mul(root.len().saturating_add(20));
         let nodes = load(registry, root, lazy, (expected, text_room), progress).await?;
         cache.shared.write(|tree| tree.set(nodes, projection));
