@@ -115,9 +115,15 @@ impl Cached {
     }
 }
 
+impl From<&NodeData> for Cached {
+    fn from(node: &NodeData) -> Cached {
+        Cached { data: Some(super::bytes::share(&node.data)), stat: Some(CachedStat::from(&node.stat)) }
+    }
+}
+
 impl From<NodeData> for Cached {
     fn from(node: NodeData) -> Cached {
-        Cached { data: Some(super::bytes::share(&node.data)), stat: Some(CachedStat::from(&node.stat)) }
+        Cached::from(&node)
     }
 }
 

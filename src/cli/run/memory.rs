@@ -101,8 +101,8 @@ struct Mapping<'a> {
 }
 
 /// The mappings of a `/proc/self/smaps` text (or of `/proc/self/maps`: no `Anonymous:` then).
-fn mappings(smaps: &str) -> impl Iterator<Item = Mapping<'_>> {
-    let mut lines = smaps.lines().peekable();
+fn mappings(text: &str) -> impl Iterator<Item = Mapping<'_>> {
+    let mut lines = text.lines().peekable();
     std::iter::from_fn(move || {
         loop {
             let line = lines.next()?;

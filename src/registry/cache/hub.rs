@@ -403,29 +403,23 @@ async fn apply(
     for event in batch {
         let outcome = match event {
             WatchEvent::Created(p) | WatchEvent::Changed(p) if within(&p, root) => {
+                // The cached node, `None` when it is gone again already (its deletion event
+                // follows). A prefetched node is taken by reference: the cache shares its data
+                // ([`crate::registry::bytes`]), and a copy of it would only be dropped.
                 let read = if (target.lazy)(&p) {
-                    Ok(None)
+                    Ok(Some(Cached { data: None, stat: None }))
                 } else if let Some(node) = fetched.get(&*p) {
-                    Ok(Some(node.clone()))
+                    Ok(node.as_ref().map(Cached::from))
                 } else {
-                    registry.get(&p).await.map(Some)
+                    registry.get(&p).await.map(|node| node.map(Cached::from))
                 };
                 match read {
-                    Ok(Some(None)) => {
-                        // Gone again already; its deletion event follows.
-                        Ok(())
-                    }
-                    Ok(read) => {
-                        let cached = match read.flatten() {
-                            Some(node) => Cached::from(node),
-                            None => Cached { data: None, stat: None },
-                        };
-                        match shared.write(|tree| tree.insert(&p, cached)) {
-                            Set::Created => send(&target.tx, CacheEvent::Created(p)),
-                            Set::Changed => send(&target.tx, CacheEvent::Changed(p)),
-                            Set::Unchanged => Ok(()),
-                        }
-                    }
+                    Ok(None) => Ok(()),
+                    Ok(Some(cached)) => match shared.write(|tree| tree.insert(&p, cached)) {
+                        Set::Created => send(&target.tx, CacheEvent::Created(p)),
+                        Set::Changed => send(&target.tx, CacheEvent::Changed(p)),
+                        Set::Unchanged => Ok(()),
+                    },
                     Err(e) => Err(e),
                 }
             }

@@ -22,8 +22,8 @@ impl InstanceId {
     }
 
     /// Wraps an id read from the registry.
-    pub fn from_raw(id: impl Into<String>) -> InstanceId {
-        InstanceId(id.into().into())
+    pub fn from_raw(id: impl Into<Arc<str>>) -> InstanceId {
+        InstanceId(id.into())
     }
 
     /// The id as stored.
