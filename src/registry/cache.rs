@@ -31,6 +31,7 @@ use crate::queue;
 mod hub;
 
 pub use self::hub::CacheHub;
+use super::bytes::Data;
 pub use super::pathmap::LARGE;
 use super::pathmap::PathMap;
 
@@ -75,13 +76,13 @@ impl PathMap<Cached> {
 /// Decides which paths are lazy: their data is not fetched on events.
 pub type LazyPolicy = fn(&str) -> bool;
 
-/// A cached node: 32 bytes beside its path, where the data as a `Vec` and ZooKeeper's whole stat
+/// A cached node: 24 bytes beside its path, where the data as a `Vec` and ZooKeeper's whole stat
 /// took 88.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cached {
     /// The data; `None` when the path is lazy (its data is neither read nor kept). Short data is
     /// shared with every other holder of the same bytes ([`super::bytes`]).
-    pub data: Option<Arc<[u8]>>,
+    pub data: Option<Data>,
     /// The metadata, when known.
     pub stat: Option<CachedStat>,
 }

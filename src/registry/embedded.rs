@@ -30,7 +30,7 @@ mod watches;
 
 pub use self::faults::{Fault, FaultPlan};
 use self::map::NodeMap;
-use self::node::{ENode, EStat};
+use self::node::{ENode, EStat, U48};
 
 /// The nominal session timeout of an embedded session (used by code that derives deadlines from
 /// it; embedded sessions only end when closed or expired on purpose).
@@ -217,6 +217,7 @@ impl State {
                 undo.push((actual.clone(), None));
                 let now = self.now_millis();
                 let owner = if mode.is_ephemeral() { session_id_bits(session) } else { 0 };
+                let (zxid, now) = (U48::from(zxid), U48::from(now));
                 let stat = EStat { czxid: zxid, mzxid: zxid, ctime: now, mtime: now, owner, ..EStat::default() };
                 self.nodes.insert(&actual, ENode { data: share(data), stat });
                 if let Some(parent) = self.nodes.get_mut(parent_path.as_str()) {
@@ -235,8 +236,8 @@ impl State {
                 if let Some(node) = self.nodes.get_mut(p) {
                     node.data = share(data);
                     node.stat.version += 1;
-                    node.stat.mzxid = zxid;
-                    node.stat.mtime = now;
+                    node.stat.mzxid = U48::from(zxid);
+                    node.stat.mtime = U48::from(now);
                 }
                 events.push(WatchEvent::Changed(Arc::from(p)));
                 Ok(())
@@ -584,8 +585,9 @@ mod tests {
 
     #[test]
     fn a_node_stays_small() {
-        // The store is mostly B-tree leaves of 11 entries each, used or not.
-        assert_eq!(size_of::<(Box<str>, ENode)>(), 80);
+        // The store holds every node of every job, each beside its path's offset and length in
+        // its group ([`map::NodeMap`]).
+        assert_eq!(size_of::<ENode>(), 48);
     }
 
     #[test]
