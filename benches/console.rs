@@ -77,7 +77,7 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let cache = TreeCache::start(registry.clone(), "/", |_| false).await?;
     let read = started.elapsed();
-    let nodes: Vec<(String, Vec<u8>)> = cache.view().iter().map(|(p, n)| (p.to_string(), n.data_vec())).collect();
+    let nodes = cache.view().contents();
     let node_count = nodes.len();
     let data = Data::load(nodes, Utc::now());
     let mut app = App::new(ns, None, false, "--readonly");

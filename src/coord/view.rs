@@ -82,14 +82,15 @@ pub struct JobView {
 impl JobView {
     /// Builds the view of `paths`' job from the cache.
     pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
-        JobView::from_cached(paths, cache.iter())
+        let mut view = JobView::default();
+        cache.for_each(|p, node| view.absorb_cached(paths, p, node));
+        view
     }
 
-    fn from_cached<'a>(paths: &JobPaths, nodes: impl Iterator<Item = (&'a str, &'a Cached)>) -> JobView {
+    /// The same, from a cache's nodes.
+    fn from_cached(paths: &JobPaths, nodes: &Nodes) -> JobView {
         let mut view = JobView::default();
-        for (p, node) in nodes {
-            view.absorb_cached(paths, p, node);
-        }
+        nodes.for_each(|p, node| view.absorb_cached(paths, p, node));
         view
     }
 
@@ -353,13 +354,13 @@ impl JobView {
 /// The leaves present under each item, from the cache (what must be deleted with an item).
 pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec<ItemLeaf>> {
     let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
-    for (p, _) in cache.iter() {
+    cache.for_each(|p, _| {
         if let Some((job, Node::ItemLeaf(item, leaf))) = path::parse(p)
             && job == paths.job()
         {
             out.entry(item).or_default().push(leaf);
         }
-    }
+    });
     out
 }
 
@@ -371,7 +372,7 @@ fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
         return true;
     }
     let prefix = format!("{item}/");
-    nodes.under(&prefix).any(|(k, _)| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
+    nodes.any_under(&prefix, |k, _| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
 }
 
 /// A job's [`JobView`] kept current by the job's cache as a [`Projection`]: each change updates
@@ -414,7 +415,7 @@ impl LiveView {
 
 impl Projection for LiveView {
     fn rebuild(&mut self, nodes: &Nodes) {
-        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes.iter())));
+        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes)));
     }
 
     fn update(&mut self, nodes: &Nodes, path: &str) {
@@ -601,7 +602,7 @@ mod tests {
                 let paths = JobPaths::new("job");
                 let pool = paths_pool(&paths);
                 let data = data_pool();
-                let mut nodes = Nodes::new();
+                let mut nodes = Nodes::new(paths.root());
                 let mut live = LiveView::with_threshold(paths.clone(), threshold);
                 for (n, (p, write)) in steps.into_iter().enumerate() {
                     let p = &pool[p % pool.len()];
@@ -622,7 +623,7 @@ mod tests {
                         live.rebuild(&nodes);
                     }
                     match live.current() {
-                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, nodes.iter())),
+                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, &nodes)),
                         None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
                     }
                     if nodes.len() > threshold {

@@ -35,13 +35,16 @@ use super::bytes::Data;
 pub use super::pathmap::LARGE;
 use super::pathmap::PathMap;
 
-/// A cache's nodes by path.
-pub type Nodes = PathMap<Cached>;
+/// A cache's nodes. They are kept by their path below the cache's root, so that the keys are
+/// the same in every job's cache and shared ([`PathMap`]); they are looked up, and listed, by
+/// their whole path.
+#[derive(Debug)]
+pub struct Nodes {
+    root: Arc<str>,
+    map: PathMap<Cached>,
+}
 
-/// A cache's nodes in byte order of the path.
-pub type Iter<'a> = super::pathmap::Iter<'a, Cached>;
-
-/// What [`PathMap::set`] did to its path.
+/// What [`Nodes::set`] did to its path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Set {
     /// The path is new.
@@ -65,11 +68,114 @@ fn replace(old: &mut Cached, node: Cached) -> Set {
     }
 }
 
-impl PathMap<Cached> {
-    /// Sets the node at `path`, and says whether it was new, changed, or held already. A known
-    /// path keeps its key (no allocation: most changes are to a node the cache holds).
-    pub fn set(&mut self, path: &str, node: Cached) -> Set {
-        self.put(path, node, replace, Set::Created)
+impl Nodes {
+    /// No nodes, below `root`.
+    pub fn new(root: impl Into<Arc<str>>) -> Nodes {
+        Nodes { root: root.into(), map: PathMap::new() }
+    }
+
+    /// The nodes below `root` among `nodes` (in any order; of a path given twice, the last),
+    /// with room for `room` ([`PathMap::with_room`]).
+    pub fn with_room(root: impl Into<Arc<str>>, nodes: Vec<(String, Cached)>, room: usize) -> Nodes {
+        let mut out = Nodes::new(root);
+        let (paths, nodes): (Vec<String>, Vec<Cached>) = nodes.into_iter().unzip();
+        let below: Vec<(&str, Cached)> =
+            paths.iter().zip(nodes).filter_map(|(p, node)| Some((out.below(p)?, node))).collect();
+        out.map = PathMap::with_room(below, room);
+        out
+    }
+
+    /// The root's path as the keys' prefix: empty for `/`, whose keys are then whole paths.
+    fn base(&self) -> &str {
+        if &*self.root == "/" { "" } else { &self.root }
+    }
+
+    /// `p` below the root: `""` for the root itself (a root other than `/`), `None` for a path
+    /// outside it.
+    fn below<'p>(&self, p: &'p str) -> Option<&'p str> {
+        let rest = p.strip_prefix(self.base())?;
+        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    }
+
+    /// The node at `p`.
+    pub fn get(&self, p: &str) -> Option<&Cached> {
+        self.map.get(self.below(p)?)
+    }
+
+    /// True when there is a node at `p`.
+    pub fn contains_key(&self, p: &str) -> bool {
+        self.get(p).is_some()
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// How many nodes there is room for without growing.
+    pub fn room(&self) -> usize {
+        self.map.room()
+    }
+
+    /// Sets the node at `p`, and says whether it was new, changed, or held already. A known
+    /// path keeps its key (no allocation: most changes are to a node the cache holds). A path
+    /// outside the root (which no event for this cache has) changes nothing.
+    pub fn set(&mut self, p: &str, node: Cached) -> Set {
+        let Some(rest) = self.below(p) else { return Set::Unchanged };
+        self.map.put(rest, node, replace, Set::Created)
+    }
+
+    /// Removes the node at `p`, returning it.
+    pub fn remove(&mut self, p: &str) -> Option<Cached> {
+        let rest = self.below(p)?;
+        self.map.remove(rest)
+    }
+
+    /// The names of `p`'s children, in byte order.
+    pub fn children(&self, p: &str) -> Vec<String> {
+        self.below(p).map(|rest| self.map.children(rest)).unwrap_or_default()
+    }
+
+    /// Calls `f` with every node and its whole path, in byte order of the path.
+    pub fn for_each(&self, mut f: impl FnMut(&str, &Cached)) {
+        self.walk(self.map.iter(), |p, node| {
+            f(p, node);
+            true
+        });
+    }
+
+    /// True when `f` holds for a node whose path starts with `prefix` (a directory's path with
+    /// its trailing `/`); `f` sees them in byte order of the path until it holds.
+    pub fn any_under(&self, prefix: &str, mut f: impl FnMut(&str, &Cached) -> bool) -> bool {
+        match self.below(prefix) {
+            Some(rest) => !self.walk(self.map.under(rest), |p, node| !f(p, node)),
+            None => false,
+        }
+    }
+
+    /// Calls `f` with each node of `nodes` and its whole path (put together in one buffer)
+    /// while it answers true; false when it answered false.
+    fn walk<'a>(
+        &self,
+        nodes: impl Iterator<Item = (&'a str, &'a Cached)>,
+        mut f: impl FnMut(&str, &Cached) -> bool,
+    ) -> bool {
+        let base = self.base();
+        let mut path = String::with_capacity(base.len() + 64);
+        path.push_str(base);
+        for (rest, node) in nodes {
+            path.truncate(base.len());
+            path.push_str(rest);
+            if !f(&path, node) {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -206,7 +312,7 @@ struct Shared {
 impl Shared {
     /// An empty cache of `root`, before its first read.
     fn new(root: Arc<str>) -> Shared {
-        let tree = Tree { nodes: Nodes::new(), projection: None };
+        let tree = Tree { nodes: Nodes::new(Arc::clone(&root)), projection: None };
         Shared { root, tree: RwLock::new(tree), revision: OnceLock::new() }
     }
 
@@ -278,9 +384,17 @@ impl CacheView<'_> {
         self.tree.nodes.children(p)
     }
 
-    /// Every cached path and node, in byte order of the path.
-    pub fn iter(&self) -> Iter<'_> {
-        self.tree.nodes.iter()
+    /// Calls `f` with every cached path and node, in byte order of the path.
+    pub fn for_each(&self, f: impl FnMut(&str, &Cached)) {
+        self.tree.nodes.for_each(f);
+    }
+
+    /// Every cached path and a copy of its data (empty when not loaded), in byte order of the
+    /// path.
+    pub fn contents(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::with_capacity(self.len());
+        self.for_each(|p, node| out.push((p.to_string(), node.data_vec())));
+        out
     }
 
     /// The number of cached nodes.
@@ -416,5 +530,51 @@ impl TreeCache {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(byte: u8) -> Cached {
+        Cached { data: Some(super::super::bytes::share(&[byte])), stat: None }
+    }
+
+    fn paths(nodes: &Nodes) -> Vec<String> {
+        let mut out = Vec::new();
+        nodes.for_each(|p, _| out.push(p.to_string()));
+        out
+    }
+
+    #[test]
+    fn nodes_are_looked_up_and_listed_by_their_whole_path() {
+        let given = ["/job/sharding/0", "/job", "/job/config", "/job/sharding", "/other/config", "/jobs/x"];
+        let mut nodes = Nodes::with_room("/job", given.iter().map(|p| ((*p).to_string(), node(1))).collect(), 8);
+        assert_eq!(paths(&nodes), ["/job", "/job/config", "/job/sharding", "/job/sharding/0"]);
+        assert_eq!(nodes.get("/job/config"), Some(&node(1)));
+        assert!(nodes.contains_key("/job"));
+        assert!(!nodes.contains_key("/jobs/x"));
+        assert_eq!(nodes.children("/job"), ["config", "sharding"]);
+        assert_eq!(nodes.set("/job/sharding/1", node(2)), Set::Created);
+        assert_eq!(nodes.set("/job/sharding/1", node(3)), Set::Changed);
+        assert_eq!(nodes.set("/other/config", node(2)), Set::Unchanged);
+        assert_eq!(nodes.remove("/job/sharding/0"), Some(node(1)));
+        assert_eq!(nodes.remove("/other/config"), None);
+        assert_eq!(nodes.len(), 4);
+        assert!(nodes.any_under("/job/sharding/", |p, n| p == "/job/sharding/1" && *n == node(3)));
+        assert!(!nodes.any_under("/job/config/", |_, _| true));
+    }
+
+    #[test]
+    fn a_cache_of_the_root_keeps_whole_paths() {
+        let mut nodes = Nodes::new("/");
+        for p in ["/", "/a", "/a/b", "/c"] {
+            assert_eq!(nodes.set(p, node(0)), Set::Created);
+        }
+        assert_eq!(paths(&nodes), ["/", "/a", "/a/b", "/c"]);
+        assert_eq!(nodes.children("/"), ["a", "c"]);
+        assert_eq!(nodes.children("/a"), ["b"]);
+        assert!(nodes.any_under("/a/", |p, _| p == "/a/b"));
     }
 }

@@ -11,20 +11,22 @@
 //! nodes the map keeps them in a B-tree, and back in a vector below half of that, so a job near
 //! the limit does not convert at every change.
 //!
-//! The vector's paths are one string, each entry its offset and length in it: a path of its own
-//! was an allocation of 32 or 48 bytes for a path of 10 to 40 (the allocator's smallest block is
-//! 32 bytes), 0.6 KB of every idle job. A removed path stays in the string until a new one finds
-//! no room; the live paths are then moved together in place, or copied into a new string a
-//! quarter larger only when they need it, so the string does not grow while a job's `running`
-//! nodes come and go at every fire. The vector too grows by a quarter (at least 4 entries) when
-//! full, not twice: a map filled one node at a time, as the embedded store fills a job's, would
-//! otherwise keep up to half of its room unused, and a job's cache made with room for its idle
-//! nodes would double at its first fire.
+//! The vector's keys are shared values ([`super::bytes`]): a path below a job's root, such as
+//! `/sharding/0/instance`, is the same in every job of a process, so it is one allocation for all
+//! of them, and a node holds a pointer to it. The keys are given relative to the job (a cache's
+//! [`super::cache::Nodes`], each group of the embedded store) for that reason. The paths in one
+//! string per map, each node its offset and length in it, took the same 8 bytes beside every
+//! node and about 0.5 KB of text for every job's cache, and as much again for its group in the
+//! embedded store. The vector grows by a quarter (at least 4 entries) when full, not twice: a
+//! map filled one node at a time, as the embedded store fills a job's, would otherwise keep up
+//! to half of its room unused, and a job's cache made with room for its idle nodes would double
+//! at its first fire.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map;
 use std::ops::Bound;
 
+use crate::registry::bytes::{self, Data};
 use crate::registry::path;
 
 /// The number of nodes above which they are kept in a B-tree.
@@ -52,131 +54,53 @@ impl<V> Default for Repr<V> {
     }
 }
 
-/// Nodes sorted by path, no path twice, their paths in one string.
+/// Nodes sorted by path, no path twice.
 #[derive(Debug)]
 struct Packed<V> {
-    /// The paths one after another, removed ones among them until the next [`Packed::make_room`].
-    text: String,
     /// Sorted by path.
     slots: Vec<Slot<V>>,
-    /// The bytes of `text` no slot uses.
-    garbage: usize,
 }
 
 impl<V> Default for Packed<V> {
     fn default() -> Packed<V> {
-        Packed { text: String::new(), slots: Vec::new(), garbage: 0 }
+        Packed { slots: Vec::new() }
     }
 }
 
-/// A node and where its path is in [`Packed::text`]. Offsets of 32 bits: the text of at most
-/// [`LARGE`] paths stays far below 4 GB, and a path that would not fit turns the nodes into a
-/// B-tree instead.
+/// A node and its path, shared ([`bytes::share`]).
 #[derive(Debug)]
 struct Slot<V> {
-    at: u32,
-    len: u32,
+    key: Data,
     node: V,
 }
 
+impl<V> Slot<V> {
+    fn path(&self) -> &str {
+        // Made from a `&str`: always UTF-8.
+        std::str::from_utf8(&self.key).unwrap_or_default()
+    }
+}
+
 impl<V> Packed<V> {
-    fn path<'a>(text: &'a str, slot: &Slot<V>) -> &'a str {
-        let at = slot.at as usize;
-        text.get(at..at + slot.len as usize).unwrap_or_default()
-    }
-
     fn find(&self, path: &str) -> Result<usize, usize> {
-        self.slots.binary_search_by(|s| Packed::path(&self.text, s).cmp(path))
+        self.slots.binary_search_by(|s| (*s.key).cmp(path.as_bytes()))
     }
 
-    /// Inserts a path not there at slot `i`; gives the node back (nothing changed) when the
-    /// text would pass the offsets' range.
-    fn insert(&mut self, i: usize, path: &str, node: V) -> Result<(), V> {
-        if !self.make_room(path.len()) {
-            return Err(node);
-        }
-        let (Ok(at), Ok(len)) = (u32::try_from(self.text.len()), u32::try_from(path.len())) else {
-            return Err(node);
-        };
-        self.text.push_str(path);
+    /// Inserts a path not there at slot `i`.
+    fn insert(&mut self, i: usize, path: &str, node: V) {
         if self.slots.len() == self.slots.capacity() {
             self.slots.reserve_exact((self.slots.len() / 4).max(4));
         }
-        self.slots.insert(i, Slot { at, len, node });
-        Ok(())
+        self.slots.insert(i, Slot { key: bytes::share(path.as_bytes()), node });
     }
 
     fn remove(&mut self, i: usize) -> V {
-        let slot = self.slots.remove(i);
-        self.garbage += slot.len as usize;
-        slot.node
-    }
-
-    /// Makes room in the text for `extra` more bytes: when they do not fit, moves the live paths
-    /// together in place when that is enough room, else copies them into a new text a quarter
-    /// larger (or what they need). False when the text would pass the offsets' range.
-    fn make_room(&mut self, extra: usize) -> bool {
-        let room = self.text.capacity();
-        if self.text.len() + extra <= room {
-            return true;
-        }
-        let needed = self.text.len() - self.garbage + extra;
-        if u32::try_from(needed).is_err() {
-            return false;
-        }
-        if needed <= room {
-            self.compact();
-            return true;
-        }
-        let old = std::mem::replace(&mut self.text, String::with_capacity(needed.max(room + room / 4)));
-        for slot in &mut self.slots {
-            let path = Packed::path(&old, slot);
-            // Within the range: the live paths take at most `needed` bytes.
-            slot.at = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-            self.text.push_str(path);
-        }
-        self.garbage = 0;
-        true
-    }
-
-    /// Drops the removed paths' bytes from the text, in place: a new block for every compaction
-    /// would leave the old one as a hole, at every fire whose `running` nodes come and go.
-    fn compact(&mut self) {
-        // The slots in the order of their paths in the text; at most LARGE of them in a vector.
-        let mut order = [0u16; LARGE];
-        let n = self.slots.len().min(LARGE);
-        for (i, o) in order[..n].iter_mut().enumerate() {
-            *o = u16::try_from(i).unwrap_or(u16::MAX);
-        }
-        let order = &mut order[..n];
-        let slots = &mut self.slots;
-        order.sort_unstable_by_key(|&i| slots[usize::from(i)].at);
-        let range = |i: u16| {
-            let s = &slots[usize::from(i)];
-            (s.at as usize, s.at as usize + s.len as usize)
-        };
-        let (mut byte, mut next) = (0usize, 0usize);
-        self.text.retain(|c| {
-            let at = byte;
-            byte += c.len_utf8();
-            while next < order.len() && range(order[next]).1 <= at {
-                next += 1;
-            }
-            next < order.len() && range(order[next]).0 <= at
-        });
-        let mut at = 0u32;
-        for &i in order.iter() {
-            let slot = &mut slots[usize::from(i)];
-            slot.at = at;
-            at += slot.len;
-        }
-        self.garbage = 0;
+        self.slots.remove(i).node
     }
 
     /// Into a B-tree.
     fn into_map(self) -> BTreeMap<Box<str>, V> {
-        let text = self.text;
-        self.slots.into_iter().map(|s| (Box::from(Packed::path(&text, &s)), s.node)).collect()
+        self.slots.into_iter().map(|s| (Box::from(s.path()), s.node)).collect()
     }
 }
 
@@ -184,8 +108,8 @@ impl<V> Packed<V> {
 pub struct Iter<'a, V>(IterRepr<'a, V>);
 
 enum IterRepr<'a, V> {
-    /// Of the vector: its paths and slots.
-    Small(&'a str, std::slice::Iter<'a, Slot<V>>),
+    /// Of the vector.
+    Small(std::slice::Iter<'a, Slot<V>>),
     /// Of the B-tree.
     Large(btree_map::Range<'a, Box<str>, V>),
 }
@@ -195,7 +119,7 @@ impl<'a, V> Iterator for Iter<'a, V> {
 
     fn next(&mut self) -> Option<(&'a str, &'a V)> {
         match &mut self.0 {
-            IterRepr::Small(text, i) => i.next().map(|s| (Packed::path(text, s), &s.node)),
+            IterRepr::Small(i) => i.next().map(|s| (s.path(), &s.node)),
             IterRepr::Large(i) => i.next().map(|(p, c)| (&**p, c)),
         }
     }
@@ -261,15 +185,15 @@ impl<V> PathMap<V> {
                 };
             }
         };
-        let node = match v.find(path) {
+        match v.find(path) {
             Ok(i) => return known(&mut v.slots[i].node, node),
-            Err(i) if v.slots.len() < LARGE => match v.insert(i, path, node) {
-                Ok(()) => return new,
-                Err(node) => node,
-            },
-            Err(_) => node,
-        };
-        // Into a B-tree: past LARGE nodes, or past the offsets' range (paths of hundreds of MB).
+            Err(i) if v.slots.len() < LARGE => {
+                v.insert(i, path, node);
+                return new;
+            }
+            Err(_) => {}
+        }
+        // Into a B-tree: past LARGE nodes.
         let mut map = std::mem::take(v).into_map();
         map.insert(path.into(), node);
         self.0 = Repr::Large(map);
@@ -283,26 +207,25 @@ impl<V> PathMap<V> {
             Repr::Large(m) => {
                 let removed = m.remove(path);
                 if m.len() < LARGE / 2 {
-                    *self = PathMap::with_room(std::mem::take(m).into_iter().collect(), 0, 0);
+                    *self = PathMap::with_room(std::mem::take(m).into_iter().collect(), 0);
                 }
                 removed
             }
         }
     }
 
-    /// How many nodes, and how many bytes of their paths, the vector has room for without
-    /// growing (none in a B-tree).
-    pub fn room(&self) -> (usize, usize) {
+    /// How many nodes the vector has room for without growing (none in a B-tree).
+    pub fn room(&self) -> usize {
         match &self.0 {
-            Repr::Small(v) => (v.slots.capacity(), v.text.capacity()),
-            Repr::Large(_) => (0, 0),
+            Repr::Small(v) => v.slots.capacity(),
+            Repr::Large(_) => 0,
         }
     }
 
     /// Every node, in byte order of the path.
     pub fn iter(&self) -> Iter<'_, V> {
         match &self.0 {
-            Repr::Small(v) => Iter(IterRepr::Small(&v.text, v.slots.iter())),
+            Repr::Small(v) => Iter(IterRepr::Small(v.slots.iter())),
             Repr::Large(m) => Iter(IterRepr::Large(m.range::<str, _>(..))),
         }
     }
@@ -312,8 +235,8 @@ impl<V> PathMap<V> {
     pub fn under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a V)> + 'a {
         let from = match &self.0 {
             Repr::Small(v) => {
-                let first = v.slots.partition_point(|s| Packed::path(&v.text, s) < prefix);
-                IterRepr::Small(&v.text, v.slots[first..].iter())
+                let first = v.slots.partition_point(|s| *s.key < *prefix.as_bytes());
+                IterRepr::Small(v.slots[first..].iter())
             }
             Repr::Large(m) => IterRepr::Large(m.range::<str, _>((Bound::Included(prefix), Bound::Unbounded))),
         };
@@ -329,11 +252,9 @@ impl<V> PathMap<V> {
 
 impl<V> PathMap<V> {
     /// The nodes in any order; of a path given twice, the last. Made with room for `room`
-    /// nodes and `text_room` bytes of their paths: a cache makes room when it starts for the
-    /// nodes it will hold, since a vector grown later leaves its old block as a hole among the
-    /// other jobs' memory. The paths are taken as read (a `String` each): the vector copies them
-    /// into its text, and only a B-tree keeps them as keys.
-    pub fn with_room<K: AsRef<str> + Into<Box<str>>>(mut v: Vec<(K, V)>, room: usize, text_room: usize) -> PathMap<V> {
+    /// nodes: a cache makes room when it starts for the nodes it will hold, since a vector grown
+    /// later leaves its old block as a hole among the other jobs' memory.
+    pub fn with_room<K: AsRef<str> + Into<Box<str>>>(mut v: Vec<(K, V)>, room: usize) -> PathMap<V> {
         if v.len() > LARGE {
             return PathMap(Repr::Large(v.into_iter().map(|(p, node)| (p.into(), node)).collect()));
         }
@@ -346,38 +267,25 @@ impl<V> PathMap<V> {
             }
             same
         });
-        let bytes: usize = v.iter().map(|(p, _)| p.as_ref().len()).sum();
-        let mut packed = Packed {
-            text: String::with_capacity(bytes.max(text_room)),
-            slots: Vec::with_capacity(v.len().max(room)),
-            garbage: 0,
-        };
-        let mut given = v.into_iter();
-        while let Some((p, node)) = given.next() {
-            let i = packed.slots.len();
-            if let Err(node) = packed.insert(i, p.as_ref(), node) {
-                // Paths of hundreds of MB: the B-tree takes them all.
-                let mut map = packed.into_map();
-                map.insert(p.into(), node);
-                map.extend(given.map(|(p, node)| (p.into(), node)));
-                return PathMap(Repr::Large(map));
-            }
-        }
-        PathMap(Repr::Small(packed))
+        let mut slots = Vec::with_capacity(v.len().max(room));
+        slots.extend(v.into_iter().map(|(p, node)| Slot { key: bytes::share(p.as_ref().as_bytes()), node }));
+        PathMap(Repr::Small(Packed { slots }))
     }
 }
 
 impl<V> FromIterator<(Box<str>, V)> for PathMap<V> {
     /// As [`PathMap::with_room`], without room to spare.
     fn from_iter<I: IntoIterator<Item = (Box<str>, V)>>(iter: I) -> PathMap<V> {
-        PathMap::with_room(iter.into_iter().collect(), 0, 0)
+        PathMap::with_room(iter.into_iter().collect(), 0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::cache::{Cached, Nodes};
+    use crate::registry::cache::Cached;
+
+    type Nodes = PathMap<Cached>;
 
     fn node(byte: u8) -> Cached {
         Cached { data: Some(crate::registry::bytes::share(&[byte])), stat: None }
@@ -418,11 +326,11 @@ mod tests {
         assert_eq!(size_of::<Slot<Cached>>(), 32);
     }
 
-    /// A fire's `running` nodes come and go: their paths' bytes are reused, not added to.
+    /// A fire's `running` nodes come and go within the room made for them.
     #[test]
-    fn paths_coming_and_going_do_not_grow_the_text() {
+    fn paths_coming_and_going_do_not_grow_the_vector() {
         let dirs: Vec<String> = (0..8).map(|i| format!("/job/sharding/{i}")).collect();
-        let mut nodes = Nodes::with_room(dirs.iter().map(|p| (Box::from(p.as_str()), node(0))).collect(), 16, 16 * 24);
+        let mut nodes = Nodes::with_room(dirs.iter().map(|p| (Box::from(p.as_str()), node(0))).collect(), 16);
         let room = nodes.room();
         for fire in 0..100u8 {
             for d in &dirs {
@@ -436,10 +344,10 @@ mod tests {
         assert_eq!(nodes.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>(), dirs);
     }
 
-    /// Removed paths' bytes are dropped in place, multi-byte characters among them.
+    /// Paths with multi-byte characters keep their byte order as they come and go.
     #[test]
-    fn compaction_keeps_every_live_path() {
-        let mut nodes = Nodes::with_room(Vec::<(&str, Cached)>::new(), 8, 64);
+    fn multi_byte_paths_keep_their_order() {
+        let mut nodes = Nodes::with_room(Vec::<(&str, Cached)>::new(), 8);
         let mut model: BTreeMap<String, Cached> = BTreeMap::new();
         for round in 0..40u8 {
             let p = format!("/jöb/{}/é{round}", round % 5);
@@ -470,5 +378,17 @@ mod tests {
             [("/b", 1), ("/a", 2), ("/b", 3)].into_iter().map(|(p, b)| (Box::from(p), node(b))).collect();
         assert_eq!(nodes.iter().map(|(p, _)| p).collect::<Vec<_>>(), ["/a", "/b"]);
         assert_eq!(nodes.get("/b"), Some(&node(3)));
+    }
+
+    #[test]
+    fn equal_paths_of_two_maps_are_one_key() {
+        let a: Nodes = [(Box::from("/sharding/0/instance"), node(1))].into_iter().collect();
+        let mut b = Nodes::new();
+        b.insert("/sharding/0/instance", node(2));
+        let key = |m: &Nodes| match &m.0 {
+            Repr::Small(v) => v.slots[0].key.clone(),
+            Repr::Large(_) => unreachable!("one node is a vector"),
+        };
+        assert!(Data::ptr_eq(&key(&a), &key(&b)));
     }
 }

@@ -172,8 +172,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 loading = None;
                 match r {
                     Ok(c) => {
-                        let nodes: Vec<(String, Vec<u8>)> =
-                            c.view().iter().map(|(p, n)| (p.to_string(), n.data_vec())).collect();
+                        let nodes = c.view().contents();
                         if data.loaded {
                             let n = data.replace(nodes, Utc::now());
                             app.flash(format!("resynced: {n} change{}", if n == 1 { "" } else { "s" }), false);

@@ -123,7 +123,7 @@ impl CacheHub {
             let mut routes = self.hub.routes();
             let free = !routes.contains_key(root);
             if free {
-                routes.insert(key, Route { target: target.clone(), pending: Some(Vec::new()) });
+                routes.insert(Arc::clone(&key), Route { target: target.clone(), pending: Some(Vec::new()) });
             }
             free
         };
@@ -134,12 +134,7 @@ impl CacheHub {
         // From here, dropping the cache (an error below included) removes its route.
         let cache = TreeCache { shared, events, hub: Arc::clone(&self.hub) };
         let registry = &self.hub.registry;
-        // A path below the root is about 18 bytes longer than the root on average: most are
-        // shorter ("/sharding/0/instance", "/servers/10.0.0.1", "/config"), the instance id
-        // names two ("/instances/{id}", "/runners/{id}") and the latch's node takes 80. Two
-        // bytes more per node leave room for a longer instance id.
-        let text_room = expected.saturating_mul(root.len().saturating_add(20));
-        let nodes = load(registry, root, lazy, (expected, text_room), progress).await?;
+        let nodes = load(registry, &key, lazy, expected, progress).await?;
         cache.shared.write(|tree| tree.set(nodes, projection));
         drain(&self.hub, &target).await;
         Ok(cache)
@@ -361,14 +356,14 @@ fn wanted<'a>(root: &'a str, lazy: LazyPolicy, events: &'a [WatchEvent]) -> impl
     })
 }
 
-/// Reads the subtree, with room for `room.0` nodes and `room.1` bytes of their paths. The data
+/// Reads the subtree, with room for `room` nodes. The data
 /// of lazy paths is dropped, as an event about them would: a job's cache would otherwise keep,
 /// until their next change, the data its worker never reads (each item's last result among it).
 pub(super) async fn load(
     registry: &Registry,
-    root: &str,
+    root: &Arc<str>,
     lazy: LazyPolicy,
-    room: (usize, usize),
+    room: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Nodes> {
     let nodes = registry.read_subtree(root, progress).await?.unwrap_or_default();
@@ -383,7 +378,7 @@ pub(super) async fn load(
             (path, cached)
         })
         .collect();
-    Ok(Nodes::with_room(entries, room.0, room.1))
+    Ok(Nodes::with_room(Arc::clone(root), entries, room))
 }
 
 /// Applies a cache's events, with the data [`prefetch`] read in `fetched` (a node it did not read
@@ -478,18 +473,16 @@ async fn resync(registry: &Registry, target: &Target) -> Result<()> {
     let mut diff = Vec::new();
     shared.write(|tree| {
         let nodes = &tree.nodes;
-        for (p, old) in nodes.iter() {
-            match fresh.get(p) {
-                None => diff.push(CacheEvent::Deleted(Arc::from(p))),
-                Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(p))),
-                Some(_) => {}
-            }
-        }
-        for (p, _) in fresh.iter() {
+        nodes.for_each(|p, old| match fresh.get(p) {
+            None => diff.push(CacheEvent::Deleted(Arc::from(p))),
+            Some(new) if new != old => diff.push(CacheEvent::Changed(Arc::from(p))),
+            Some(_) => {}
+        });
+        fresh.for_each(|p, _| {
             if !nodes.contains_key(p) {
                 diff.push(CacheEvent::Created(Arc::from(p)));
             }
-        }
+        });
         tree.replace(fresh);
     });
     // Deletions deepest first, creations parents first, as watch events would have come.

@@ -5,8 +5,8 @@
 //! One B-tree of every node, keyed by boxed paths, took about 3.5 KB of every idle job: leaves
 //! of 11 entries of 80 bytes filled to about 60 % as a job's nodes come one after another, and a
 //! block of 32 to 48 bytes for each path. A group keeps its nodes as a job's cache does, in a
-//! [`PathMap`]: sorted in a vector while they are few, their paths in one string. And it keeps
-//! them relative to the group's path, so a job's name is stored once, not once per node. A tree
+//! [`PathMap`]: sorted in a vector while they are few. And it keeps them relative to the group's
+//! path, so their keys are the same in every job (and in the job's cache), and shared. A tree
 //! with its jobs deeper (a test's `/{namespace}/{job}`) has them all in one group, which then
 //! holds them in a B-tree: as compact as before, not more.
 
@@ -19,15 +19,10 @@ use crate::registry::pathmap::PathMap;
 
 /// The nodes a group has room for when it is made: those of an idle job of a few items, whose
 /// nodes come one at a time as it registers, elects and shards. Made with room, the group does
-/// not grow a dozen times (its entries five, its paths seven), each time leaving its old block
+/// not grow five times, each time leaving its old block
 /// as a hole among the other jobs' memory: measured with 1,000 jobs, the holes took more than
 /// the B-tree this map replaced.
 const GROUP_NODES: usize = 24;
-/// The bytes of paths a group has room for when it is made: an idle job of three items takes
-/// about 370 after its name (`/sharding/0/instance`, a leader latch's 80-byte node, an instance
-/// id in three), with room for a longer instance id and a few nodes that come and go.
-const GROUP_TEXT: usize = 448;
-
 /// Every node of the store.
 #[derive(Default)]
 pub(super) struct NodeMap {
@@ -68,7 +63,7 @@ impl NodeMap {
         let old = match self.groups.get_mut(group) {
             Some(nodes) => nodes.insert(rest, node),
             None => {
-                let mut nodes = PathMap::with_room(Vec::<(&str, ENode)>::new(), GROUP_NODES, GROUP_TEXT);
+                let mut nodes = PathMap::with_room(Vec::<(&str, ENode)>::new(), GROUP_NODES);
                 nodes.insert(rest, node);
                 self.groups.insert(group.into(), nodes);
                 None
