@@ -585,8 +585,8 @@ mod tests {
 
     #[test]
     fn a_node_stays_small() {
-        // The store holds every node of every job, each beside its path's offset and length in
-        // its group ([`map::NodeMap`]).
+        // The store holds every node of every job, each beside its shared key in its group
+        // ([`map::NodeMap`]).
         assert_eq!(size_of::<ENode>(), 48);
     }
 
