@@ -602,7 +602,9 @@ mod tests {
                 let paths = JobPaths::new("job");
                 let pool = paths_pool(&paths);
                 let data = data_pool();
-                let mut nodes = Nodes::new(paths.root());
+                // Rooted at `/`, so that the pool's node of another job is kept and ignored by the
+                // view, as a cache of a whole namespace would hold it.
+                let mut nodes = Nodes::new("/");
                 let mut live = LiveView::with_threshold(paths.clone(), threshold);
                 for (n, (p, write)) in steps.into_iter().enumerate() {
                     let p = &pool[p % pool.len()];

@@ -18,7 +18,8 @@
 //! change is not hashed. The table keeps a value for as long as anyone else does: once it holds
 //! twice as many values as after its last sweep, it drops those only it holds (instance ids of
 //! instances long gone, a configuration replaced), so it stays within twice the values in use.
-//! A value nobody else has (a job's configuration on ZooKeeper) costs the table's 16 bytes.
+//! A value nobody else has (a job's configuration on ZooKeeper) costs the table's entry: a
+//! pointer and a control byte.
 
 use std::borrow::Borrow;
 use std::collections::HashSet;

@@ -54,7 +54,8 @@ pub enum Set {
     /// The path held this very node: same data, same stat (the zxid of its last change among
     /// it). An event older than the read that showed its change, such as a job's configuration
     /// published just before its cache read it. A lazy node (no stat) is never the same: what
-    /// changed in it is not known.
+    /// changed in it is not known. Also the answer for a path outside the cache's root, which
+    /// changes nothing (the hub routes no such event to a cache).
     Unchanged,
 }
 

@@ -356,9 +356,9 @@ fn wanted<'a>(root: &'a str, lazy: LazyPolicy, events: &'a [WatchEvent]) -> impl
     })
 }
 
-/// Reads the subtree, with room for `room` nodes. The data
-/// of lazy paths is dropped, as an event about them would: a job's cache would otherwise keep,
-/// until their next change, the data its worker never reads (each item's last result among it).
+/// Reads the subtree, with room for `room` nodes. The data of lazy paths is dropped, as an event
+/// about them would: a job's cache would otherwise keep, until their next change, the data its
+/// worker never reads (each item's last result among it).
 pub(super) async fn load(
     registry: &Registry,
     root: &Arc<str>,

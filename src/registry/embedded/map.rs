@@ -19,10 +19,10 @@ use crate::registry::pathmap::PathMap;
 
 /// The nodes a group has room for when it is made: those of an idle job of a few items, whose
 /// nodes come one at a time as it registers, elects and shards. Made with room, the group does
-/// not grow five times, each time leaving its old block
-/// as a hole among the other jobs' memory: measured with 1,000 jobs, the holes took more than
-/// the B-tree this map replaced.
+/// not grow five times, each time leaving its old block as a hole among the other jobs' memory:
+/// measured with 1,000 jobs, the holes took more than the B-tree this map replaced.
 const GROUP_NODES: usize = 24;
+
 /// Every node of the store.
 #[derive(Default)]
 pub(super) struct NodeMap {
