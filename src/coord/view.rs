@@ -82,9 +82,7 @@ pub struct JobView {
 impl JobView {
     /// Builds the view of `paths`' job from the cache.
     pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
-        let mut view = JobView::default();
-        cache.for_each(|p, node| view.absorb_cached(paths, p, node));
-        view
+        JobView::from_cached(paths, cache.nodes())
     }
 
     /// The same, from a cache's nodes.
@@ -354,7 +352,7 @@ impl JobView {
 /// The leaves present under each item, from the cache (what must be deleted with an item).
 pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec<ItemLeaf>> {
     let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
-    cache.for_each(|p, _| {
+    cache.nodes().for_each(|p, _| {
         if let Some((job, Node::ItemLeaf(item, leaf))) = path::parse(p)
             && job == paths.job()
         {

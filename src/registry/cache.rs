@@ -77,12 +77,17 @@ impl Nodes {
 
     /// The nodes below `root` among `nodes` (in any order; of a path given twice, the last),
     /// with room for `room` ([`PathMap::with_room`]).
-    pub fn with_room(root: impl Into<Arc<str>>, nodes: Vec<(String, Cached)>, room: usize) -> Nodes {
+    pub fn with_room(root: impl Into<Arc<str>>, mut nodes: Vec<(String, Cached)>, room: usize) -> Nodes {
         let mut out = Nodes::new(root);
-        let (paths, nodes): (Vec<String>, Vec<Cached>) = nodes.into_iter().unzip();
-        let below: Vec<(&str, Cached)> =
-            paths.iter().zip(nodes).filter_map(|(p, node)| Some((out.below(p)?, node))).collect();
-        out.map = PathMap::with_room(below, room);
+        // Each path cut to what follows the root, in place.
+        nodes.retain_mut(|(p, _)| match out.below(p).map(str::len) {
+            Some(rest) => {
+                p.replace_range(..p.len() - rest, "");
+                true
+            }
+            None => false,
+        });
+        out.map = PathMap::with_room(nodes, room);
         out
     }
 
@@ -91,11 +96,9 @@ impl Nodes {
         if &*self.root == "/" { "" } else { &self.root }
     }
 
-    /// `p` below the root: `""` for the root itself (a root other than `/`), `None` for a path
-    /// outside it.
+    /// `p` below the root ([`super::path::below`]).
     fn below<'p>(&self, p: &'p str) -> Option<&'p str> {
-        let rest = p.strip_prefix(self.base())?;
-        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+        super::path::below(&self.root, p)
     }
 
     /// The node at `p`.
@@ -385,16 +388,16 @@ impl CacheView<'_> {
         self.tree.nodes.children(p)
     }
 
-    /// Calls `f` with every cached path and node, in byte order of the path.
-    pub fn for_each(&self, f: impl FnMut(&str, &Cached)) {
-        self.tree.nodes.for_each(f);
+    /// The cached nodes.
+    pub fn nodes(&self) -> &Nodes {
+        &self.tree.nodes
     }
 
     /// Every cached path and a copy of its data (empty when not loaded), in byte order of the
     /// path.
     pub fn contents(&self) -> Vec<(String, Vec<u8>)> {
         let mut out = Vec::with_capacity(self.len());
-        self.for_each(|p, node| out.push((p.to_string(), node.data_vec())));
+        self.tree.nodes.for_each(|p, node| out.push((p.to_string(), node.data_vec())));
         out
     }
 

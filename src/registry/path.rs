@@ -481,6 +481,14 @@ pub fn child(parent: &str, name: &str) -> String {
     if parent == "/" { format!("/{name}") } else { format!("{parent}/{name}") }
 }
 
+/// `p` below `root`: what follows the root's path (`""` for the root itself, the whole path when
+/// the root is `/`), or `None` for a path outside it (`/jobs/x` is outside `/job`).
+pub fn below<'p>(root: &str, p: &'p str) -> Option<&'p str> {
+    let base = if root == "/" { "" } else { root };
+    let rest = p.strip_prefix(base)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
 /// A directory's prefix: its path and a trailing `/` (`/` for the root).
 pub fn dir_prefix(parent: &str) -> String {
     if parent == "/" { "/".to_string() } else { format!("{parent}/") }
@@ -524,6 +532,16 @@ pub fn java_compare(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_below_a_root_is_what_follows_it() {
+        assert_eq!(below("/job", "/job"), Some(""));
+        assert_eq!(below("/job", "/job/config"), Some("/config"));
+        assert_eq!(below("/job", "/jobs/x"), None);
+        assert_eq!(below("/job", "/other"), None);
+        assert_eq!(below("/", "/"), Some("/"));
+        assert_eq!(below("/", "/job/config"), Some("/job/config"));
+    }
 
     #[test]
     fn job_paths_match_elasticjob_node_names() {

@@ -287,16 +287,16 @@ mod tests {
     use super::*;
     use crate::registry::cache::Cached;
 
-    type Nodes = PathMap<Cached>;
+    type Map = PathMap<Cached>;
 
     fn node(byte: u8) -> Cached {
         Cached { data: Some(crate::registry::bytes::share(&[byte])), stat: None }
     }
 
-    /// The same changes applied to `Nodes` and to a B-tree, compared after each.
+    /// The same changes applied to `Map` and to a B-tree, compared after each.
     #[test]
     fn behaves_as_a_map_across_both_forms() {
-        let mut nodes = Nodes::new();
+        let mut nodes = Map::new();
         let mut model: BTreeMap<Box<str>, Cached> = BTreeMap::new();
         // Enough paths to cross LARGE both ways; a fixed sequence of sets and removals.
         let path = |i: usize| format!("/job/sharding/{i}");
@@ -331,7 +331,7 @@ mod tests {
     /// Paths with multi-byte characters keep their byte order as they come and go.
     #[test]
     fn multi_byte_paths_keep_their_order() {
-        let mut nodes = Nodes::with_room(Vec::<(&str, Cached)>::new(), 8);
+        let mut nodes = Map::with_room(Vec::<(&str, Cached)>::new(), 8);
         let mut model: BTreeMap<String, Cached> = BTreeMap::new();
         for round in 0..40u8 {
             let p = format!("/jöb/{}/é{round}", round % 5);
@@ -348,7 +348,7 @@ mod tests {
 
     #[test]
     fn under_and_children_see_only_the_directory() {
-        let nodes: Nodes =
+        let nodes: Map =
             ["/a", "/a/b", "/a/b/c", "/a/bb", "/ab", "/a/c"].into_iter().map(|p| (Box::from(p), node(0))).collect();
         let under: Vec<&str> = nodes.under("/a/").map(|(p, _)| p).collect();
         assert_eq!(under, ["/a/b", "/a/b/c", "/a/bb", "/a/c"]);
@@ -358,18 +358,17 @@ mod tests {
 
     #[test]
     fn collecting_keeps_the_last_of_a_path_given_twice() {
-        let nodes: Nodes =
-            [("/b", 1), ("/a", 2), ("/b", 3)].into_iter().map(|(p, b)| (Box::from(p), node(b))).collect();
+        let nodes: Map = [("/b", 1), ("/a", 2), ("/b", 3)].into_iter().map(|(p, b)| (Box::from(p), node(b))).collect();
         assert_eq!(nodes.iter().map(|(p, _)| p).collect::<Vec<_>>(), ["/a", "/b"]);
         assert_eq!(nodes.get("/b"), Some(&node(3)));
     }
 
     #[test]
     fn equal_paths_of_two_maps_are_one_key() {
-        let a: Nodes = [(Box::from("/sharding/0/instance"), node(1))].into_iter().collect();
-        let mut b = Nodes::new();
+        let a: Map = [(Box::from("/sharding/0/instance"), node(1))].into_iter().collect();
+        let mut b = Map::new();
         b.insert("/sharding/0/instance", node(2));
-        let key = |m: &Nodes| match &m.0 {
+        let key = |m: &Map| match &m.0 {
             Repr::Small(v) => v.slots[0].key.clone(),
             Repr::Large(_) => unreachable!("one node is a vector"),
         };

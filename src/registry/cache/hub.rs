@@ -119,7 +119,7 @@ impl CacheHub {
         let shared = Arc::new(Shared::new(Arc::clone(&key)));
         let (tx, events) = queue::unbounded();
         let target = Target { shared: Arc::clone(&shared), lazy, tx };
-        let joined = within(root, &self.hub.root) && {
+        let joined = path::below(&self.hub.root, root).is_some() && {
             let mut routes = self.hub.routes();
             let free = !routes.contains_key(root);
             if free {
@@ -195,11 +195,6 @@ fn detach(hub: &Arc<Hub>, target: &Target, error: RegistryError) {
             drain(&hub, &target).await;
         }
     });
-}
-
-/// True when `p` is `root` or below it.
-fn within(p: &str, root: &str) -> bool {
-    root == "/" || p.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// Applies the watch's events to the hub's caches until the watch ends or the hub is gone; then
@@ -351,7 +346,7 @@ async fn prefetch<'a>(
 /// one are read after it, so that nothing older than it is applied).
 fn wanted<'a>(root: &'a str, lazy: LazyPolicy, events: &'a [WatchEvent]) -> impl Iterator<Item = &'a str> + 'a {
     events.iter().take_while(|e| !matches!(e, WatchEvent::Resync)).filter_map(move |e| match e {
-        WatchEvent::Created(p) | WatchEvent::Changed(p) if within(p, root) && !lazy(p) => Some(&**p),
+        WatchEvent::Created(p) | WatchEvent::Changed(p) if path::below(root, p).is_some() && !lazy(p) => Some(&**p),
         _ => None,
     })
 }
@@ -397,7 +392,7 @@ async fn apply(
     let root = &*shared.root;
     for event in batch {
         let outcome = match event {
-            WatchEvent::Created(p) | WatchEvent::Changed(p) if within(&p, root) => {
+            WatchEvent::Created(p) | WatchEvent::Changed(p) if path::below(root, &p).is_some() => {
                 // The cached node, `None` when it is gone again already (its deletion event
                 // follows). A prefetched node is taken by reference: the cache shares its data
                 // ([`crate::registry::bytes`]), and a copy of it would only be dropped.
@@ -418,7 +413,7 @@ async fn apply(
                     Err(e) => Err(e),
                 }
             }
-            WatchEvent::Deleted(p) if within(&p, root) => {
+            WatchEvent::Deleted(p) if path::below(root, &p).is_some() => {
                 if shared.write(|tree| tree.remove(&p)) {
                     send(&target.tx, CacheEvent::Deleted(p))
                 } else {
