@@ -92,6 +92,7 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     config.prune_servers_after = files.instance.prune_servers_after;
     let signals = signal_counter()?;
     let worker = Worker::start(config).await?;
+    memory::flush_thread_cache();
     let _trim = crate::task::OwnedTask::spawn(memory::trim_periodically(start_mappings));
     // systemd `Type=notify` (a no-op without NOTIFY_SOCKET): ready once every job is registered.
     notify(&[sd_notify::NotifyState::Status(&format!("running {jobs_count} jobs")), sd_notify::NotifyState::Ready]);
