@@ -8,7 +8,7 @@
 //! [`Effective::refused`], which every fire logs and counts and every run records on its item's
 //! `result` leaf.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::config::schema::prop;
 use crate::config::validate::{self, Checked};
@@ -23,10 +23,52 @@ use crate::exec::script;
 use crate::listener::CommandListener;
 use crate::registry::codec::JobType;
 
+/// The values of the stored configuration a job reads after its configuration is built: the
+/// rest is parsed into [`Effective::checked`] and the executor, and not kept (the whole
+/// configuration was 336 bytes of every job's task, with its strings and properties beside it).
+pub(crate) struct Stored {
+    /// `monitorExecution`.
+    pub(crate) monitor_execution: bool,
+    /// `failover`.
+    pub(crate) failover: bool,
+    /// `misfire`.
+    pub(crate) misfire: bool,
+    /// `disabled`.
+    pub(crate) disabled: bool,
+    /// `staticSharding`.
+    pub(crate) static_sharding: bool,
+    /// `maxTimeDiffSeconds`.
+    pub(crate) max_time_diff_seconds: i32,
+    /// `reconcileIntervalMinutes`.
+    pub(crate) reconcile_interval_minutes: i32,
+    /// `jobParameter`.
+    pub(crate) job_parameter: Option<Box<str>>,
+}
+
+impl Stored {
+    fn of(config: &JobConfig) -> Stored {
+        Stored {
+            monitor_execution: config.monitor_execution,
+            failover: config.failover,
+            misfire: config.misfire,
+            disabled: config.disabled,
+            static_sharding: config.static_sharding,
+            max_time_diff_seconds: config.max_time_diff_seconds,
+            reconcile_interval_minutes: config.reconcile_interval_minutes,
+            job_parameter: config.job_parameter.as_deref().map(Box::from),
+        }
+    }
+
+    /// `jobParameter`, empty when unset.
+    pub(crate) fn job_parameter(&self) -> String {
+        self.job_parameter.as_deref().unwrap_or_default().to_string()
+    }
+}
+
 /// A configuration in effect.
 pub(crate) struct Effective {
-    /// As stored.
-    pub(crate) config: JobConfig,
+    /// What the job reads of it as stored.
+    pub(crate) config: Stored,
     /// What its strings mean.
     pub(crate) checked: Checked,
     /// The executor, or why the job cannot run until its configuration is fixed (a missing
@@ -38,6 +80,8 @@ pub(crate) struct Effective {
     /// The job file's `before` / `after` / `before_once` / `after_once` commands (pinned like the
     /// job's command).
     pub(crate) command_listener: Option<Arc<CommandListener>>,
+    /// How many items of the job run at once here (`None`: no bound).
+    pool_limit: Option<usize>,
 }
 
 impl Effective {
@@ -55,6 +99,8 @@ impl Effective {
         let checked = validate::check(&config).map_err(|e| e.to_string())?;
         let applied = pin.map(|p| p.apply(&config.props));
         let command_listener = command_listener(applied.as_ref().map_or(&config.props, |a| &a.props))?;
+        let pool_limit =
+            crate::coord::pool::limit(config.job_executor_pool_type.as_deref(), checked.max_concurrent_items, cores());
         let (executor, refused) = match applied {
             Some(applied) if !applied.refused.is_empty() => {
                 let mut pinned = config.clone();
@@ -64,11 +110,12 @@ impl Effective {
             _ => (Executor::from_config(job_type, &config, in_process), Vec::new()),
         };
         Ok(Effective {
-            config,
+            config: Stored::of(&config),
             checked,
             executor: executor.map(Arc::new).map_err(String::into_boxed_str),
             refused,
             command_listener,
+            pool_limit,
         })
     }
 
@@ -100,12 +147,7 @@ impl Effective {
 
     /// How many items of the job run at once here (`None`: no bound).
     pub(crate) fn pool_limit(&self) -> Option<usize> {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        crate::coord::pool::limit(
-            self.config.job_executor_pool_type.as_deref(),
-            self.checked.max_concurrent_items,
-            cores,
-        )
+        self.pool_limit
     }
 
     /// What a run of `item` receives.
@@ -114,11 +156,19 @@ impl Effective {
             job_name: job.to_string(),
             task_id: task_id.to_string(),
             sharding_total_count: self.total(),
-            job_parameter: self.config.job_parameter.clone().unwrap_or_default(),
+            job_parameter: self.config.job_parameter(),
             sharding_item: item,
             sharding_parameter: i32::try_from(item).ok().and_then(|i| self.checked.item_parameters.get(&i).cloned()),
         }
     }
+}
+
+/// The cores the process may use, read once: `available_parallelism` reads the cgroup's files at
+/// each call, which was 10,000 reads to start 10,000 jobs. The runtime's threads are as many, and
+/// fixed at start too.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 /// The listener commands of `props`, parsed.

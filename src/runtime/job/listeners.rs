@@ -123,7 +123,7 @@ impl Phases {
             job_name: ctx.name().to_string(),
             task_id: task_id.to_string(),
             sharding_total_count: config.total(),
-            job_parameter: config.config.job_parameter.clone().unwrap_or_default(),
+            job_parameter: config.config.job_parameter(),
             items: items.iter().map(|&i| (i, config.context(ctx.name(), i, task_id).sharding_parameter)).collect(),
             source: source.label(),
             fire: fire.map(|f| f.to_string()),

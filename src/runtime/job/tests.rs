@@ -17,6 +17,7 @@ use super::*;
 use crate::clock::SystemClock;
 use crate::registry::Mode;
 use crate::registry::embedded::EmbeddedStore;
+use crate::schedule::cron::CronExpr;
 
 /// A worker's settings with `turns` turns and as many contention slots.
 fn settings(turns: usize) -> Arc<Settings> {
@@ -330,7 +331,7 @@ async fn a_configuration_changed_during_start_up_is_adopted() {
     let signals = Signals::start(stop, fence, c.registry.session());
     let task =
         JobTask::published(c.registry.clone(), c.me.clone(), settings(1), setup, &signals, published).await.unwrap();
-    assert_eq!(task.config.config.cron.as_deref(), Some("0 0 4 * * ?"));
+    assert_eq!(task.config.checked.cron.as_ref().map(CronExpr::as_str), Some("0 0 4 * * ?"));
 
     // A later publish reports the version the registry holds.
     let again = publish_config(&c.registry, &script_setup(changed)).await.unwrap();
