@@ -91,11 +91,6 @@ impl Nodes {
         out
     }
 
-    /// The root's path as the keys' prefix: empty for `/`, whose keys are then whole paths.
-    fn base(&self) -> &str {
-        if &*self.root == "/" { "" } else { &self.root }
-    }
-
     /// `p` below the root ([`super::path::below`]).
     fn below<'p>(&self, p: &'p str) -> Option<&'p str> {
         super::path::below(&self.root, p)
@@ -169,7 +164,8 @@ impl Nodes {
         nodes: impl Iterator<Item = (&'a str, &'a Cached)>,
         mut f: impl FnMut(&str, &Cached) -> bool,
     ) -> bool {
-        let base = self.base();
+        // The root's path as the keys' prefix: empty for `/`, whose keys are whole paths.
+        let base = super::path::base(&self.root);
         let mut path = String::with_capacity(base.len() + 64);
         path.push_str(base);
         for (rest, node) in nodes {

@@ -481,11 +481,16 @@ pub fn child(parent: &str, name: &str) -> String {
     if parent == "/" { format!("/{name}") } else { format!("{parent}/{name}") }
 }
 
+/// What a path below `root` starts with: the root's path, empty for `/` (so that what follows it
+/// is the whole path).
+pub fn base(root: &str) -> &str {
+    if root == "/" { "" } else { root }
+}
+
 /// `p` below `root`: what follows the root's path (`""` for the root itself, the whole path when
 /// the root is `/`), or `None` for a path outside it (`/jobs/x` is outside `/job`).
 pub fn below<'p>(root: &str, p: &'p str) -> Option<&'p str> {
-    let base = if root == "/" { "" } else { root };
-    let rest = p.strip_prefix(base)?;
+    let rest = p.strip_prefix(base(root))?;
     (rest.is_empty() || rest.starts_with('/')).then_some(rest)
 }
 

@@ -39,16 +39,6 @@ const FIRST_TRIM: Duration = Duration::from_secs(5);
 /// every 30 s showed as 0.1 % of a core while idle).
 const TRIM_EVERY: Duration = Duration::from_secs(300);
 
-/// Flushes the calling thread's allocator cache (jemalloc's `thread.tcache.flush`), for the main
-/// thread once the worker has started: it read and checked the job files, and its cache keeps
-/// blocks that start-up freed, for allocations the main thread, waiting for a signal from then
-/// on, does not make. The runtime's threads keep theirs: they allocate at every event, and
-/// without caches 10,000 jobs took 40 % more CPU to start.
-pub(super) fn flush_thread_cache() {
-    // A name jemalloc knows (a test checks it): it cannot fail.
-    let _ = mallctl_call(FLUSH);
-}
-
 /// The files mapped when the worker started, whose read-only pages a trim may drop.
 pub(super) struct StartMappings(BTreeSet<String>);
 
@@ -81,6 +71,16 @@ fn trim_heap() {
     // Fails only for a name jemalloc does not know (a test checks it), and changes nothing then.
     let _ = mallctl_call(PURGE);
     trim_glibc();
+}
+
+/// Flushes the calling thread's allocator cache (jemalloc's `thread.tcache.flush`), for the main
+/// thread once the worker has started: it read and checked the job files, and its cache keeps
+/// blocks that start-up freed, for allocations the main thread, waiting for a signal from then
+/// on, does not make. The runtime's threads keep theirs: they allocate at every event, and
+/// without caches 10,000 jobs took 40 % more CPU to start.
+pub(super) fn flush_thread_cache() {
+    // A name jemalloc knows (a test checks it): it cannot fail.
+    let _ = mallctl_call(FLUSH);
 }
 
 /// jemalloc's `arena.<i>.purge` for every arena (`MALLCTL_ARENAS_ALL`, 4096).
@@ -227,6 +227,7 @@ Anonymous:             0 kB
         );
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn jemalloc_knows_the_purge_of_every_arena_and_the_flush_of_a_thread_cache() {
         assert_eq!(mallctl_call(PURGE), 0);

@@ -1,7 +1,8 @@
 //! The configuration a job runs with: the registry's [`JobConfig`], validated once and parsed
 //! once ([`crate::config::validate::check`]) into the cron, time zone, strategy and item
-//! parameters, with the executor built from it. Every fire, failover run and leader decision
-//! reads these; nothing is parsed again until the configuration changes.
+//! parameters, with the executor built from it; of the configuration itself the job keeps only
+//! the values it reads ([`Stored`]). Every fire, failover run and leader decision reads these;
+//! nothing is parsed again until the configuration changes.
 //!
 //! The executor runs the command properties the job file pins ([`crate::coord::pin`]): when the
 //! registry's differ, the executor is built from the job file's and the difference is kept in
