@@ -19,7 +19,7 @@ mod runs;
 mod traced;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use tokio::sync::watch;
@@ -36,7 +36,7 @@ use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
 use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::coord::view::JobView;
 use crate::exec::context::task_id;
-use crate::registry::cache::TreeCache;
+use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
@@ -72,17 +72,25 @@ pub(super) type LocalRuns = Arc<Mutex<BTreeSet<u32>>>;
 /// The runs of a job on this instance.
 pub(super) struct Execution {
     state: FireState,
-    /// Made by the first run (an allocation of every job otherwise).
-    runs: Option<JoinSet<RunEnd>>,
-    active: BTreeMap<u64, ActiveRun>,
     local: LocalRuns,
-    /// Tells streaming dataflow runs to stop after their batch (the job is stopping). Made by
-    /// the first run or the stop (see [`Execution::stream_stop`]).
-    stream_stop: OnceLock<watch::Sender<bool>>,
+    /// The job's cache, for the listener phases [`Busy`] holds.
+    cache: CacheReader,
+    /// What runs need, made by the first run: most jobs of a large worker wait for a fire hours
+    /// away, and it is 232 bytes of every job's task otherwise (which made the task a
+    /// 1,280-byte block instead of 1,024).
+    busy: Option<Box<Busy>>,
+}
+
+/// What the runs of a job need once it has run (see [`Execution::busy`]).
+struct Busy {
+    runs: JoinSet<RunEnd>,
+    active: BTreeMap<u64, ActiveRun>,
+    /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
+    stream_stop: watch::Sender<bool>,
     /// Items whose run ended but whose bookkeeping could not be written (the registry failed):
     /// retried until it is (see [`Unsettled`]).
     unsettled: BTreeMap<u32, Unsettled>,
-    /// When the clearing of unsettled items is tried again.
+    /// When the clearing of unsettled items (or a fire owed by a clock ahead) is tried again.
     retry_at: Option<tokio::time::Instant>,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
@@ -95,26 +103,25 @@ pub(super) struct Execution {
 }
 
 impl Execution {
-    pub(super) fn new(cache: crate::registry::cache::CacheReader) -> Execution {
-        Execution {
-            state: FireState::default(),
-            runs: None,
-            active: BTreeMap::new(),
-            local: LocalRuns::default(),
-            stream_stop: OnceLock::new(),
-            unsettled: BTreeMap::new(),
-            retry_at: None,
-            groups: FireGroups::default(),
-            pool: pool::Pool::default(),
-            phases: super::listeners::Phases::new(cache),
-            refusals: RecordedRefusals::default(),
-        }
+    pub(super) fn new(cache: CacheReader) -> Execution {
+        Execution { state: FireState::default(), local: LocalRuns::default(), cache, busy: None }
     }
 
-    /// The streaming runs' stop signal, made by the first run (or the stop): a watch channel is
-    /// 344 bytes, which a job that has not run yet does not need.
-    fn stream_stop(&self) -> &watch::Sender<bool> {
-        self.stream_stop.get_or_init(|| watch::Sender::new(false))
+    /// What runs need, made on first use.
+    fn busy(&mut self) -> &mut Busy {
+        self.busy.get_or_insert_with(|| {
+            Box::new(Busy {
+                runs: JoinSet::new(),
+                active: BTreeMap::new(),
+                stream_stop: watch::Sender::new(false),
+                unsettled: BTreeMap::new(),
+                retry_at: None,
+                groups: FireGroups::default(),
+                pool: pool::Pool::default(),
+                phases: super::listeners::Phases::new(self.cache.clone()),
+                refusals: RecordedRefusals::default(),
+            })
+        })
     }
 
     /// The set the failover round checks.
@@ -129,22 +136,22 @@ impl Execution {
 
     /// When clearing the nodes of ended runs is retried, if some are left.
     pub(super) fn retry_at(&self) -> Option<tokio::time::Instant> {
-        self.retry_at
+        self.busy.as_ref().and_then(|busy| busy.retry_at)
     }
 
     /// Tries again to clear the nodes of ended runs (see `unsettled`) when it is time; with the
     /// link down (`link_ok` false) not yet: the next try is put off by [`CLEAR_RETRY`].
     pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, link_ok: bool) {
         let now = tokio::time::Instant::now();
-        if self.retry_at.is_none_or(|at| at > now) {
+        let Some(busy) = self.busy.as_deref_mut().filter(|busy| busy.retry_at.is_some_and(|at| at <= now)) else {
             return;
-        }
+        };
         if !link_ok {
-            self.retry_at = Some(now + CLEAR_RETRY);
+            busy.retry_at = Some(now + CLEAR_RETRY);
             return;
         }
-        self.retry_at = None;
-        let unsettled = std::mem::take(&mut self.unsettled);
+        busy.retry_at = None;
+        let unsettled = std::mem::take(&mut busy.unsettled);
         for (item, u) in unsettled {
             let held = !u.nodes.is_empty();
             // The misfire first: the nodes keep other instances off the item until it is settled.
@@ -168,10 +175,11 @@ impl Execution {
             lock(&self.local).remove(&item);
         }
         if !left.nodes.is_empty() || left.settle.is_some() {
-            let u = self.unsettled.entry(item).or_default();
+            let busy = self.busy();
+            let u = busy.unsettled.entry(item).or_default();
             u.nodes.extend(left.nodes);
             u.settle = u.settle.max(left.settle);
-            self.retry_at = Some(tokio::time::Instant::now() + CLEAR_RETRY);
+            busy.retry_at = Some(tokio::time::Instant::now() + CLEAR_RETRY);
         }
     }
 
@@ -334,8 +342,9 @@ impl Execution {
         }
         ctx.note_refusal(config, &started);
         let task = task_id(ctx.name(), &started, me);
-        let group = self.groups.open(ctx, &task, &started);
-        self.phases.open(ctx, config, (group, &task), &started, &source);
+        let busy = self.busy();
+        let group = busy.groups.open(ctx, &task, &started);
+        busy.phases.open(ctx, config, (group, &task), &started, &source);
         let launch = Launch::new(config, group);
         for item in started {
             let sharding = config.context(ctx.name(), item, &task);
@@ -359,9 +368,10 @@ impl Execution {
         let sharding = config.context(ctx.name(), item, &task);
         tracing::info!(job = %ctx.name(), item, "running a failed-over item");
         ctx.note_refusal(config, &[item]);
-        let group = self.groups.open(ctx, &task, &[item]);
+        let busy = self.busy();
+        let group = busy.groups.open(ctx, &task, &[item]);
         let source = Source::Failover(ctx.now());
-        self.phases.open(ctx, config, (group, &task), &[item], &source);
+        busy.phases.open(ctx, config, (group, &task), &[item], &source);
         self.spawn_run(ctx, item, sharding, source, executor, Launch::new(config, group));
         true
     }
@@ -384,7 +394,8 @@ impl Execution {
             // Owed by a clock ahead of this one: tried again once this clock gets there.
             if !fire::due(source.at(), now) {
                 let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
-                self.retry_at = Some(self.retry_at.map_or(at, |r| r.min(at)));
+                let busy = self.busy();
+                busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
                 self.state.queue(item, &source, true, true);
                 continue;
             }

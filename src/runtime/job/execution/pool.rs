@@ -8,7 +8,7 @@
 //! without running it.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
@@ -33,11 +33,10 @@ impl Slots {
     }
 }
 
-/// The pool's slots, made by the first run: most jobs in a large worker are idle, and the
-/// shared slots are an allocation of every job.
+/// The pool's slots, shared with the tickets (made with the first run: see `Execution::busy`).
 #[derive(Default)]
 pub(crate) struct Pool {
-    slots: OnceLock<Arc<Mutex<Slots>>>,
+    slots: Arc<Mutex<Slots>>,
 }
 
 /// A run's place in the pool: held, or waiting for a slot. Dropping it frees the slot (or the
@@ -51,7 +50,7 @@ pub(crate) struct Ticket {
 impl Pool {
     /// A place for one run under `limit` runs at once (`None`: no bound).
     pub(crate) fn ticket(&self, limit: Option<usize>) -> Ticket {
-        let shared = self.slots.get_or_init(Arc::default);
+        let shared = &self.slots;
         let mut slots = lock(shared);
         if limit.is_none_or(|l| slots.busy < l.max(1)) {
             slots.busy += 1;
@@ -114,7 +113,7 @@ mod tests {
         drop(third);
         drop(second);
         fourth.acquire().await;
-        let busy = || pool.slots.get().map_or(0, |s| s.lock().unwrap().busy);
+        let busy = || pool.slots.lock().unwrap().busy;
         assert_eq!(busy(), 1);
         drop(fourth);
         assert_eq!(busy(), 0);

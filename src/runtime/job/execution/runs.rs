@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
-use tokio::task::{JoinError, JoinSet};
+use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -105,17 +105,18 @@ impl Execution {
             return;
         };
         let trace = traced::run_started(ctx, item, &sharding.task_id, &source, started_at);
+        let busy = self.busy();
         let kill = CancellationToken::new();
         let control = RunControl {
             kill: kill.clone(),
-            stop: self.stream_stop().subscribe(),
+            stop: busy.stream_stop.subscribe(),
             kill_grace: ctx.settings.kill_grace,
             fire_time: Some(fire_time),
             source: label,
             started_at: Some(started_at),
         };
-        let before = self.phases.before(group);
-        let mut ticket = self.pool.ticket(limit);
+        let before = busy.phases.before(group);
+        let mut ticket = busy.pool.ticket(limit);
         if ticket.queued() {
             tracing::info!(job = %ctx.name(), item, source = %label, "item started: waiting for a slot of the executor pool");
         } else {
@@ -126,7 +127,7 @@ impl Execution {
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
         let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
-        self.runs.get_or_insert_with(JoinSet::new).spawn(async move {
+        busy.runs.spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
             let queue_kill = control.kill.clone();
@@ -170,7 +171,7 @@ impl Execution {
         });
         let epoch = ctx.registry.session().borrow().epoch;
         let run = ActiveRun { kill, started: Instant::now(), epoch, group, trace, source: label, refused };
-        self.active.insert(id, run);
+        busy.active.insert(id, run);
     }
 
     /// Waits for the next run to end, with any others that ended meanwhile (pending forever
@@ -183,7 +184,7 @@ impl Execution {
     /// for the next end (none while nothing runs: a new run comes from a handler, after which the
     /// job's loop polls again).
     pub(crate) fn poll_ends(&mut self, cx: &mut Context<'_>) -> Poll<Vec<Result<RunEnd, JoinError>>> {
-        let Some(runs) = self.runs.as_mut() else { return Poll::Pending };
+        let Some(runs) = self.busy.as_mut().map(|busy| &mut busy.runs) else { return Poll::Pending };
         let Poll::Ready(Some(first)) = runs.poll_join_next(cx) else { return Poll::Pending };
         let mut batch = vec![first];
         while let Some(more) = runs.try_join_next() {
@@ -232,7 +233,7 @@ impl Execution {
             results.push(result);
         }
         // Without monitoring no result is written, but a change of what the runs refuse is.
-        self.refusals.record(ctx, refusals).await;
+        self.busy().refusals.record(ctx, refusals).await;
         for item in &done.fenced {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
             lock(&self.local).remove(item);
@@ -295,7 +296,7 @@ impl Execution {
 
     /// Counts a run's end in the metrics.
     fn meter_end(&self, ctx: &JobCtx, end: &RunEnd) {
-        if let Some(active) = self.active.get(&end.id) {
+        if let Some(active) = self.busy.as_ref().and_then(|busy| busy.active.get(&end.id)) {
             let outcome = metrics::outcome_label(end.outcome.success, end.outcome.killed, end.fenced);
             let seconds = active.started.elapsed().as_secs_f64();
             ctx.settings.metrics.item_ended(ctx.name(), active.source, outcome, seconds);
@@ -305,47 +306,53 @@ impl Execution {
     /// A run ended: forget its kill switch, tell the trace; returns how long it ran, the session
     /// epoch it started in and what it refused.
     fn finish_active(&mut self, ctx: &JobCtx, item: u32, id: u64, outcome: &ItemOutcome) -> Finished {
-        let Some(active) = self.active.remove(&id) else { return Finished::default() };
+        let Some(busy) = self.busy.as_deref_mut() else { return Finished::default() };
+        let Some(active) = busy.active.remove(&id) else { return Finished::default() };
         if let Some(start) = active.trace {
             traced::run_ended(ctx, start, outcome);
         }
-        self.groups.close_item(ctx, active.group, item, outcome);
-        self.phases.close_item(active.group, item, outcome.success);
+        busy.groups.close_item(ctx, active.group, item, outcome);
+        busy.phases.close_item(active.group, item, outcome.success);
         Finished { elapsed_ms: elapsed_ms(active.started), epoch: Some(active.epoch), refused: active.refused }
     }
 
     /// Stopping: tells streaming runs to stop after their batch, and once-per-fire waits to end.
+    /// Nothing to tell before the first run: no run starts once the job is stopping.
     pub(crate) fn stop_streams(&self) {
-        self.stream_stop().send_replace(true);
-        self.phases.stop_waiting();
+        if let Some(busy) = &self.busy {
+            busy.stream_stop.send_replace(true);
+            busy.phases.stop_waiting();
+        }
     }
 
     /// True while runs are in progress.
     pub(crate) fn has_runs(&self) -> bool {
-        self.runs.as_ref().is_some_and(|r| !r.is_empty())
+        self.busy.as_ref().is_some_and(|busy| !busy.runs.is_empty())
     }
 
     /// How many runs are in progress.
     pub(crate) fn run_count(&self) -> usize {
-        self.runs.as_ref().map_or(0, JoinSet::len)
+        self.busy.as_ref().map_or(0, |busy| busy.runs.len())
     }
 
     /// Stopping, runs ended: lets the listener phases in flight finish until `deadline` (none:
     /// aborts them at once).
     pub(crate) async fn finish_listeners(&mut self, deadline: Option<tokio::time::Instant>) {
-        self.phases.finish(deadline).await;
+        if let Some(busy) = self.busy.as_mut() {
+            busy.phases.finish(deadline).await;
+        }
     }
 
     /// Kills every run in progress (SIGTERM, then SIGKILL after the kill grace).
     pub(crate) fn kill_all(&self) {
-        for run in self.active.values() {
+        for run in self.busy.iter().flat_map(|busy| busy.active.values()) {
             run.kill.cancel();
         }
     }
 
     /// Waits for the next run to end during a stop; `None` when none is left.
     pub(crate) async fn next_end_stopping(&mut self) -> Option<Result<RunEnd, JoinError>> {
-        self.runs.as_mut()?.join_next().await
+        self.busy.as_mut()?.runs.join_next().await
     }
 
     /// A run that ended while stopping: log it and clear its nodes unless it was killed with
