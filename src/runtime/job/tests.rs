@@ -311,6 +311,28 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     running.abort();
 }
 
+/// An idle job's task is a 1,024-byte block. tokio makes a task of its future with a 32-byte
+/// header, 24 bytes of scheduler, task id and (with `tokio_unstable`, which ejctl builds with)
+/// spawn location, the future's stage (8 bytes beside the future) and a 48-byte trailer, in a
+/// multiple of 128 bytes, and jemalloc's size classes there are 128 bytes apart: a future of at
+/// most 912 bytes is a task of 1,024. Each 128 bytes more is 1.25 MB for 10,000 idle jobs. What a
+/// job needs only once it runs something is made then (`Execution::busy`).
+#[tokio::test]
+async fn an_idle_jobs_task_fits_a_1024_byte_block() {
+    let store = EmbeddedStore::new();
+    let c = ctx(&store, "10.0.0.1@-@1");
+    let mut config = JobConfig::new("j", 3);
+    config.cron = Some("0 0 3 * * ?".into());
+    config.props.insert("script.command.line".into(), "/bin/true".into());
+    let (_stop_tx, stop) = watch::channel(StopMode::Run);
+    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
+    let signals = Signals::start(stop, fence, c.registry.session());
+    let task =
+        JobTask::start(c.registry.clone(), c.me.clone(), settings(1), script_setup(config), &signals).await.unwrap();
+    let size = std::mem::size_of_val(&task.run());
+    assert!(size <= 912, "a job's task future is {size} bytes: its task is no longer a 1,024-byte block");
+}
+
 /// A change to the configuration made between the job's publish and its cache's first read is
 /// adopted: the cache's read shows it, so no event will.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
