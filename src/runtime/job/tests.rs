@@ -294,9 +294,7 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
         listeners: Vec::new(),
         once_listeners: Vec::new(),
     };
-    let (_stop_tx, stop) = watch::channel(StopMode::Run);
-    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
-    let signals = Signals::start(stop, fence, c.registry.session());
+    let (signals, _stop_tx, _fence_tx) = signals(&c);
     let task = JobTask::start(c.registry.clone(), c.me.clone(), settings(0), setup, &signals).await.unwrap();
     // Sharded to this instance already, the flag its registration raised cleared: without a
     // turn the job never reacts to anything, so never shards.
@@ -321,12 +319,8 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
 async fn an_idle_jobs_task_fits_a_1024_byte_block() {
     let store = EmbeddedStore::new();
     let c = ctx(&store, "10.0.0.1@-@1");
-    let mut config = JobConfig::new("j", 3);
-    config.cron = Some("0 0 3 * * ?".into());
-    config.props.insert("script.command.line".into(), "/bin/true".into());
-    let (_stop_tx, stop) = watch::channel(StopMode::Run);
-    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
-    let signals = Signals::start(stop, fence, c.registry.session());
+    let config = daily_script(3);
+    let (signals, _stop_tx, _fence_tx) = signals(&c);
     let task =
         JobTask::start(c.registry.clone(), c.me.clone(), settings(1), script_setup(config), &signals).await.unwrap();
     let size = std::mem::size_of_val(&task.run());
@@ -339,18 +333,14 @@ async fn an_idle_jobs_task_fits_a_1024_byte_block() {
 async fn a_configuration_changed_during_start_up_is_adopted() {
     let store = EmbeddedStore::new();
     let c = ctx(&store, "10.0.0.1@-@1");
-    let mut config = JobConfig::new("j", 1);
-    config.cron = Some("0 0 3 * * ?".into());
-    config.props.insert("script.command.line".into(), "/bin/true".into());
+    let config = daily_script(1);
     let setup = script_setup(config.clone());
     let published = publish_config(&c.registry, &setup).await.unwrap();
     assert_eq!(published.version, Some(0));
     let mut changed = config;
     changed.cron = Some("0 0 4 * * ?".into());
     c.registry.set(&c.paths.config(), changed.to_yaml().as_bytes(), Some(0)).await.unwrap();
-    let (_stop_tx, stop) = watch::channel(StopMode::Run);
-    let (_fence_tx, fence) = watch::channel(FenceState::HEALTHY);
-    let signals = Signals::start(stop, fence, c.registry.session());
+    let (signals, _stop_tx, _fence_tx) = signals(&c);
     let task =
         JobTask::published(c.registry.clone(), c.me.clone(), settings(1), setup, &signals, published).await.unwrap();
     assert_eq!(task.config.checked.cron.as_ref().map(CronExpr::as_str), Some("0 0 4 * * ?"));
@@ -358,6 +348,21 @@ async fn a_configuration_changed_during_start_up_is_adopted() {
     // A later publish reports the version the registry holds.
     let again = publish_config(&c.registry, &script_setup(changed)).await.unwrap();
     assert_eq!(again.version, Some(1));
+}
+
+/// The worker's signals for the jobs of `c`, with the senders that keep them open.
+fn signals(c: &JobCtx) -> (Signals, watch::Sender<StopMode>, watch::Sender<FenceState>) {
+    let (stop_tx, stop) = watch::channel(StopMode::Run);
+    let (fence_tx, fence) = watch::channel(FenceState::HEALTHY);
+    (Signals::start(stop, fence, c.registry.session()), stop_tx, fence_tx)
+}
+
+/// Job `j` of `total` items, a script that fires daily at 3:00.
+fn daily_script(total: i32) -> JobConfig {
+    let mut config = JobConfig::new("j", total);
+    config.cron = Some("0 0 3 * * ?".into());
+    config.props.insert("script.command.line".into(), "/bin/true".into());
+    config
 }
 
 /// A script job's start-up setup without listeners.
