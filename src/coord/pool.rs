@@ -5,14 +5,13 @@
 /// The bound for a pool type (any case) and `max_concurrent_items`, on a machine with `cores`
 /// cores. No type and no cap: no bound, so the items of a fire run at once as ejctl's workers
 /// always did (they are processes or requests, not pool threads).
-pub fn limit(pool_type: Option<&str>, max_items: Option<u32>, cores: usize) -> Option<usize> {
+pub fn limit(pool_type: Option<&str>, max_items: Option<u32>, cores: usize) -> Option<u32> {
     let by_type = match pool_type.map(str::to_ascii_uppercase).as_deref() {
         Some("SINGLE_THREAD") => Some(1),
-        Some("CPU") => Some(cores.max(1) * 2),
+        Some("CPU") => Some(u32::try_from(cores.max(1)).unwrap_or(u32::MAX).saturating_mul(2)),
         _ => None,
     };
-    let cap = max_items.and_then(|m| usize::try_from(m).ok());
-    match (by_type, cap) {
+    match (by_type, max_items) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
@@ -24,7 +23,7 @@ mod tests {
 
     #[test]
     fn limits() {
-        let cases: [(Option<&str>, Option<u32>, Option<usize>); 7] = [
+        let cases: [(Option<&str>, Option<u32>, Option<u32>); 7] = [
             (None, None, None),
             (Some("cpu"), None, Some(8)),
             (Some("SINGLE_THREAD"), None, Some(1)),

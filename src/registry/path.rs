@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The namespace root, i.e. the parent of every job.
 pub const NAMESPACE_ROOT: &str = "/";
@@ -125,16 +126,17 @@ impl fmt::Display for GuaranteePhase {
     }
 }
 
-/// Builds the paths of one job's nodes.
+/// Builds the paths of one job's nodes. Its root is shared by its clones (a job's cache view
+/// holds one) and is 8 bytes smaller than a `String` in every job's state.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct JobPaths {
-    root: String,
+    root: Arc<str>,
 }
 
 impl JobPaths {
     /// Paths for the job named `job`. The name must be a valid job name (see [`validate_job_name`]).
     pub fn new(job: &str) -> JobPaths {
-        JobPaths { root: format!("/{job}") }
+        JobPaths { root: format!("/{job}").into() }
     }
 
     /// The job name.
@@ -148,7 +150,8 @@ impl JobPaths {
     }
 
     fn join(&self, parts: &[&str]) -> String {
-        let mut path = self.root.clone();
+        let mut path = String::with_capacity(self.root.len() + parts.iter().map(|p| p.len() + 1).sum::<usize>());
+        path.push_str(&self.root);
         for part in parts {
             path.push('/');
             path.push_str(part);

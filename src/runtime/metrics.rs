@@ -120,6 +120,9 @@ pub(crate) struct JobProbe {
     registered: AtomicBool,
     /// The error handler's counters (see [`crate::notify::send::Counts`]).
     alerts: Option<Arc<crate::notify::send::Counts>>,
+    /// How many fires ran the job file's pinned command instead of a differing one from the
+    /// registry, for the log line of each.
+    refusals: AtomicU64,
     /// The values of those counters at the last scrape: sent, failed, dropped.
     notified: [AtomicU64; 3],
 }
@@ -129,6 +132,11 @@ impl JobProbe {
     pub(crate) fn turn(&self, next_fire: Option<DateTime<Utc>>, registered: bool) {
         self.next_fire_ms.store(next_fire.map_or(0, |t| t.timestamp_millis()), Ordering::Relaxed);
         self.registered.store(registered, Ordering::Relaxed);
+    }
+
+    /// Counts a fire that refused the registry's command; returns how many have.
+    pub(crate) fn refused(&self) -> u64 {
+        self.refusals.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 

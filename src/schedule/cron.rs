@@ -79,7 +79,7 @@ pub use super::zone::{JobTimeZone, parse_time_zone};
 #[derive(Clone)]
 pub struct CronExpr {
     /// The expression as given.
-    expr: String,
+    expr: Box<str>,
     /// Evaluates everything except the day rules croner lacks; shared by every expression with
     /// the same pattern ([`shared_cron`]).
     cron: Arc<Cron>,
@@ -145,7 +145,7 @@ pub fn parse(expr: &str) -> Result<CronExpr, CronError> {
     let normalised = fields.normalise(max_year).map_err(invalid)?;
     let cron = shared_cron(&normalised.pattern)
         .map_err(|e| invalid(format!("internal error: croner rejected '{}': {e}", normalised.pattern)))?;
-    Ok(CronExpr { expr: expr.to_owned(), cron, day_rule: normalised.day_rule, last_year: normalised.last_year })
+    Ok(CronExpr { expr: expr.into(), cron, day_rule: normalised.day_rule, last_year: normalised.last_year })
 }
 
 /// The parsed patterns in use, by pattern. A parsed pattern holds a bitfield per field (several

@@ -77,12 +77,12 @@ pub(crate) struct Effective {
     pub(crate) executor: Result<Arc<Executor>, Box<str>>,
     /// The registry's command values the executor does not run (pinned to the job file); empty
     /// when the registry agrees with the job file.
-    pub(crate) refused: Vec<pin::Refused>,
+    pub(crate) refused: Box<[pin::Refused]>,
     /// The job file's `before` / `after` / `before_once` / `after_once` commands (pinned like the
     /// job's command).
     pub(crate) command_listener: Option<Arc<CommandListener>>,
     /// How many items of the job run at once here (`None`: no bound).
-    pool_limit: Option<usize>,
+    pool_limit: Option<u32>,
 }
 
 impl Effective {
@@ -106,9 +106,9 @@ impl Effective {
             Some(applied) if !applied.refused.is_empty() => {
                 let mut pinned = config.clone();
                 pinned.props = applied.props;
-                (Executor::from_config(job_type, &pinned, in_process), applied.refused)
+                (Executor::from_config(job_type, &pinned, in_process), applied.refused.into_boxed_slice())
             }
-            _ => (Executor::from_config(job_type, &config, in_process), Vec::new()),
+            _ => (Executor::from_config(job_type, &config, in_process), Box::default()),
         };
         Ok(Effective {
             config: Stored::of(&config),
@@ -147,7 +147,7 @@ impl Effective {
     }
 
     /// How many items of the job run at once here (`None`: no bound).
-    pub(crate) fn pool_limit(&self) -> Option<usize> {
+    pub(crate) fn pool_limit(&self) -> Option<u32> {
         self.pool_limit
     }
 

@@ -4,7 +4,9 @@
 //! An idle job waits on the beacon alone, then looks at which changed. A wait on a tokio watch
 //! channel is a future of 120 bytes (its place in the channel's list of waiters), held by every
 //! idle job's loop. A job polls its [`Beacon`] instead: the beacon keeps the job's waker in a
-//! slot of the shared [`Hub`] (16 bytes), and the wait needs no state of its own.
+//! slot of the shared [`Hub`] (16 bytes), and the wait needs no state of its own. The stop is
+//! read through the hub too ([`Beacon::stop`]): a job only looks at what it is now, and a
+//! receiver of its own was 16 bytes of every job's state.
 
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Waker};
@@ -19,7 +21,6 @@ use crate::sync::lock;
 /// The worker's signals (see the module docs).
 #[derive(Clone)]
 pub(crate) struct Signals {
-    pub(super) stop: watch::Receiver<StopMode>,
     pub(super) fence: watch::Receiver<FenceState>,
     pub(super) any: Beacon,
 }
@@ -33,10 +34,10 @@ impl Signals {
         fence: watch::Receiver<FenceState>,
         session: watch::Receiver<SessionStatus>,
     ) -> Signals {
-        let hub = Arc::new(Hub::default());
+        let (mut s, mut f, mut z) = (stop.clone(), fence.clone(), session);
+        let hub = Arc::new(Hub { state: Mutex::default(), stop });
         let any = Hub::beacon(&hub, 0);
         let hub = Arc::downgrade(&hub);
-        let (mut s, mut f, mut z) = (stop.clone(), fence.clone(), session);
         tokio::spawn(async move {
             loop {
                 let closed = tokio::select! {
@@ -52,13 +53,15 @@ impl Signals {
                 hub.signal();
             }
         });
-        Signals { stop, fence, any }
+        Signals { fence, any }
     }
 }
 
-/// A version many beacons wait on, and the waker of each beacon's pending wait.
-#[derive(Default)]
-struct Hub(Mutex<HubState>);
+/// A version many beacons wait on, the waker of each beacon's pending wait, and the stop.
+struct Hub {
+    state: Mutex<HubState>,
+    stop: watch::Receiver<StopMode>,
+}
 
 #[derive(Default)]
 struct HubState {
@@ -72,7 +75,7 @@ struct HubState {
 
 impl Hub {
     fn lock(&self) -> MutexGuard<'_, HubState> {
-        lock(&self.0)
+        lock(&self.state)
     }
 
     /// A beacon that has seen `seen`.
@@ -122,6 +125,16 @@ pub(crate) struct Beacon {
 pub(crate) struct Closed;
 
 impl Beacon {
+    /// What the worker asks of its jobs now.
+    pub(crate) fn stop(&self) -> StopMode {
+        *self.hub.stop.borrow()
+    }
+
+    /// A receiver of the stop, to wait for its next change.
+    pub(crate) fn stop_receiver(&self) -> watch::Receiver<StopMode> {
+        self.hub.stop.clone()
+    }
+
     /// `Ok` once there is a change this beacon has not seen (it has then); `Err` once the hub
     /// has closed and every change is seen; otherwise leaves `cx`'s waker for the next change.
     /// The look and the waker are under the lock a change takes, so no change falls between.

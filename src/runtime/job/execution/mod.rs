@@ -71,18 +71,19 @@ pub(super) type LocalRuns = Arc<Mutex<BTreeSet<u32>>>;
 
 /// The runs of a job on this instance.
 pub(super) struct Execution {
-    state: FireState,
     local: LocalRuns,
     /// The job's cache, for the listener phases [`Busy`] holds.
     cache: CacheReader,
-    /// What runs need, made by the first run: most jobs of a large worker wait for a fire hours
-    /// away, and it is 232 bytes of every job's task otherwise (which made the task a
-    /// 1,280-byte block instead of 1,024).
+    /// What fires and runs need, made by the first fire: most jobs of a large worker wait for a
+    /// fire hours away, and it is 288 bytes of every job's task otherwise (which made the task a
+    /// 1,280-byte block instead of 896).
     busy: Option<Box<Busy>>,
 }
 
-/// What the runs of a job need once it has run (see [`Execution::busy`]).
+/// What a job keeps once it has fired (see [`Execution::busy`]).
 struct Busy {
+    /// Its items' fires and runs; before the first fire, [`FireState::default`]'s.
+    state: FireState,
     runs: JoinSet<RunEnd>,
     active: BTreeMap<u64, ActiveRun>,
     /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
@@ -104,13 +105,14 @@ struct Busy {
 
 impl Execution {
     pub(super) fn new(cache: CacheReader) -> Execution {
-        Execution { state: FireState::default(), local: LocalRuns::default(), cache, busy: None }
+        Execution { local: LocalRuns::default(), cache, busy: None }
     }
 
-    /// What runs need, made on first use.
+    /// What fires and runs need, made on first use.
     fn busy(&mut self) -> &mut Busy {
         self.busy.get_or_insert_with(|| {
             Box::new(Busy {
+                state: FireState::default(),
                 runs: JoinSet::new(),
                 active: BTreeMap::new(),
                 stream_stop: watch::Sender::new(false),
@@ -122,6 +124,16 @@ impl Execution {
                 refusals: RecordedRefusals::default(),
             })
         })
+    }
+
+    /// The fire state, when the job has fired.
+    fn fired(&self) -> Option<&FireState> {
+        self.busy.as_ref().map(|busy| &busy.state)
+    }
+
+    /// The fire state, made by the first change.
+    fn fires(&mut self) -> &mut FireState {
+        &mut self.busy().state
     }
 
     /// The set the failover round checks.
@@ -185,17 +197,17 @@ impl Execution {
 
     /// True when a run of `item` is in progress here.
     pub(super) fn is_running(&self, item: u32) -> bool {
-        self.state.is_running(item)
+        self.fired().is_some_and(|state| state.is_running(item))
     }
 
     /// The fire that waited for resharding, if any.
     pub(super) fn take_pending(&mut self) -> Option<Source> {
-        self.state.take_pending()
+        self.busy.as_mut()?.state.take_pending()
     }
 
     /// The fire missed while the registry was unreachable, if it is to run now.
     pub(super) fn take_missed_offline(&mut self, misfire: bool) -> Option<Source> {
-        self.state.take_missed_offline(misfire)
+        self.busy.as_mut()?.state.take_missed_offline(misfire)
     }
 
     /// A fire: run every idle local item; queue or owe the fire for busy ones; while resharding,
@@ -213,7 +225,7 @@ impl Execution {
         if !link_ok {
             ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
             tracing::warn!(job = %ctx.name(), source = %source.label(), "fire deferred: the registry is unreachable");
-            self.state.defer_offline(source.at());
+            self.fires().defer_offline(source.at());
             return;
         }
         if let Err(reason) = clock_within_limits(ctx, config).await {
@@ -233,7 +245,7 @@ impl Execution {
             }
             Gate::Wait => {
                 tracing::debug!(job = %ctx.name(), "fire waits for resharding");
-                self.state.wait_for_sharding(source);
+                self.fires().wait_for_sharding(source);
             }
             Gate::Run(items) => self.start_items(ctx, config, &view, items, source).await,
         }
@@ -273,7 +285,7 @@ impl Execution {
         let mut busy_here = Vec::new();
         for item in items.into_iter().filter(|item| !covered.contains(item)) {
             let state = view.items.get(&item).cloned().unwrap_or_default();
-            match fire::plan_item(&state, self.state.slot(item), &source, me, monitor, misfire) {
+            match fire::plan_item(&state, self.fired().and_then(|s| s.slot(item)), &source, me, monitor, misfire) {
                 ItemPlan::Disabled | ItemPlan::Covered => {}
                 ItemPlan::Skipped { here } => {
                     tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
@@ -284,7 +296,7 @@ impl Execution {
                         busy_here.push(item);
                     }
                     let owed = owe && self.owe(ctx, item, source.at()).await;
-                    if self.state.queue(item, &source, here, owed) {
+                    if self.fires().queue(item, &source, here, owed) {
                         tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
                     }
                 }
@@ -336,7 +348,7 @@ impl Execution {
             }
             to_start
         };
-        self.state.spend_queued_misfires(&started);
+        self.fires().spend_queued_misfires(&started);
         if started.is_empty() {
             return;
         }
@@ -359,7 +371,7 @@ impl Execution {
             tracing::error!(job = %ctx.name(), item, "claimed item not run: the job is misconfigured");
             return true;
         };
-        if self.state.is_running(item) {
+        if self.is_running(item) {
             // Cannot happen: the claim created the running node, which a local run would hold.
             tracing::error!(job = %ctx.name(), item, "claimed item is already running here; returning it");
             return false;
@@ -380,7 +392,12 @@ impl Execution {
     /// now that nothing runs them anywhere.
     pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView) {
         let now = ctx.now();
-        let ready = self.state.take_free_queued(view, ctx.me.as_str(), config.total(), config.config.misfire, now);
+        let (me, total, misfire) = (ctx.me.as_str(), config.total(), config.config.misfire);
+        // Before the first fire no fire is queued, but an earlier owner may have left a misfire.
+        let ready = match self.busy.as_deref_mut() {
+            Some(busy) => busy.state.take_free_queued(view, me, total, misfire, now),
+            None => FireState::default().take_free_queued(view, me, total, misfire, now),
+        };
         for (item, source) in ready {
             let source = match source {
                 Some(source) => source,
@@ -396,7 +413,7 @@ impl Execution {
                 let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
                 let busy = self.busy();
                 busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
-                self.state.queue(item, &source, true, true);
+                self.fires().queue(item, &source, true, true);
                 continue;
             }
             self.start_items(ctx, config, view, vec![item], source).await;

@@ -49,10 +49,10 @@ pub(crate) struct Ticket {
 
 impl Pool {
     /// A place for one run under `limit` runs at once (`None`: no bound).
-    pub(crate) fn ticket(&self, limit: Option<usize>) -> Ticket {
+    pub(crate) fn ticket(&self, limit: Option<u32>) -> Ticket {
         let shared = &self.slots;
         let mut slots = lock(shared);
-        if limit.is_none_or(|l| slots.busy < l.max(1)) {
+        if limit.is_none_or(|l| slots.busy < usize::try_from(l.max(1)).unwrap_or(usize::MAX)) {
             slots.busy += 1;
             return Ticket { slots: shared.clone(), waiting: None, held: true };
         }

@@ -53,7 +53,7 @@ pub(super) struct ActiveRun {
 #[derive(Clone)]
 pub(super) struct Launch {
     group: u64,
-    limit: Option<usize>,
+    limit: Option<u32>,
     refused: Refusals,
 }
 
@@ -99,7 +99,7 @@ impl Execution {
         let fire_time = source.at();
         let label = source.label();
         let started_at = ctx.now();
-        let Some(id) = self.state.begin(item, source.clone(), started_at) else {
+        let Some(id) = self.fires().begin(item, source.clone(), started_at) else {
             // Every start path holds the item's running node first, so this is a bug if reached.
             tracing::error!(job = %ctx.name(), item, "item already runs here: not starting it twice");
             return;
@@ -213,7 +213,7 @@ impl Execution {
             }
         }
         let ended: Vec<Ended> = ends.iter().map(|e| Ended { item: e.item, id: e.id, fenced: e.fenced }).collect();
-        let done = self.state.finish(&ended);
+        let done = self.fires().finish(&ended);
         let mut epochs: BTreeMap<u32, u64> = BTreeMap::new();
         let mut results = Vec::new();
         let mut refusals = Vec::new();
@@ -287,7 +287,7 @@ impl Execution {
             for (item, source) in done.rerun {
                 match fire::rerun(&source, pending, local.contains(&item)) {
                     Rerun::Start => self.start_items(ctx, config, &view, vec![item], source).await,
-                    Rerun::WaitForSharding => self.state.wait_for_sharding(source),
+                    Rerun::WaitForSharding => self.fires().wait_for_sharding(source),
                     Rerun::Drop => {}
                 }
             }
@@ -366,7 +366,7 @@ impl Execution {
     ) {
         let Ok(end) = result else { return };
         self.meter_end(ctx, &end);
-        let Some(run) = self.state.finish_stopping(end.item, end.id) else { return };
+        let Some(run) = self.fires().finish_stopping(end.item, end.id) else { return };
         let finished = self.finish_active(ctx, end.item, run.id, &end.outcome);
         let run_epoch = finished.epoch;
         log_outcome(ctx.name(), end.item, &run, finished.elapsed_ms, &end.outcome);
