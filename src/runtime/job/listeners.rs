@@ -82,7 +82,7 @@ pub(crate) struct Phases {
     cache: CacheReader,
     /// How many listener calls failed (a log line reports each). Made by the first fire with
     /// listeners, like the token and the task set below: most jobs in a large worker have none,
-    /// and each is an allocation of every job.
+    /// and each would be an allocation of every job that has run.
     failures: Option<Arc<AtomicU64>>,
     /// Cancelled when the job stops: once-per-fire waits end (made by the stop, if no fire
     /// made it).
