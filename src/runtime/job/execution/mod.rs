@@ -146,7 +146,7 @@ impl Execution {
         lock(&self.local).contains(&item)
     }
 
-    /// When clearing the nodes of ended runs is retried, if some are left.
+    /// When clearing the nodes of ended runs, or a fire owed by a clock ahead, is tried again.
     pub(super) fn retry_at(&self) -> Option<tokio::time::Instant> {
         self.busy.as_ref().and_then(|busy| busy.retry_at)
     }
@@ -413,7 +413,7 @@ impl Execution {
                 let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
                 let busy = self.busy();
                 busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
-                self.fires().queue(item, &source, true, true);
+                busy.state.queue(item, &source, true, true);
                 continue;
             }
             self.start_items(ctx, config, view, vec![item], source).await;
