@@ -1,4 +1,5 @@
-//! The worker runtime (`ejctl run`) on a real ZooKeeper, measured as SPEC §7 describes.
+//! The worker runtime (`ejctl run`) on a real ZooKeeper, measured as
+//! docs/src/performance.md#how-performance-is-measured describes.
 //!
 //! Sections (all by default; `--section NAME[,NAME]` picks some):
 //!
@@ -949,10 +950,10 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
                     / t0.elapsed().as_secs_f64()
                     * 100.0;
                 scraper.abort();
-                let rss_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "VmRSS").unwrap_or(0)).collect();
+                let anon_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "RssAnon").unwrap_or(0)).collect();
                 stop_all(&mut procs).await?;
                 let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
-                runs.push((traced, http, stats, rss_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0, cpu_pct));
+                runs.push((traced, http, stats, anon_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0, cpu_pct));
             }
         }
         let local = shape.t.div_ceil(shape.n);
@@ -975,7 +976,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             "ideal": ideal.json(),
             "ideal_fork": ideal_fork.json(),
         });
-        for (traced, http, ejctl, rss_mb, cpu_pct) in &runs {
+        for (traced, http, ejctl, anon_mb, cpu_pct) in &runs {
             let label = match (*traced, *http) {
                 (false, false) => "ejctl",
                 (true, false) => "ejctl+tr",
@@ -992,7 +993,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             text.push_str(&ejctl.row(label));
             let _ = writeln!(
                 text,
-                "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (worker RSS {rss_mb:.1} MB, CPU {cpu_pct:.1} % of one core)",
+                "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (worker anonymous memory {anon_mb:.1} MB, CPU {cpu_pct:.1} % of one core)",
                 label,
                 excess,
                 ratio(ejctl.first_p50(), ideal.first_p50()),
@@ -1001,7 +1002,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             );
             entry[key] = json!({
                 "stats": ejctl.json(),
-                "worker_rss_mb": r2(*rss_mb),
+                "worker_anon_mb": r2(*anon_mb),
                 "worker_cpu_pct_of_one_core": r2(*cpu_pct),
                 "first_fire_p50_excess_ms": r2(excess),
                 "ratio": {
@@ -1167,7 +1168,7 @@ async fn section_zk(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Value> 
     let reads = shape.t + 3 * local + 8;
     let _ = writeln!(
         text,
-        "  ElasticJob (SPEC §7): T + 3k + 8 = {reads} reads plus 2k-4k = {}-{} writes per fire per instance (T={}, k={local} local items)",
+        "  ElasticJob: T + 3k + 8 = {reads} reads plus 2k-4k = {}-{} writes per fire per instance (T={}, k={local} local items)",
         2 * local,
         4 * local,
         shape.t
@@ -1195,6 +1196,11 @@ struct DensityFigures {
     settle: Duration,
     /// CPU seconds used from launch until settled.
     startup_cpu_s: f64,
+    /// Anonymous memory (`RssAnon`): what the worker costs the machine.
+    anon_kb: u64,
+    /// Proportional set size (`Pss`): anonymous memory plus this process's share of the file
+    /// pages (the binary's code) it maps.
+    pss_kb: u64,
     rss_kb: u64,
     hwm_kb: u64,
     threads: u64,
@@ -1248,6 +1254,8 @@ async fn density_one(ctx: &Ctx, opts: &Opts, jobs: usize, on_zk: bool, http: boo
     let elapsed = t0.elapsed().as_secs_f64();
     let m1 = Mntr::take(&ctx.server);
     let cpu_pct = (ticks1 - ticks0) as f64 / ctx.clk_tck as f64 / elapsed * 100.0;
+    let anon_kb = status_field(pid, "RssAnon")?;
+    let pss_kb = support::smaps_kib(pid, "Pss").with_context(|| format!("no Pss in /proc/{pid}/smaps_rollup"))?;
     let rss_kb = status_field(pid, "VmRSS")?;
     let hwm_kb = status_field(pid, "VmHWM")?;
     let threads = status_field(pid, "Threads")?;
@@ -1257,6 +1265,8 @@ async fn density_one(ctx: &Ctx, opts: &Opts, jobs: usize, on_zk: bool, http: boo
         startup,
         settle,
         startup_cpu_s,
+        anon_kb,
+        pss_kb,
         rss_kb,
         hwm_kb,
         threads,
@@ -1270,13 +1280,14 @@ async fn section_density(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Va
     let _ = writeln!(
         text,
         "Density: one ejctl run with {:?} jobs (3 items each; ZooKeeper up to {DENSITY_ZK_MAX_JOBS}), idle window {} s (CPU = utime+stime, % of one core; \
-target: ≤ 4 KB a job beyond one job, 1,000 jobs < 16 MB, 10,000 < 64 MB, CPU ≈ 0)",
+memory is anonymous memory (RssAnon), what the worker costs the machine; PSS adds its share of the shared \
+code pages, RSS all of them; target: anonymous ≤ 4 KB a job beyond one job, 1,000 jobs < 12 MB, 10,000 < 64 MB, CPU < 0.1 %)",
         opts.jobs, opts.idle_secs
     );
     let mut out = serde_json::Map::new();
     let runs = [false, true].into_iter().flat_map(|z| opts.http.iter().map(move |&h| (z, h)));
     let runs = runs.flat_map(|(z, h)| opts.jobs.iter().map(move |&j| (j, z, h)));
-    // RSS of the 1-job process of each kind, for the cost of a job beyond it.
+    // Anonymous memory of the 1-job process of each kind, for the cost of a job beyond it.
     let mut one_job_kb: BTreeMap<(bool, bool), u64> = BTreeMap::new();
     for (jobs, on_zk, http) in runs.filter(|(j, z, _)| !z || *j <= DENSITY_ZK_MAX_JOBS) {
         let label = match (on_zk, http) {
@@ -1288,19 +1299,21 @@ target: ≤ 4 KB a job beyond one job, 1,000 jobs < 16 MB, 10,000 < 64 MB, CPU �
         progress(opts, &format!("density: {jobs} jobs, {label}"));
         let d = density_one(ctx, opts, jobs, on_zk, http).await?;
         if jobs == 1 {
-            one_job_kb.insert((on_zk, http), d.rss_kb);
+            one_job_kb.insert((on_zk, http), d.anon_kb);
         }
         let per_job_kb = one_job_kb
             .get(&(on_zk, http))
             .filter(|_| jobs > 1)
-            .map(|one| (d.rss_kb as f64 - *one as f64) / (jobs - 1) as f64);
+            .map(|one| (d.anon_kb as f64 - *one as f64) / (jobs - 1) as f64);
         let label = format!("{label}, {jobs} jobs");
         let _ = writeln!(
             text,
-            "  {label:<44} RSS {:>6.1} MB (peak {:>6.1} MB, {} KB a job beyond one)  CPU {:>5.2} %  threads {:>2}  start {:>6.2} s  settle {:>5.1} s  start-up CPU {:>5.2} s  stop {:>5.2} s",
+            "  {label:<44} anonymous {:>6.1} MB ({} KB a job beyond one)  PSS {:>6.1} MB  RSS {:>6.1} MB (peak {:>6.1} MB)  CPU {:>5.2} %  threads {:>2}  start {:>6.2} s  settle {:>5.1} s  start-up CPU {:>5.2} s  stop {:>5.2} s",
+            d.anon_kb as f64 / 1024.0,
+            per_job_kb.map_or_else(|| "-".to_string(), |kb| format!("{kb:.1}")),
+            d.pss_kb as f64 / 1024.0,
             d.rss_kb as f64 / 1024.0,
             d.hwm_kb as f64 / 1024.0,
-            per_job_kb.map_or_else(|| "-".to_string(), |kb| format!("{kb:.1}")),
             d.cpu_pct,
             d.threads,
             d.startup.as_secs_f64(),
@@ -1309,10 +1322,11 @@ target: ≤ 4 KB a job beyond one job, 1,000 jobs < 16 MB, 10,000 < 64 MB, CPU �
             d.stop.as_secs_f64()
         );
         let mut v = json!({
-            "jobs": d.jobs, "rss_mb": r2(d.rss_kb as f64 / 1024.0), "peak_rss_mb": r2(d.hwm_kb as f64 / 1024.0),
+            "jobs": d.jobs, "anon_mb": r2(d.anon_kb as f64 / 1024.0), "pss_mb": r2(d.pss_kb as f64 / 1024.0),
+            "rss_mb": r2(d.rss_kb as f64 / 1024.0), "peak_rss_mb": r2(d.hwm_kb as f64 / 1024.0),
             "cpu_pct_of_one_core": r2(d.cpu_pct), "threads": d.threads, "idle_window_s": opts.idle_secs,
             "startup_s": r2(d.startup.as_secs_f64()), "settle_s": r2(d.settle.as_secs_f64()), "stop_s": r2(d.stop.as_secs_f64()),
-            "startup_cpu_s": r2(d.startup_cpu_s), "kb_per_job_beyond_one": per_job_kb.map(r2),
+            "startup_cpu_s": r2(d.startup_cpu_s), "anon_kb_per_job_beyond_one": per_job_kb.map(r2),
         });
         if let Some(z) = d.zk {
             let per_s = z.per(opts.idle_secs as f64);

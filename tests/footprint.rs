@@ -1,6 +1,5 @@
 //! The ZooKeeper footprint of workers in a small configuration (the `footprint` benchmark's code,
-//! in seconds), so that what a job and a fire cost the ensemble does not grow unnoticed; and the
-//! memory an idle `ejctl run` gives back.
+//! in seconds), so that what a job and a fire cost the ensemble does not grow unnoticed.
 
 use std::time::Duration;
 
@@ -11,7 +10,7 @@ use ejctl::runtime::{JobDefinition, RegistryTarget, Worker, WorkerConfig};
 
 use crate::support::footprint::measure;
 use crate::support::zk::four_letter;
-use crate::support::{ZkServer, run_notified, signal, status_kib, unique_ns, wait_exit, zk_options};
+use crate::support::{ZkServer, unique_ns, zk_options};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_costs_zookeeper_a_few_znodes_and_a_worker_one_watch() {
@@ -80,43 +79,4 @@ async fn a_worker_watches_the_namespace_only_when_its_jobs_are_most_of_it() {
     let most = start(&["a", "b", "c", "d"], 2).await.unwrap();
     assert_eq!(watched_paths(&server), [format!("/{ns}")]);
     most.shutdown().await;
-}
-
-/// `ejctl run`'s first trim (5 s after start) drops the mappings of the code and read-only data
-/// start-up ran through, and the worker goes on firing: what it runs next is mapped again.
-#[test]
-fn a_worker_gives_back_the_pages_start_up_ran_through_and_keeps_firing() {
-    use std::os::unix::fs::PermissionsExt;
-    use std::time::Instant;
-
-    let dir = tempfile::tempdir().unwrap();
-    let fired = dir.path().join("fired");
-    let script = dir.path().join("tick.sh");
-    std::fs::write(&script, format!("#!/bin/sh\necho fired >> {}\n", fired.display())).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let file = dir.path().join("job.toml");
-    std::fs::write(
-        &file,
-        format!("[[job]]\nname = \"tick\"\ncron = \"* * * * * ?\"\ncommand = \"{}\"\n", script.display()),
-    )
-    .unwrap();
-    let (mut child, socket) = run_notified(&file, dir.path());
-    let pid = child.id();
-    let mut buf = [0u8; 1024];
-    socket.recv(&mut buf).expect("READY=1");
-    let before = status_kib(pid, "RssFile").unwrap();
-    let fires = || std::fs::read_to_string(&fired).map(|t| t.lines().count()).unwrap_or(0);
-    let poll = |what: &str, done: &dyn Fn() -> bool| {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !done() {
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
-    // Sampled often: the fires map some of it again between trims.
-    poll("the file pages to be given back", &|| status_kib(pid, "RssFile").unwrap() < before * 3 / 4);
-    let after = fires();
-    poll("a fire after the trim", &|| fires() > after);
-    signal(pid, "TERM");
-    assert_eq!(wait_exit(&mut child, Duration::from_secs(30)), Some(0));
 }

@@ -18,8 +18,6 @@ mod generated;
 
 /// The source tree: no import cycles, no overlong files.
 mod layout;
-/// The release build's linker script (`link/hot-text.ld`, `build.rs`).
-mod link;
 
 /// The worker runtime: `ejctl run` processes on ZooKeeper and in-process workers on the embedded
 /// registry.
@@ -28,8 +26,7 @@ mod runtime;
 /// Admin commands for operators and scripts: views and job/server/sharding operations.
 mod cli_admin;
 
-/// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration, and the
-/// memory an idle `ejctl run` gives back.
+/// What workers cost ZooKeeper (znodes, watches, requests), in a small configuration.
 mod footprint;
 
 /// Many instances and jobs on a 3-member ensemble, in a small configuration.
@@ -81,6 +78,9 @@ mod listeners;
 mod pool;
 /// Property tests of every parser of outside input (round trips, no panics).
 mod properties;
+
+/// The fuzz targets' bodies over their corpus and inputs mutated from it.
+mod fuzz;
 
 /// The worker's HTTP endpoint: Prometheus metrics from real workers, readiness while cut off.
 mod metrics;

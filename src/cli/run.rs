@@ -64,8 +64,6 @@ pub enum LogFormat {
 /// # Errors
 /// A bad job file (exit 2), an unreachable registry (exit 5), a failed start.
 pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
-    // Before anything opens a library of its own (a name-service module for a host name).
-    let start_mappings = memory::StartMappings::now();
     let files = jobfile::load(&args.files).map_err(|e| CliError::usage(e.to_string()))?;
     for warning in &files.warnings {
         tracing::warn!("{warning}");
@@ -93,7 +91,7 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     let signals = signal_counter()?;
     let worker = Worker::start(config).await?;
     memory::flush_thread_cache();
-    let _trim = crate::task::OwnedTask::spawn(memory::trim_periodically(start_mappings));
+    let _trim = crate::task::OwnedTask::spawn(memory::trim_periodically());
     // systemd `Type=notify` (a no-op without NOTIFY_SOCKET): ready once every job is registered.
     notify(&[sd_notify::NotifyState::Status(&format!("running {jobs_count} jobs")), sd_notify::NotifyState::Ready]);
     let first_signal = wait_for(signals.clone(), 1);

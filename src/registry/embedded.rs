@@ -584,13 +584,6 @@ mod tests {
     }
 
     #[test]
-    fn a_node_stays_small() {
-        // The store holds every node of every job, each beside its shared key in its group
-        // ([`map::NodeMap`]).
-        assert_eq!(size_of::<ENode>(), 48);
-    }
-
-    #[test]
     fn a_read_derives_the_length_and_the_owner() {
         let store = EmbeddedStore::new();
         let mut st = store.lock();

@@ -322,12 +322,6 @@ mod tests {
         assert!(matches!(nodes.0, Repr::Small(_)), "back in a vector at {} nodes", nodes.len());
     }
 
-    #[test]
-    fn an_entry_stays_small() {
-        // An idle job's cache is a vector of these.
-        assert_eq!(size_of::<Slot<Cached>>(), 32);
-    }
-
     /// Paths with multi-byte characters keep their byte order as they come and go.
     #[test]
     fn multi_byte_paths_keep_their_order() {

@@ -6,7 +6,6 @@
 pub mod chaos;
 pub mod cluster;
 pub mod footprint;
-pub mod link;
 pub mod pg;
 pub mod proxy;
 pub mod receiver;
@@ -235,6 +234,15 @@ macro_rules! on_both_registries {
 pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let value = status.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
+    value.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// A `/proc/PID/smaps_rollup` field in kB (`Pss`, `Pss_Anon`, ...): the proportional set size,
+/// which charges each shared page to its processes in equal parts; `None` when the process is
+/// gone or the kernel has no such field.
+pub fn smaps_kib(pid: u32, field: &str) -> Option<u64> {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    let value = rollup.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
     value.trim().trim_end_matches("kB").trim().parse().ok()
 }
 

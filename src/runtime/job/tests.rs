@@ -308,24 +308,6 @@ async fn a_job_waiting_for_a_turn_still_fires_and_ends_its_runs() {
     running.abort();
 }
 
-/// An idle job's task is an 896-byte block. tokio makes a task of its future with a 32-byte
-/// header, 24 bytes of scheduler, task id and (with `tokio_unstable`, which ejctl builds with)
-/// spawn location, the future's stage (8 bytes beside the future) and a 48-byte trailer, in a
-/// multiple of 128 bytes, and jemalloc's size classes there are 128 bytes apart: a future of at
-/// most 784 bytes is a task of 896. Each 128 bytes more is 1.25 MB for 10,000 idle jobs. What a
-/// job needs only once it fires is made then (`Execution::busy`).
-#[tokio::test]
-async fn an_idle_jobs_task_fits_an_896_byte_block() {
-    let store = EmbeddedStore::new();
-    let c = ctx(&store, "10.0.0.1@-@1");
-    let (signals, _stop_tx, _fence_tx) = signals(&c);
-    let task = JobTask::start(c.registry.clone(), c.me.clone(), settings(1), script_setup(daily_script(3)), &signals)
-        .await
-        .unwrap();
-    let size = std::mem::size_of_val(&task.run());
-    assert!(size <= 784, "a job's task future is {size} bytes: its task is no longer an 896-byte block");
-}
-
 /// A change to the configuration made between the job's publish and its cache's first read is
 /// adopted: the cache's read shows it, so no event will.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

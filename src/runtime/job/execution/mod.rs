@@ -75,8 +75,7 @@ pub(super) struct Execution {
     /// The job's cache, for the listener phases [`Busy`] holds.
     cache: CacheReader,
     /// What fires and runs need, made by the first fire: most jobs of a large worker wait for a
-    /// fire hours away, and it is 288 bytes of every job's task otherwise (which made the task a
-    /// 1,280-byte block instead of 896).
+    /// fire hours away, and an idle job's task then carries only this pointer.
     busy: Option<Box<Busy>>,
 }
 
