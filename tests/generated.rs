@@ -1,10 +1,11 @@
-//! `completions/` and `man/` must match what the clap definition generates, and the README's
-//! key table what the configuration schema generates. Run with `EJCTL_REGENERATE=1` to rewrite
-//! them after changing the command line or the schema.
+//! `completions/` and `man/` must match what the clap definition generates, and so must the
+//! guide's command reference; the guide's key table must match what the configuration schema
+//! generates. Run with `EJCTL_REGENERATE=1` to rewrite them after changing the command line or
+//! the schema.
 
 use std::path::Path;
 
-use ejctl::cli::generate::{completion_file_name, completion_script, man_pages, shells};
+use ejctl::cli::generate::{command_reference, completion_file_name, completion_script, man_pages, shells};
 
 fn check(path: &Path, expected: &[u8], stale: &mut Vec<String>) {
     if std::env::var_os("EJCTL_REGENERATE").is_some() {
@@ -42,20 +43,31 @@ fn completions_and_man_pages_are_current() {
 }
 
 #[test]
-fn the_readme_key_table_is_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme.find("<!-- keys:").expect("README has a <!-- keys: ... --> marker");
-    let start = start + readme[start..].find('\n').unwrap() + 1;
-    let end = readme.find("<!-- /keys -->").expect("README has a <!-- /keys --> marker");
-    let expected = ejctl::config::readme::readme_table();
+fn the_guides_command_reference_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/reference/commands.md");
+    let mut stale = Vec::new();
+    check(&path, command_reference().as_bytes(), &mut stale);
+    assert!(
+        stale.is_empty(),
+        "docs/src/reference/commands.md is stale: `EJCTL_REGENERATE=1 cargo test --test integration generated` rewrites it"
+    );
+}
+
+#[test]
+fn the_guides_key_table_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/reference/job-file.md");
+    let page = std::fs::read_to_string(&path).unwrap();
+    let start = page.find("<!-- keys:").expect("the job file reference has a <!-- keys: ... --> marker");
+    let start = start + page[start..].find('\n').unwrap() + 1;
+    let end = page.find("<!-- /keys -->").expect("the job file reference has a <!-- /keys --> marker");
+    let expected = ejctl::config::keys::key_table();
     if std::env::var_os("EJCTL_REGENERATE").is_some() {
-        std::fs::write(&path, format!("{}{expected}{}", &readme[..start], &readme[end..])).unwrap();
+        std::fs::write(&path, format!("{}{expected}{}", &page[..start], &page[end..])).unwrap();
         return;
     }
     assert_eq!(
-        &readme[start..end],
+        &page[start..end],
         expected,
-        "README.md's key table is stale: `EJCTL_REGENERATE=1 cargo test --test integration generated` rewrites it"
+        "docs/src/reference/job-file.md's key table is stale: `EJCTL_REGENERATE=1 cargo test --test integration generated` rewrites it"
     );
 }

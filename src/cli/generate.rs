@@ -126,3 +126,29 @@ pub fn write_man_pages(dir: &Path) -> Result<Vec<PathBuf>> {
     }
     Ok(written)
 }
+
+/// The guide's command reference (`docs/src/reference/commands.md`, Markdown): every command's
+/// `--help`, parents before their subcommands, rendered 100 columns wide so that it does not
+/// depend on the terminal it was made in.
+pub fn command_reference() -> String {
+    let mut cmd = Cli::command().disable_help_subcommand(true).term_width(100).max_term_width(100);
+    cmd.build();
+    let mut out = String::from(
+        "# Command reference\n\n\
+         <!-- generated from the command line (src/cli); EJCTL_REGENERATE=1 cargo test --test integration generated rewrites this page -->\n\n\
+         Every command of `ejctl` as its `--help` prints it. The same text is in the man pages \
+         (`man ejctl-job-trigger`, or `ejctl man DIR`); the [options](../admin.md) and \
+         [exit codes](exit-codes.md) are explained in the guide.\n",
+    );
+    reference_section(&cmd, "ejctl", &mut out);
+    out
+}
+
+fn reference_section(cmd: &clap::Command, path: &str, out: &mut String) {
+    let mut cmd = cmd.clone().bin_name(path);
+    let help = cmd.render_long_help().to_string();
+    let _ = write!(out, "\n## {path}\n\n```text\n{}\n```\n", help.trim_end());
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        reference_section(sub, &format!("{path} {}", sub.get_name()), out);
+    }
+}

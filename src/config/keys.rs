@@ -1,13 +1,13 @@
-//! The README's table of job-file keys, generated from the tables of [`super::schema`] (a test
-//! keeps the README in step).
+//! The guide's table of job-file keys (`docs/src/reference/job-file.md`), generated from the
+//! tables of [`super::schema`] (a test keeps the page in step).
 
 use super::schema::{
     EXTENSIONS, EXTRA_CONFIGURATIONS, FIELDS, FieldId, INSTANCE_KEYS, REGISTRY_KEYS, TRACE_KEYS, TYPE_FILE_KEY,
     TableKey,
 };
 
-/// The README's table of job-file keys (Markdown), generated from the tables above.
-pub fn readme_table() -> String {
+/// The guide's table of job-file keys (Markdown), generated from the schema's tables.
+pub fn key_table() -> String {
     let mut out = String::from(
         "| Job file key | ElasticJob YAML key / `props` key | Default |\n|---|---|---|\n\
          | **`[registry]`** (omit for the embedded registry) | | |\n",

@@ -2,16 +2,16 @@
 //! model, and validation.
 //!
 //! * [`schema`]: the table of fields (YAML key, job-file key, kind, check, default) that the
-//!   YAML codec, the job-file parser, `config set/get`, `job show` and the README table are
+//!   YAML codec, the job-file parser, `config set/get`, `job show` and the guide's key table are
 //!   driven by; ejctl's `props` extensions.
 //! * [`model`]: [`JobConfig`], with ElasticJob's POJO and builder defaults.
 //! * [`props`]: [`Props`], a job's properties.
 //! * [`validate`]: the checks every path shares, returning the parsed settings.
-//! * [`readme`]: the README's key table, generated from the schema.
+//! * [`keys`]: the guide's key table, generated from the schema.
 
+pub mod keys;
 pub mod model;
 pub mod props;
-pub mod readme;
 pub mod schema;
 mod tables;
 pub mod validate;

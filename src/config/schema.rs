@@ -1,12 +1,13 @@
 //! The one table of job configuration keys.
 //!
-//! Every field of ElasticJob's `JobConfigurationPOJO` (reference §1.2) is one [`Field`] row of
-//! [`FIELDS`]: its YAML key, its job-file key, the kind of value it holds, how it is validated
-//! and its default. The rows drive the YAML codec ([`crate::registry::codec`]), the job-file
-//! parser ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation
-//! ([`super::validate`]) and the key table in the README ([`super::readme::readme_table`], kept in step by a
-//! test). Options ElasticJob has no field for are stored in `props` under the names in
-//! [`EXTENSIONS`] ([`prop`] holds the property names the executors read).
+//! Every field of ElasticJob's `JobConfigurationPOJO`
+//! (docs/src/design/compatibility.md#job-configuration) is one [`Field`] row of [`FIELDS`]: its
+//! YAML key, its job-file key, the kind of value it holds, how it is validated and its default. The
+//! rows drive the YAML codec ([`crate::registry::codec`]), the job-file parser
+//! ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation ([`super::validate`])
+//! and the key table of the guide ([`super::keys::key_table`], kept in step by a test).
+//! Options ElasticJob has no field for are stored in `props` under the names in [`EXTENSIONS`]
+//! ([`prop`] holds the property names the executors read).
 //!
 //! No other module spells a configuration key: a test scans the sources for them.
 
