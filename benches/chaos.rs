@@ -1,5 +1,5 @@
 //! The chaos test's long mode: random faults of every kind for a given time, then the delivery
-//! guarantee of SPEC §2a is checked (see `tests/support/chaos.rs`).
+//! guarantee (docs/src/design/guarantee.md) is checked (see `tests/support/chaos.rs`).
 //!
 //! `cargo bench --bench chaos [-- --minutes 30 --seed 7 --json]`
 

@@ -1,4 +1,4 @@
-//! Process exit codes (SPEC §5) and how an error chain maps onto them.
+//! Process exit codes (docs/src/reference/exit-codes.md) and how an error chain maps onto them.
 //!
 //! Every command returns either `Ok(Exit)` or an `anyhow::Error`; `main` turns an error into a code
 //! with [`classify`]. Errors that carry their own code are [`CliError`]s (the admin operations of

@@ -1,6 +1,6 @@
 //! The chaos test (CI mode): every kind of fault once on a real ensemble with four `ejctl run`
-//! workers, then the delivery guarantee of SPEC §2a is checked on what ran. The long mode is
-//! `cargo bench --bench chaos -- --minutes 30`.
+//! workers, then the delivery guarantee (docs/src/design/guarantee.md) is checked on what ran. The
+//! long mode is `cargo bench --bench chaos -- --minutes 30`.
 
 use crate::support::chaos::{self, ChaosConfig};
 

@@ -81,7 +81,8 @@ async fn a_java_tree_is_listed_and_shown() {
     let (server, ns, r) = fixture().await;
     let before = snapshot(&r).await;
 
-    // job list: statuses of reference §4.4; the config-less orphanJob is skipped.
+    // job list: statuses of docs/src/design/compatibility.md#statuses; the config-less orphanJob is
+    // skipped.
     let doc = json_of(ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]));
     assert_eq!(doc["namespace"], ns.as_str());
     let jobs = doc["jobs"].as_array().unwrap();

@@ -11,9 +11,10 @@ use serde_json::Value;
 
 use crate::support::{ZkServer, assert_unreachable, unique_ns, write_script, zk_options, zk_registry};
 
-/// A configuration as ElasticJob-Lite 3.0.5 writes it (reference §1.2): SnakeYAML `dumpAsMap`
-/// order, the 3.0.5 executor key, a tracing configuration tagged with its Java class, and a key
-/// this version does not know (as a newer ElasticJob might write).
+/// A configuration as ElasticJob-Lite 3.0.5 writes it
+/// (docs/src/design/compatibility.md#job-configuration): SnakeYAML `dumpAsMap` order, the 3.0.5
+/// executor key, a tracing configuration tagged with its Java class, and a key this version does
+/// not know (as a newer ElasticJob might write).
 const JAVA_YAML: &str = "\
 cron: 0/5 * * * * ?
 description: Java job

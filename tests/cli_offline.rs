@@ -1,6 +1,7 @@
 //! Commands that need no registry, end to end through the `ejctl` binary: `ejctl cron next` (fixed
 //! offsets, UTC, an IANA zone across both DST changes, Quartz specials, every output format, bad
-//! input) and `ejctl sharding plan` (the reference §2.5 vectors in the unit tests' order and in
+//! input) and `ejctl sharding plan` (the vectors of
+//! docs/src/design/compatibility.md#sharding-strategies in the unit tests' order and in
 //! ElasticJob's production order, every output format, bad input). Then `ejctl run` with bad job
 //! files — one case per class of error, each with its exact one-line message, exit 2, nothing on
 //! stdout and nothing written to the real ZooKeeper the files point at — and one valid file that

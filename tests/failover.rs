@@ -148,8 +148,9 @@ async fn a_zookeeper_restart_within_the_session_timeout_costs_no_fire() {
     c.wait_fire(first + 1000, 4).await;
     tokio::task::block_in_place(|| c.server().outage(Duration::from_millis(1500)));
     // The client reconnects with its own backoff (up to several seconds after a short outage);
-    // fires missed meanwhile are covered by one run per item on reconnect. SPEC §2a's bound for a
-    // fire in a fault window: cron period + session timeout + 2 s.
+    // fires missed meanwhile are covered by one run per item on reconnect. The bound of
+    // docs/src/design/guarantee.md for a fire in a fault window: cron period + session timeout + 2
+    // s.
     let last = next_second_fire(2000);
     c.wait_until(30, "every item to run after the restart", async |c| {
         (0..4).all(|item| c.runs().iter().any(|r| r.item == item && r.start >= last))

@@ -160,7 +160,8 @@ async fn a_trigger_runs_a_one_off_job_once(mut c: Cluster) {
 }
 
 mod reactions {
-    //! Reactions to the registry (reference §6.2) and the process life of `ejctl run`.
+    //! Reactions to the registry (docs/src/design/compatibility.md#sessions-and-reactions) and the
+    //! process life of `ejctl run`.
 
     use std::collections::BTreeSet;
     use std::time::Duration;

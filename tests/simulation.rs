@@ -1,6 +1,7 @@
 //! The deterministic simulation (`support::sim`): a fixed set of seeds, each a cluster of workers
-//! under a seeded fault and operator schedule, checked against SPEC §2a and liveness; a replay
-//! check; and the mutation check — every known bug the runtime can be switched into is caught.
+//! under a seeded fault and operator schedule, checked against docs/src/design/guarantee.md and
+//! liveness; a replay check; and the mutation check — every known bug the runtime can be switched
+//! into is caught.
 
 // Test code: a failed unwrap is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

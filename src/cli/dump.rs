@@ -8,9 +8,10 @@
 //! * `plain`: one node per line, the document's fields tab-separated: `path value ephemeral
 //!   version mtime`, parents first (newlines, tabs and backslashes in values as `\n`, `\t`,
 //!   `\\`).
-//! * `--elasticjob` (any format but the documents): ElasticJob's dump lines (reference §5):
-//!   `path | value`, children in reverse lexicographic order, pre-order, without the job root
-//!   line — the same text a Java worker's dump port prints, so the two can be diffed.
+//! * `--elasticjob` (any format but the documents): ElasticJob's dump lines
+//!   (docs/src/design/compatibility.md#dump): `path | value`, children in reverse lexicographic
+//!   order, pre-order, without the job root line — the same text a Java worker's dump port prints,
+//!   so the two can be diffed.
 //! * `json` / `yaml`: `{"namespace", "job", "nodes": [{"path", "value", "ephemeral", "version",
 //!   "mtime"}]}`, parents before children.
 //!

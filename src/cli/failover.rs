@@ -1,6 +1,6 @@
-//! `ejctl failover list [JOB]`: the items waiting to be failed over and the items being failed
-//! over right now (reference §3.5, [`crate::ops::view::failover_state`]), of one job or of every
-//! job (like `instance list [JOB]`).
+//! `ejctl failover list [JOB]`: the items waiting to be failed over and the items being failed over
+//! right now (docs/src/design/compatibility.md#failover, [`crate::ops::view::failover_state`]), of
+//! one job or of every job (like `instance list [JOB]`).
 //!
 //! * pending: `leader/failover/items/{item}` — a crash detector queued the item; the failover
 //!   leader has not assigned it yet. Shown with the item's recorded owner (the crashed instance).

@@ -1,6 +1,7 @@
 //! `ejctl job ...`: list, show, trigger, disable/enable (pause/resume), shutdown and remove jobs,
-//! with the node effects of ElasticJob's `JobOperateAPI` (reference §4.1) and the statuses of its
-//! statistics API (reference §4.4, computed by [`crate::coord::status`]).
+//! with the node effects of ElasticJob's `JobOperateAPI`
+//! (docs/src/design/compatibility.md#admin-operations) and the statuses of its statistics API
+//! (docs/src/design/compatibility.md#statuses, computed by [`crate::coord::status`]).
 //!
 //! Reading, planning and applying are [`crate::ops`]'s; this module parses the arguments, asks
 //! for confirmation (`shutdown` and `remove`, [`super::prompt::confirm`]) and renders. A job

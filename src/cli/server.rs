@@ -1,16 +1,17 @@
 //! `ejctl server ...`: servers (IPs) across every job of the namespace.
 //!
-//! * `server list`: ElasticJob's `ServerStatisticsAPI.getAllServersBriefInfo` (reference §4.4):
-//!   one row per IP found under any job's `servers`, with the live instances whose `serverIp` is
-//!   that IP, the jobs it serves and those where it is `DISABLED`.
+//! * `server list`: ElasticJob's `ServerStatisticsAPI.getAllServersBriefInfo`
+//!   (docs/src/design/compatibility.md#statuses): one row per IP found under any job's `servers`,
+//!   with the live instances whose `serverIp` is that IP, the jobs it serves and those where it is
+//!   `DISABLED`.
 //! * `server show IP`: one server: every job that has `servers/{ip}` or a live instance on it,
 //!   with its status there, the instances and the items they own. An IP no job knows is exit 3,
 //!   with the closest known IP as a suggestion.
 //! * `server disable|enable|shutdown|remove IP`: the `job = null` forms of `JobOperateAPI`
-//!   (reference §4.1) — every job (child of the namespace root, with or without config) that has
-//!   `servers/{ip}` (for shutdown/remove: or a live instance on that IP). An IP no job knows is
-//!   "not found" (exit 3); a malformed IP is a usage error (exit 2). `shutdown` and `remove` ask
-//!   for confirmation.
+//!   (docs/src/design/compatibility.md#admin-operations) — every job (child of the namespace root,
+//!   with or without config) that has `servers/{ip}` (for shutdown/remove: or a live instance on
+//!   that IP). An IP no job knows is "not found" (exit 3); a malformed IP is a usage error (exit
+//!   2). `shutdown` and `remove` ask for confirmation.
 //! * `server prune [--older-than D]`: the `servers/{ip}` nodes of every job that nothing uses
 //!   any more ([`crate::ops::prune`]): listed (a dry run) without `--yes`, deleted with it.
 

@@ -1,12 +1,12 @@
 //! `ejctl sharding ...`: how items are assigned, and operator switches per item.
 //!
-//! * `sharding show JOB`: every item with its owner, server IP, status (reference §4.4:
-//!   `DISABLED`, `RUNNING`, `SHARDING_FLAG`, `PENDING`), failover owner and flags
-//!   ([`crate::ops::view::item_rows`]).
-//! * `sharding disable|enable JOB ITEM...`: ElasticJob's `ShardingOperateAPI` (reference §4.2),
-//!   planned by [`crate::ops::change::item_switch`]: each item must be in
-//!   `0..shardingTotalCount` (exit 3 otherwise), all are checked before any write, and the writes
-//!   are one transaction.
+//! * `sharding show JOB`: every item with its owner, server IP, status
+//!   (docs/src/design/compatibility.md#statuses: `DISABLED`, `RUNNING`, `SHARDING_FLAG`,
+//!   `PENDING`), failover owner and flags ([`crate::ops::view::item_rows`]).
+//! * `sharding disable|enable JOB ITEM...`: ElasticJob's `ShardingOperateAPI`
+//!   (docs/src/design/compatibility.md#admin-operations), planned by
+//!   [`crate::ops::change::item_switch`]: each item must be in `0..shardingTotalCount` (exit 3
+//!   otherwise), all are checked before any write, and the writes are one transaction.
 //! * `sharding plan` previews what a strategy assigns, offline: the same code the leader runs,
 //!   with Java `String.hashCode` semantics and ElasticJob's reverse-lexicographic instance order.
 

@@ -1,4 +1,5 @@
-//! Failover decisions (reference §3.5, without its gaps — SPEC §2 point 5).
+//! Failover decisions (docs/src/design/compatibility.md#failover, without its gaps:
+//! docs/src/design/behaviour.md#failover-misses-nothing).
 //!
 //! An orphaned run is a `running` node whose runner is gone, a claim whose claimer is gone, or
 //! this instance's own run killed by fencing. A runner is gone when it has neither an instance

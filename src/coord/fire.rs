@@ -1,9 +1,10 @@
 //! Fires and runs of one job on one instance, as pure state and decisions.
 //!
-//! [`FireState`] is what an instance knows about its own runs: per item the run in progress, a
-//! fire queued behind it and when the last run started; a fire waiting for resharding; the latest
-//! fire that came due while the registry was unreachable. Its methods are the rules of SPEC §2a
-//! and reference §3.2–§3.4, with the time passed in:
+//! [`FireState`] is what an instance knows about its own runs: per item the run in progress, a fire
+//! queued behind it and when the last run started; a fire waiting for resharding; the latest fire
+//! that came due while the registry was unreachable. Its methods are the rules of
+//! docs/src/design/guarantee.md and docs/src/design/compatibility.md#fires-and-misfire, with the
+//! time passed in:
 //!
 //! * [`next_fire`]: the next cron instant, coalescing fires missed by more than a period;
 //! * [`gate`]: whether a fire can run now, must wait for resharding, or is owed to every item;
@@ -177,7 +178,8 @@ pub enum Gate {
     Run(Vec<u32>),
 }
 
-/// Decides a fire from the registry view (reference §3.2 with SPEC §2 point 6).
+/// Decides a fire from the registry view (docs/src/design/compatibility.md#fires-and-misfire with
+/// docs/src/design/behaviour.md#misfire-done-right).
 pub fn gate(view: &JobView, me: &str, total: u32, misfire: bool, source: &Source) -> Gate {
     if view.sharding_pending(total) {
         if misfire && !source.is_trigger() { Gate::OweToAll } else { Gate::Wait }
@@ -210,7 +212,8 @@ pub enum ItemPlan {
     Start,
 }
 
-/// Decides one item of a fire (`start_items` of reference §3.3, per item):
+/// Decides one item of a fire (`start_items` of docs/src/design/compatibility.md#fires-and-misfire,
+/// per item):
 ///
 /// 1. a disabled item does nothing;
 /// 2. an item taken over by another instance (`failover`/`failovering` naming someone else), or

@@ -1,4 +1,5 @@
-//! Table tests of the fire rules: each row reads like a rule of reference §3.2–§3.4 / SPEC §2a.
+//! Table tests of the fire rules: each row reads like a rule of
+//! docs/src/design/compatibility.md#fires-and-misfire / docs/src/design/guarantee.md.
 //!
 //! Cases the chaos test found, kept as rows: a fire handled late is covered by a run that started
 //! after it ("a run here that started after the fire covers it"); a fire during resharding is
@@ -643,7 +644,7 @@ fn sources() {
 }
 
 /// Every combination of the inputs of [`plan_item`] (1,152 of them), checked against the
-/// invariants of SPEC §2a rather than row by row.
+/// invariants of docs/src/design/guarantee.md rather than row by row.
 #[test]
 fn plan_item_invariants_over_every_combination() {
     let owners = [None, Some(ME), Some(OTHER)];

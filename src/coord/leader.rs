@@ -1,4 +1,4 @@
-//! The leader's sharding duty (reference §2.3–§2.4, made eager and atomic).
+//! The leader's sharding duty (docs/src/design/compatibility.md#sharding, made eager and atomic).
 //!
 //! The leader sets `leader/sharding/necessary` when the assignment no longer matches the live
 //! instances ([`JobView::needs_resharding`]), and writes the new assignment in one transaction

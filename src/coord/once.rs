@@ -1,6 +1,7 @@
 //! The once-per-fire listener phases as pure decisions: ElasticJob's
-//! `AbstractDistributeOnceElasticJobListener` (reference §3.7, ecosystem §3) without its known
-//! bugs (reference §8.2: #487, #631, #2032, #2142, #271).
+//! `AbstractDistributeOnceElasticJobListener`
+//! (docs/src/design/compatibility.md#distribute-once-listeners) without its known bugs
+//! (docs/src/design/compatibility.md#known-flaws: #487, #631, #2032, #2142, #271).
 //!
 //! A phase — `started` before a fire's items, `completed` after them — runs its callback on one
 //! instance once every item of the fire reached it. ElasticJob's nodes are kept, with what they

@@ -1,5 +1,5 @@
 //! Parsing of `shardingItemParameters` (`0=Beijing,1=Shanghai`), exactly as ElasticJob's
-//! `ShardingItemParameters` does it (REF §3.9).
+//! `ShardingItemParameters` does it (docs/src/design/compatibility.md#item-parameters).
 //!
 //! This module owns the string → `{item: parameter}` mapping and its two error messages. It
 //! reproduces the Java library calls the original relies on: `String.split` (trailing empty
@@ -125,7 +125,7 @@ mod tests {
         assert_eq!(parse_item_parameters("0=A,1=B,2=C"), Ok(map(&[(0, "A"), (1, "B"), (2, "C")])));
     }
 
-    // REF §3.9 consequences
+    // docs/src/design/compatibility.md#item-parameters: consequences
 
     #[test]
     fn trailing_comma_is_dropped() {

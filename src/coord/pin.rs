@@ -1,6 +1,7 @@
-//! Commands pinned to the job file (SPEC §2 point 10): which command properties a worker takes
-//! from its own job file rather than from the registry, and what a fire runs when the two
-//! disagree. Pure: the runtime ([`crate::runtime`]) logs and counts what [`Pin::apply`] refuses.
+//! Commands pinned to the job file (docs/src/design/behaviour.md#pinned-commands): which command
+//! properties a worker takes from its own job file rather than from the registry, and what a fire
+//! runs when the two disagree. Pure: the runtime ([`crate::runtime`]) logs and counts what
+//! [`Pin::apply`] refuses.
 //!
 //! ElasticJob runs whatever command line the registry holds, so anyone who can write one config
 //! node runs any command on every worker. An ejctl worker keeps the values its job file gives for

@@ -1,5 +1,5 @@
 //! Job, server and sharding-item statuses exactly as ElasticJob's statistics API computes them
-//! (reference §4.4), from a [`JobView`] snapshot.
+//! (docs/src/design/compatibility.md#statuses), from a [`JobView`] snapshot.
 //!
 //! * [`job_status`]: `JobStatisticsAPI.getJobBriefInfo` — `CRASHED`, `DISABLED`, `SHARDING_FLAG`
 //!   or `OK`, evaluated in that order.
@@ -249,7 +249,7 @@ mod tests {
     const IP1: &str = "ip1@-@defaultInstance";
     const IP2: &str = "ip2@-@defaultInstance";
 
-    // JobStatisticsAPIImplTest vectors (reference §4.4).
+    // JobStatisticsAPIImplTest vectors (docs/src/design/compatibility.md#statuses).
 
     #[test]
     fn ok_when_instances_own_the_items() {

@@ -1,4 +1,5 @@
-//! ElasticJob's four sharding strategies, as pure functions (REF §2.5).
+//! ElasticJob's four sharding strategies, as pure functions
+//! (docs/src/design/compatibility.md#sharding-strategies).
 //!
 //! This module owns the mapping "live instances + total item count → items per instance" and the
 //! Java arithmetic it depends on: `String.hashCode`, `Math.abs` (including `Math.abs(MIN_VALUE)`
@@ -32,9 +33,9 @@ pub fn java_string_hash(s: &str) -> i32 {
 /// lexicographic by Java `String.compareTo`, that is, descending by UTF-16 code units (for ASCII
 /// ids this is plain descending byte order).
 ///
-/// Production input to [`assign`] is in this order (REF §2.4: the available instances are the
-/// `instances` children, sorted this way); ElasticJob's own unit tests, and the vectors in this
-/// module's tests, pass an ascending list instead.
+/// Production input to [`assign`] is in this order (docs/src/design/compatibility.md#sharding: the
+/// available instances are the `instances` children, sorted this way); ElasticJob's own unit tests,
+/// and the vectors in this module's tests, pass an ascending list instead.
 pub fn sort_instances_like_elasticjob(ids: &mut [String]) {
     ids.sort_by(|a, b| b.encode_utf16().cmp(a.encode_utf16()));
 }

@@ -1,7 +1,8 @@
 //! The registry transactions of a job's runs, built as plain [`Op`] lists, and what their
 //! outcomes mean.
 //!
-//! Every write a run makes is one multi-op (reference §3.3–§3.5, made atomic):
+//! Every write a run makes is one multi-op (docs/src/design/compatibility.md#fires-and-misfire,
+//! made atomic):
 //!
 //! * [`mark_running`]: the items about to start get their `running` node (persistent with
 //!   failover on, so a crash can be detected; ephemeral otherwise), their start stamp on
@@ -173,10 +174,11 @@ pub fn settle(paths: &JobPaths, item: u32, started: DateTime<Utc>, misfire: &Nod
 /// again already (its new owner after resharding), which covers the orphaned run.
 const CLAIM_RUNNING_INDEX: usize = 3;
 
-/// Claims queued item `item` for `me` (reference §3.5 `failoverIfNecessary`) in one transaction:
-/// the queue entry is checked, `failover` (ephemeral), `failovering` and `running` (persistent)
-/// written with this instance's id, the start stamped and the entry removed — a claim is complete
-/// or absent, and never starts while another run holds the item's `running` node.
+/// Claims queued item `item` for `me` (docs/src/design/compatibility.md#failover,
+/// `failoverIfNecessary`) in one transaction: the queue entry is checked, `failover` (ephemeral),
+/// `failovering` and `running` (persistent) written with this instance's id, the start stamped and
+/// the entry removed — a claim is complete or absent, and never starts while another run holds the
+/// item's `running` node.
 pub fn claim(paths: &JobPaths, me: &InstanceId, item: u32, now: DateTime<Utc>) -> Vec<Op> {
     let entry = paths.failover_item(item);
     let ops = vec![

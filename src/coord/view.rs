@@ -1,9 +1,9 @@
 //! A typed snapshot of one job's subtree, and the decisions ElasticJob's services make from it.
 //!
-//! [`JobView`] is built from the watched cache (or from a direct read) and answers the questions
-//! of reference §2–§4: who the leader is, which instances are available, which items are local,
-//! whether resharding is needed, what the sharding transaction is, and the statuses of §4.4. It
-//! does no I/O, so all of it is tested with plain unit tests.
+//! [`JobView`] is built from the watched cache (or from a direct read) and answers the questions of
+//! docs/src/design/compatibility.md: who the leader is, which instances are available, which items
+//! are local, whether resharding is needed, what the sharding transaction is, and the statuses of
+//! §4.4. It does no I/O, so all of it is tested with plain unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -293,10 +293,10 @@ impl JobView {
         })
     }
 
-    /// The sharding transaction (reference §2.4, made atomic): remove items ≥ total with
-    /// everything below them, make sure items 0..total exist, write every owner, delete
-    /// `necessary` and `processing`, all in one multi-op guarded by a check of the namespace root.
-    /// Returns the operations and the assignment they write.
+    /// The sharding transaction (docs/src/design/compatibility.md#sharding, made atomic): remove
+    /// items ≥ total with everything below them, make sure items 0..total exist, write every owner,
+    /// delete `necessary` and `processing`, all in one multi-op guarded by a check of the namespace
+    /// root. Returns the operations and the assignment they write.
     pub fn sharding_transaction(
         &self,
         paths: &JobPaths,

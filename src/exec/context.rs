@@ -1,4 +1,5 @@
-//! The sharding context one execution of one sharding item receives (REF §3.1, §3.6).
+//! The sharding context one execution of one sharding item receives
+//! (docs/src/design/compatibility.md#sharding-context).
 //!
 //! This module owns the task id format (`{job}@-@{items}@-@READY@-@{instanceId}`) and the exact
 //! JSON text ElasticJob hands to script jobs (last argv element) and HTTP jobs (`shardingContext`

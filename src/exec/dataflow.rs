@@ -1,6 +1,6 @@
-//! Command-line dataflow jobs (SPEC §4, REF §3.6 DATAFLOW): a `fetch` command whose stdout is
-//! JSON lines and a `process` command that receives those lines on stdin, run as ElasticJob's
-//! `DataflowJobExecutor` runs `fetchData` / `processData`.
+//! Command-line dataflow jobs (docs/src/design/compatibility.md#sharding-context): a `fetch`
+//! command whose stdout is JSON lines and a `process` command that receives those lines on stdin,
+//! run as ElasticJob's `DataflowJobExecutor` runs `fetchData` / `processData`.
 //!
 //! Props: `ejctl.dataflow.fetch` and `ejctl.dataflow.process` (command lines, parsed like
 //! `script.command.line`, see [`super::script`]), `streaming.process` (ElasticJob's key, `true` or

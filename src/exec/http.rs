@@ -1,8 +1,9 @@
-//! HTTP jobs (REF §3.6 HTTP): the `http.*` props and one request per item, sent with
-//! `reqwest` on rustls (aws-lc), the same TLS stack as the ZooKeeper connection.
+//! HTTP jobs (docs/src/design/compatibility.md#sharding-context): the `http.*` props and one
+//! request per item, sent with `reqwest` on rustls (aws-lc), the same TLS stack as the ZooKeeper
+//! connection.
 //!
 //! What is sent: `{METHOD} {uri}` with `User-Agent: ejctl/<version>`, `Content-Type` (when
-//! `http.content.type` is set) and `shardingContext: <Gson JSON>` (REF §3.6). The body
+//! `http.content.type` is set) and `shardingContext: <Gson JSON>`. The body
 //! `http.data` is sent for POST, PUT and DELETE, as ElasticJob does, and for PATCH, which
 //! ElasticJob cannot send at all (`HttpURLConnection` has no PATCH) and which is useless without
 //! one. A POST, PUT or PATCH without data sends `Content-Length: 0`, so servers do not answer 411.

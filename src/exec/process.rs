@@ -1,5 +1,6 @@
-//! Supervised child processes: the one place where ejctl starts, watches and kills the
-//! processes of script and dataflow jobs (SPEC §2 point 8, §2a point 2).
+//! Supervised child processes: the one place where ejctl starts, watches and kills the processes of
+//! script and dataflow jobs (docs/src/design/behaviour.md#supervised-scripts,
+//! docs/src/design/guarantee.md).
 //!
 //! [`run_supervised`] starts one command and returns a [`ProcessResult`] once the command and
 //! everything it left behind in its process group are gone.

@@ -1,6 +1,7 @@
-//! Script jobs (REF §3.6 SCRIPT, SPEC §2 point 8): the `script.command.line` prop, its parsing
-//! into an argv, the environment variables a command receives, and running one item as a
-//! supervised process ([`super::process`]).
+//! Script jobs (docs/src/design/compatibility.md#sharding-context,
+//! docs/src/design/behaviour.md#supervised-scripts): the `script.command.line` prop, its parsing
+//! into an argv, the environment variables a command receives, and running one item as a supervised
+//! process ([`super::process`]).
 //!
 //! This module also owns what dataflow commands share with scripts: [`parse_command_line`],
 //! [`sharding_env`] and the `ejctl.timeout.seconds` prop ([`timeout_from_props`]).

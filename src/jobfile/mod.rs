@@ -1,4 +1,4 @@
-//! Job files: the TOML files `ejctl run` reads (SPEC §4).
+//! Job files: the TOML files `ejctl run` reads (docs/src/job-files.md).
 //!
 //! [`load`] reads and validates every file completely before returning, so nothing touches a
 //! registry unless all of them are good. Every problem is a one-line [`JobFileError`] naming the
@@ -37,12 +37,13 @@
 //! command = "examples/hello.sh --verbose"
 //! ```
 //!
-//! Every field of ElasticJob's `JobConfigurationPOJO` (reference §1.2) is the snake_case of its
-//! YAML key (`jobName` is `name`), except `jobExtraConfigurations`, which holds tagged Java
-//! objects and cannot be set from a job file. Fields left out take the defaults of ElasticJob's
-//! Java `JobConfiguration.Builder` (`monitor_execution` and `misfire` true,
-//! `reconcile_interval_minutes` 10, `max_time_diff_seconds` -1), so what ejctl publishes matches
-//! what a Java application with the same settings would. The older key of the executor pool type,
+//! Every field of ElasticJob's `JobConfigurationPOJO`
+//! (docs/src/design/compatibility.md#job-configuration) is the snake_case of its YAML key
+//! (`jobName` is `name`), except `jobExtraConfigurations`, which holds tagged Java objects and
+//! cannot be set from a job file. Fields left out take the defaults of ElasticJob's Java
+//! `JobConfiguration.Builder` (`monitor_execution` and `misfire` true, `reconcile_interval_minutes`
+//! 10, `max_time_diff_seconds` -1), so what ejctl publishes matches what a Java application with
+//! the same settings would. The older key of the executor pool type,
 //! `jobExecutorServiceHandlerType` (ElasticJob 3.0.0–3.0.4), is available as
 //! `job_executor_service_handler_type` for clusters with such instances. Type names (strategy,
 //! pool, error handler) are matched ignoring case and published in ElasticJob's spelling

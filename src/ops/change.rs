@@ -1,7 +1,8 @@
-//! Every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI` (reference §4.1,
-//! §4.2), with its node effects, in two steps: plan ([`Change`]s from a read, validated before
-//! anything is written) and apply ([`Admin::apply`], in transactions). A caller that asks for
-//! confirmation (`job shutdown`, `job remove`, ...) does so between the two.
+//! Every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI`
+//! (docs/src/design/compatibility.md#admin-operations, §4.2), with its node effects, in two steps:
+//! plan ([`Change`]s from a read, validated before anything is written) and apply
+//! ([`Admin::apply`], in transactions). A caller that asks for confirmation (`job shutdown`, `job
+//! remove`, ...) does so between the two.
 //!
 //! * job disable/enable (pause/resume): `servers/{ip}` = `DISABLED` / `ENABLED` on every server
 //!   of the job or one ([`job_status`]); the same for one IP across every job

@@ -1,5 +1,6 @@
-//! One job's stored configuration (`/{job}/config`, reference §1.2, §4.3), read and changed
-//! without ever corrupting it: what `ejctl config get|set|edit` do.
+//! One job's stored configuration (`/{job}/config`,
+//! docs/src/design/compatibility.md#configuration-updates), read and changed without ever
+//! corrupting it: what `ejctl config get|set|edit` do.
 //!
 //! * [`Admin::read_config`] reads the job root and the configuration with its version in one
 //!   round trip.

@@ -3,9 +3,9 @@
 //!
 //! Everything starts from an [`Admin`]: a connected [`Registry`] (chrooted to the namespace) and
 //! the namespace's name for messages. Operations return plain data (serialisable views and rows)
-//! and fail with a [`CliError`]: a one-line message, the exit code SPEC §5 documents for that
-//! failure (a job that does not exist is 3, a version conflict 4, an unavailable registry 5) and
-//! the registry error behind it, if any.
+//! and fail with a [`CliError`]: a one-line message, the exit code docs/src/reference/exit-codes.md
+//! documents for that failure (a job that does not exist is 3, a version conflict 4, an unavailable
+//! registry 5) and the registry error behind it, if any.
 //!
 //! * [`read`]: reading jobs — the job names, many jobs at once with two rounds of pipelined
 //!   multi-reads ([`Admin::read_jobs`]), one job's whole subtree ([`Admin::read_job`]) — into
@@ -13,9 +13,9 @@
 //! * [`view`]: what the admin views show, derived from [`read::JobData`]: job briefs and details,
 //!   servers, instances, sharding items, failover state.
 //! * [`change`]: every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI`
-//!   (reference §4.1, §4.2): job and server disable/enable, shutdown, remove and purge, item
-//!   disable/enable. Each is planned from a read into [`change::Change`]s, which a caller may
-//!   confirm, then applied in transactions ([`Admin::apply`]).
+//!   (docs/src/design/compatibility.md#admin-operations): job and server disable/enable, shutdown,
+//!   remove and purge, item disable/enable. Each is planned from a read into [`change::Change`]s,
+//!   which a caller may confirm, then applied in transactions ([`Admin::apply`]).
 //! * [`prune`]: the `servers/{ip}` nodes nothing uses any more (no live instance, no item
 //!   refers to one on that IP, not disabled), found and deleted with version checks (`server
 //!   prune`, a worker's `prune_servers_after`).

@@ -77,7 +77,7 @@ impl JobData {
         self.config.as_ref().ok().and_then(|c| u32::try_from(c.sharding_total_count).ok()).filter(|t| *t > 0)
     }
 
-    /// The job status (reference §4.4).
+    /// The job status (docs/src/design/compatibility.md#statuses).
     pub fn status(&self) -> JobStatus {
         status::job_status(&self.view)
     }

@@ -1,5 +1,6 @@
-//! Triggering a job now (ElasticJob's `JobOperateAPI.trigger`, reference §4.1): `trigger/{id}`
-//! for every live instance, after clearing what an earlier trigger left.
+//! Triggering a job now (ElasticJob's `JobOperateAPI.trigger`,
+//! docs/src/design/compatibility.md#admin-operations): `trigger/{id}` for every live instance,
+//! after clearing what an earlier trigger left.
 //!
 //! Waiting for that fire is an ejctl extension: the trigger nodes carry a fresh token, ejctl
 //! workers record each item's outcome at `trigger-results/{token}/{item}`, and

@@ -1,14 +1,15 @@
 //! What the admin views show, derived from jobs as read ([`JobData`]): plain data that serialises
 //! to the documents of `ejctl ... -o json` (field names are stable, see the README).
 //!
-//! * [`job_briefs`]: ElasticJob's `getAllJobsBriefInfo` (reference §4.4) plus cron, time zone and
-//!   next fire; [`job_detail`]: everything about one job.
+//! * [`job_briefs`]: ElasticJob's `getAllJobsBriefInfo` (docs/src/design/compatibility.md#statuses)
+//!   plus cron, time zone and next fire; [`job_detail`]: everything about one job.
 //! * [`server_rows`], [`instance_rows`]: a job's servers and live instances, with leadership and
 //!   owned items; [`server_summaries`]: `getAllServersBriefInfo` across jobs.
 //! * [`item_rows`]: every sharding item (the children of `sharding` plus any of
 //!   `0..shardingTotalCount` not created yet) with owner, status, failover owner and flags.
 //! * [`failover_state`]: the items waiting to be failed over (`leader/failover/items/{item}`) and
-//!   those being failed over now (`sharding/{item}/failover` or `failovering`, reference §3.5).
+//!   those being failed over now (`sharding/{item}/failover` or `failovering`,
+//!   docs/src/design/compatibility.md#failover).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -69,7 +70,7 @@ pub fn job_health(job: &JobData) -> (Health, Option<DateTime<Utc>>, Vec<u32>) {
 pub struct JobBrief {
     /// The job name.
     pub name: String,
-    /// Its status (reference §4.4).
+    /// Its status (docs/src/design/compatibility.md#statuses).
     pub status: JobStatus,
     /// The cron expression; `None` for a one-off job.
     pub cron: Option<String>,
@@ -281,7 +282,8 @@ pub struct ServerSummary {
     pub disabled_jobs: Vec<String>,
 }
 
-/// Every IP found under any job's `servers` (reference §4.4 `getAllServersBriefInfo`).
+/// Every IP found under any job's `servers` (docs/src/design/compatibility.md#statuses,
+/// `getAllServersBriefInfo`).
 pub fn server_summaries(jobs: &[JobData]) -> Vec<ServerSummary> {
     status::servers_brief(jobs.iter().map(|j| (j.name.as_str(), &j.view)))
         .into_iter()

@@ -1,4 +1,5 @@
-//! Every ElasticJob 3.x node path, built and parsed in one place (reference §1.1).
+//! Every ElasticJob 3.x node path, built and parsed in one place
+//! (docs/src/design/compatibility.md#node-layout).
 //!
 //! Paths are relative to the namespace (the registry handle is chrooted to it), so a job's root is
 //! `/{job}`. No other module spells a node name: the runtime, the admin commands and `ejctl dump`

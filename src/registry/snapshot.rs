@@ -1,4 +1,5 @@
-//! ElasticJob's dump text (reference §5): the `path | value` line format and IP masking.
+//! ElasticJob's dump text (docs/src/design/compatibility.md#dump): the `path | value` line format
+//! and IP masking.
 //!
 //! Shared by `ejctl dump -o plain` and the worker's dump port, so both print what a Java
 //! worker's `SnapshotService` prints.

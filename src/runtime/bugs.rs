@@ -2,7 +2,7 @@
 
 /// Known bugs the simulator's mutation check switches on, one at a time, to prove that its
 /// checker of the delivery guarantee catches each of them. Never set outside that check: every
-/// one of them breaks SPEC §2a.
+/// one of them breaks docs/src/design/guarantee.md.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum InjectedBug {

@@ -1,4 +1,5 @@
-//! The dump port (`[instance] dump_port`): ElasticJob's `SnapshotService` (reference §5).
+//! The dump port (`[instance] dump_port`): ElasticJob's `SnapshotService`
+//! (docs/src/design/compatibility.md#dump).
 //!
 //! One request per connection: the client sends one line `dump@{job}`; the worker answers with
 //! the job's subtree read directly from the registry, one `path | value` line per node (children

@@ -3,12 +3,12 @@
 //!
 //! # Dialect
 //!
-//! The dialect is Quartz 2.3.2's `CronExpression`, the one ElasticJob schedules with (REF §7):
-//! six or seven whitespace-separated fields `second minute hour day-of-month month day-of-week
-//! [year]`; exactly one of day-of-month and day-of-week is `?`; month names `JAN`–`DEC` and
-//! day names `SUN`–`SAT`, case-insensitive; day-of-week `1`–`7` = `SUN`–`SAT`; `*`, `,`, `-`,
-//! `/`; day-of-month `L`, `L-n`, `LW`, `L-nW`, `nW`; day-of-week `nL`, `n#k` and `L` alone
-//! (= `7`, Saturday); wrap-around ranges such as `22-2` (hours 22, 23, 0, 1, 2) or `FRI-MON`.
+//! The dialect is Quartz 2.3.2's `CronExpression`, the one ElasticJob schedules with
+//! (docs/src/cron.md): six or seven whitespace-separated fields `second minute hour day-of-month
+//! month day-of-week [year]`; exactly one of day-of-month and day-of-week is `?`; month names
+//! `JAN`–`DEC` and day names `SUN`–`SAT`, case-insensitive; day-of-week `1`–`7` = `SUN`–`SAT`; `*`,
+//! `,`, `-`, `/`; day-of-month `L`, `L-n`, `LW`, `L-nW`, `nW`; day-of-week `nL`, `n#k` and `L`
+//! alone (= `7`, Saturday); wrap-around ranges such as `22-2` (hours 22, 23, 0, 1, 2) or `FRI-MON`.
 //!
 //! # How it works
 //!

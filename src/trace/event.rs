@@ -1,5 +1,5 @@
 //! The trace events the runtime emits, and how they map onto ElasticJob's rows (reference
-//! elasticjob-ecosystem §1.3–§1.6).
+//! docs/src/history-and-why.md).
 //!
 //! * A run is one `JOB_EXECUTION_LOG` row per item: inserted at start (`is_success` false), then
 //!   updated with the outcome; when the start row is missing (dropped, or written by another

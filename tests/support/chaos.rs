@@ -1,4 +1,4 @@
-//! The chaos harness and the delivery-guarantee checker of SPEC §2a.
+//! The chaos harness and the delivery-guarantee checker of docs/src/design/guarantee.md.
 //!
 //! Four `ejctl run` workers on a 3-member ZooKeeper ensemble, each reaching every member through
 //! its own TCP proxy, run one job: 8 items on a 1-second cron with failover and misfire on. The
@@ -376,7 +376,7 @@ impl Summary {
     }
 }
 
-/// Checks SPEC §2a on what a chaos run recorded.
+/// Checks docs/src/design/guarantee.md on what a chaos run recorded.
 pub fn check(outcome: &Outcome) -> Summary {
     let record = outcome.dir.path().join("runs.txt");
     let starts = read_records(&record.with_extension("txt.starts"));

@@ -1,5 +1,5 @@
-//! `ejctl config ...`: read and change job configurations (`/{job}/config`, reference §1.2, §4.3)
-//! without ever corrupting them.
+//! `ejctl config ...`: read and change job configurations (`/{job}/config`,
+//! docs/src/design/compatibility.md#configuration-updates) without ever corrupting them.
 //!
 //! * `get JOB`: the YAML exactly as stored (a final newline is added when the node has none).
 //! * `set JOB KEY=VALUE...`: keys are the YAML keys (`shardingTotalCount=4`) or the job file's

@@ -10,8 +10,8 @@ use super::CodecError;
 use super::yaml::{Fields, yaml_scalar};
 use crate::registry::path::INSTANCE_ID_SEPARATOR;
 
-/// An instance id, `{ip}@-@{pid}` (reference §1.3). Shared when cloned: every job of a worker
-/// holds its worker's id.
+/// An instance id, `{ip}@-@{pid}` (docs/src/design/compatibility.md#instance-ids). Shared when
+/// cloned: every job of a worker holds its worker's id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceId(Arc<str>);
 

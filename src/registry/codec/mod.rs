@@ -1,5 +1,6 @@
 //! Every node value format of ElasticJob 3.x (and ejctl's additions), encoded and decoded in one
-//! place (reference §1.2, §1.3).
+//! place (docs/src/design/compatibility.md#job-configuration,
+//! docs/src/design/compatibility.md#instance-ids).
 //!
 //! * `config`: the YAML `JobConfigurationPOJO` ([`crate::config::JobConfig`], in [`yaml`]). Written the way
 //!   SnakeYAML's `dumpAsMap` writes it: keys in alphabetical order, nulls and empty collections

@@ -1,6 +1,6 @@
-//! Leader election (reference §2.2): the Curator latch at `leader/election/latch` guards
-//! "create `leader/election/instance` if absent". Contending runs in a task of its own, owned
-//! here; its outcome shows up in the cache as the leader node.
+//! Leader election (docs/src/design/compatibility.md#leader-election): the Curator latch at
+//! `leader/election/latch` guards "create `leader/election/instance` if absent". Contending runs in
+//! a task of its own, owned here; its outcome shows up in the cache as the leader node.
 
 use futures::FutureExt;
 use tokio::time::Instant;

@@ -1,4 +1,4 @@
-//! Failover, carried out (reference §3.5 without its gaps; decisions in
+//! Failover, carried out (docs/src/design/compatibility.md#failover without its gaps; decisions in
 //! [`crate::coord::failover`]). Owns the claim round in flight and whether the last round found
 //! nothing to do.
 //!

@@ -1,10 +1,12 @@
 //! Registration: the job's `servers/{ip}` and ephemeral `instances/{id}` nodes, the session they
-//! belong to, and what a session change or a deleted instance node means (reference §2.1, §6.2;
-//! SPEC §2 point 4). Beside the instance node, the ephemeral `runners/{id}` node says that this
-//! session may still run items: an operator's `job shutdown` deletes the instance node, and the
-//! runner node goes only once the job has stopped here and its runs have ended, so that no other
-//! instance fails an item over while its killed run is still exiting. Owns the link state the
-//! other rooms read: `connected`, and whether an operator stopped the job here.
+//! belong to, and what a session change or a deleted instance node means
+//! (docs/src/design/compatibility.md#sessions-and-reactions,
+//! docs/src/design/behaviour.md#reconnect-without-churn). Beside the instance node, the ephemeral
+//! `runners/{id}` node says that this session may still run items: an operator's `job shutdown`
+//! deletes the instance node, and the runner node goes only once the job has stopped here and its
+//! runs have ended, so that no other instance fails an item over while its killed run is still
+//! exiting. Owns the link state the other rooms read: `connected`, and whether an operator stopped
+//! the job here.
 
 use std::time::Duration;
 

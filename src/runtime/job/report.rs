@@ -1,7 +1,7 @@
-//! Failures of a fire as a whole — a listener phase that failed or timed out, a fire refused by
-//! the clock-skew check — told to the job's error handler, as ElasticJob calls its handler for a
-//! listener's exception and for the max-time-diff check (ecosystem §2), plus the log and the
-//! metrics. A failed item is reported where its run ends (`execution/runs.rs`).
+//! Failures of a fire as a whole — a listener phase that failed or timed out, a fire refused by the
+//! clock-skew check — told to the job's error handler, as ElasticJob calls its handler for a
+//! listener's exception and for the max-time-diff check (docs/src/error-handlers.md), plus the log
+//! and the metrics. A failed item is reported where its run ends (`execution/runs.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

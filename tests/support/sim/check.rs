@@ -1,6 +1,7 @@
-//! The checker of a simulated history: SPEC §2a (no miss, no overlap, no repeat except after a
-//! killed run), operators' actions honoured, and liveness (once faults heal, every enabled item
-//! runs, resharding finishes, no failover item is left queued, no waiter waits forever).
+//! The checker of a simulated history: docs/src/design/guarantee.md (no miss, no overlap, no repeat
+//! except after a killed run), operators' actions honoured, and liveness (once faults heal, every
+//! enabled item runs, resharding finishes, no failover item is left queued, no waiter waits
+//! forever).
 //!
 //! Unlike the chaos test, the simulator knows exactly when every run started and stopped (a killed
 //! run stops after its kill latency), so overlaps are checked on exact times. The bounds are

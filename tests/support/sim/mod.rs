@@ -1,7 +1,7 @@
-//! The deterministic simulator: the real worker runtime (`Worker`, its job tasks, the
-//! coordination core they call, the registry layer) on a simulated registry, clock and processes,
-//! under a fault and operator schedule drawn from a seed; then the delivery guarantee of SPEC §2a
-//! and liveness are checked on what ran ([`check`]).
+//! The deterministic simulator: the real worker runtime (`Worker`, its job tasks, the coordination
+//! core they call, the registry layer) on a simulated registry, clock and processes, under a fault
+//! and operator schedule drawn from a seed; then the delivery guarantee
+//! (docs/src/design/guarantee.md) and liveness are checked on what ran ([`check`]).
 //!
 //! * **Clock**: one tokio current-thread runtime with paused time: timers fire in order and the
 //!   runtime jumps to the next one when every task is idle, so minutes of cron fires, session
