@@ -1,21 +1,7 @@
-//! The `ejctl` binary: parses the command line, sets up logging and the async runtime, runs the
-//! command and turns its outcome into an exit code. Errors are printed here, once, as one line
-//! (`ejctl: error: ...` with the cause chain), clap's own usage errors included; a broken stdout
-//! pipe is not an error.
+//! The `ejctl` binary: its allocator, then [`ejctl::cli::entry::main`].
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::FromArgMatches;
-use ejctl::cli::run::LogFormat;
-use ejctl::cli::{self, Cli, Command, GlobalArgs};
-use ejctl::exit::{self, Exit};
-
-/// jemalloc allocates for the binary on Linux: a worker of thousands of jobs keeps many small
-/// blocks made among many more that start-up frees, and glibc's malloc keeps the holes between
-/// them resident (10,000 idle jobs: 67.3 MB of anonymous memory for 58.1 MB in use), where
-/// jemalloc's slabs of one size class each stay packed (61.3 MB). `ejctl run` gives its freed
-/// pages back periodically (`cli::run::memory`).
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
@@ -35,86 +21,5 @@ static malloc_conf: Option<&'static std::ffi::c_char> =
     Some(unsafe { &*c"narenas:1,muzzy_decay_ms:0".as_ptr() });
 
 fn main() -> ExitCode {
-    // Every TLS user (ZooKeeper, HTTP jobs) is built on rustls with aws-lc; naming the process
-    // provider keeps a dependency that also enables `ring` from making rustls refuse to choose.
-    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
-    let parsed = cli::app::command()
-        .try_get_matches()
-        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
-    let (cli, matches) = match parsed {
-        Ok(parsed) => parsed,
-        Err(e) => return clap_error(&e),
-    };
-    let global = match GlobalArgs::from_matches(&matches) {
-        Ok(global) => global,
-        Err(e) => {
-            report(&anyhow::Error::new(e));
-            return ExitCode::from(Exit::Usage.code());
-        }
-    };
-    // The worker runs many jobs: a multi-threaded runtime; admin commands: a single thread.
-    let (worker, json_logs, runtime) = match &cli.command {
-        Command::Run(args) => {
-            (true, args.log_format == LogFormat::Json, tokio::runtime::Builder::new_multi_thread().enable_all().build())
-        }
-        _ => (false, false, tokio::runtime::Builder::new_current_thread().enable_all().build()),
-    };
-    // The full-screen console shows errors itself: log lines would tear its frame.
-    if !matches!(&cli.command, Command::Console(c) if c.args.snapshot.is_none()) {
-        init_logging(&global, worker, json_logs);
-    }
-    let outcome = match runtime {
-        Ok(rt) => rt.block_on(cli::run(cli, global)),
-        Err(e) => Err(anyhow::Error::new(e).context("cannot start the async runtime")),
-    };
-    match outcome {
-        Ok(code) => ExitCode::from(code.code()),
-        Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            let code = exit::classify(&err);
-            report(&err);
-            ExitCode::from(code.code())
-        }
-    }
-}
-
-/// Prints an error chain on one line (no backtrace, whatever `RUST_BACKTRACE` says).
-fn report(err: &anyhow::Error) {
-    // The one place errors reach the user.
-    #[allow(clippy::print_stderr)]
-    {
-        eprintln!("ejctl: error: {err:#}");
-    }
-}
-
-/// Help and version go to stdout (exit 0); a usage error is printed like every other error,
-/// `ejctl: error: ...` (exit 2), followed by clap's usage lines.
-fn clap_error(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let _ = e.print();
-        return ExitCode::SUCCESS;
-    }
-    // The one place clap's errors reach the user.
-    #[allow(clippy::print_stderr)]
-    {
-        eprint!("{}", cli::app::usage_error_text(e));
-    }
-    ExitCode::from(Exit::Usage.code())
-}
-
-/// Logs go to stderr: warnings by default (information for `ejctl run`), more with `-v`, only
-/// errors with `-q`; `RUST_LOG` overrides both. Colour only when stderr is a terminal.
-fn init_logging(global: &GlobalArgs, worker: bool, json: bool) {
-    let levels = ["warn", "info", "debug", "trace"];
-    let base = usize::from(worker);
-    let level = if global.quiet { "error" } else { levels[(base + usize::from(global.verbose)).min(3)] };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ejctl={level},zookeeper_client=error")));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::stderr().is_terminal());
-    let _ = if json { builder.json().try_init() } else { builder.try_init() };
+    ejctl::cli::entry::main()
 }

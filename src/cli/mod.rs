@@ -19,6 +19,7 @@ pub mod console;
 pub mod context;
 pub mod cron;
 pub mod dump;
+pub mod entry;
 pub mod failover;
 pub mod generate;
 pub mod global;
