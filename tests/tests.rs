@@ -49,6 +49,9 @@ mod console;
 /// The README's command examples: each parses, and the admin block runs against a real worker.
 mod readme;
 
+/// The guide in docs/: links, anchors, the pages' table of contents, and citations in the code.
+mod docs;
+
 /// Commands that need no registry (`cron next`, `sharding plan`) and `ejctl run` with bad job
 /// files.
 mod cli_offline;
@@ -81,6 +84,9 @@ mod properties;
 
 /// The fuzz targets' bodies over their corpus and inputs mutated from it.
 mod fuzz;
+
+/// The binary's link mode, the Debian package's metadata, the units and the container image.
+mod packaging;
 
 /// The worker's HTTP endpoint: Prometheus metrics from real workers, readiness while cut off.
 mod metrics;
