@@ -1,9 +1,11 @@
-//! The README's command examples, run so that they cannot rot: every `ejctl ...` line of its
-//! shell blocks must parse (checked with `--help` appended, which stops before anything runs),
-//! and the admin commands block runs for real, in order, against a ZooKeeper server with the
-//! README's example job (`examples/hello.toml`) on a worker.
+//! The command examples of the README and of the guide (`docs/src`), run so that they cannot rot:
+//! every `ejctl ...` line of their shell blocks must parse (checked with `--help` appended, which
+//! stops before anything runs), and the admin commands block (the one that starts with
+//! `export EJCTL_ZK=`, in the README) runs for real, in order, against a ZooKeeper server with the
+//! README's example job (`examples/hello.toml`) on a worker. The guide's command reference
+//! (`docs/src/reference/commands.md`) is generated from the command line and left out.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use ejctl::registry::Registry;
@@ -11,7 +13,7 @@ use ejctl::registry::path::JobPaths;
 
 use crate::support::{eventually, zk_options};
 
-/// The lines of the README's `sh` and `console` blocks, by block.
+/// The lines of a Markdown text's `sh` and `console` blocks, by block.
 fn blocks(readme: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut current: Option<Vec<String>> = None;
@@ -68,12 +70,50 @@ fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
 }
 
+/// The guide's pages (`docs/src/**/*.md`), sorted, as (path relative to the repository, text);
+/// the generated command reference is left out.
+fn guide() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut stack = vec![root.join("docs/src")];
+    let mut pages: Vec<PathBuf> = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") && !path.ends_with("reference/commands.md") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    pages
+        .into_iter()
+        .map(|p| (p.strip_prefix(root).unwrap().display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect()
+}
+
+/// The README and every guide page, as (name, text).
+fn documents() -> Vec<(String, String)> {
+    let mut all = vec![("README.md".to_string(), readme())];
+    all.extend(guide());
+    all
+}
+
 #[test]
 fn every_readme_command_parses() {
-    let all: Vec<String> = blocks(&readme()).iter().flat_map(|b| commands(b)).collect();
-    assert!(all.len() > 30, "{all:?}");
+    let all: Vec<(String, String)> = documents()
+        .into_iter()
+        .flat_map(|(name, text)| {
+            blocks(&text).iter().flat_map(|b| commands(b)).map(|c| (name.clone(), c)).collect::<Vec<_>>()
+        })
+        .collect();
+    let in_readme = all.iter().filter(|(name, _)| name == "README.md").count();
+    // The README's tour has the admin block; the guide has every command group's examples.
+    assert!(in_readme > 25, "{in_readme} commands in the README: {all:?}");
+    assert!(all.len() - in_readme > 50, "{} commands in the guide: {all:?}", all.len() - in_readme);
     let home = tempfile::tempdir().unwrap();
-    for command in &all {
+    for (name, command) in &all {
         // Up to a pipe or a redirection: what ejctl itself receives.
         let own = command.split(" | ").next().unwrap().split(" > ").next().unwrap();
         let out = sh(&format!("{own} --help"))
@@ -84,7 +124,7 @@ fn every_readme_command_parses() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success() && stdout.contains("Usage: ejctl"),
-            "README: `{command}` does not parse: {}",
+            "{name}: `{command}` does not parse: {}",
             String::from_utf8_lossy(&out.stderr)
         );
     }
@@ -133,7 +173,12 @@ async fn the_readme_admin_commands_run() {
     })
     .await;
 
-    let block = blocks(&readme()).into_iter().find(|b| b.iter().any(|l| l.starts_with("export EJCTL_ZK="))).unwrap();
+    // The README's admin block (the guide repeats it; the README's copy is the one that runs).
+    let block = documents()
+        .into_iter()
+        .flat_map(|(_, text)| blocks(&text))
+        .find(|b| b.iter().any(|l| l.starts_with("export EJCTL_ZK=")))
+        .expect("a shell block that starts with `export EJCTL_ZK=` in the README or the guide");
     let mut ran = 0;
     for command in commands(&block) {
         if command.contains("--watch") || command.starts_with("ejctl history") {
