@@ -21,11 +21,11 @@
 //!   `zk_cnt_readlatency`/`zk_cnt_updatelatency`) over a steady window of W fires, with
 //!   `monitor_execution` on and off, and for an idle job (no cron) over the same window, whose
 //!   traffic (pings) is subtracted.
-//! * `density`: RSS and CPU (% of one core over an idle window) of one `ejctl run` with 1, 1,000
-//!   and 10,000 one-off jobs on the embedded registry, and with 1 and 1,000 cron jobs that fire
-//!   once a day on ZooKeeper, with the memory a job costs beyond the 1-job process and the wall
-//!   and CPU time start-up took; with `--http on|both`, also (or only) with the endpoint on and
-//!   scraped every second.
+//! * `density`: anonymous memory (`RssAnon`, beside PSS and RSS) and CPU (% of one core over an
+//!   idle window) of one `ejctl run` with 1, 1,000 and 10,000 jobs: one-off jobs on the embedded
+//!   registry, cron jobs that fire once a day on ZooKeeper; with the anonymous memory a job costs
+//!   beyond the 1-job process and the wall and CPU time start-up took; with `--http on|both`,
+//!   also (or only) with the endpoint on and scraped every second.
 //! * `reshard`: with N processes running a job, one more process starts; the time from its
 //!   instance node appearing to the sharding being settled (`leader/sharding/necessary` gone,
 //!   every item owned by a live instance, the new one included), seen through a persistent
