@@ -40,7 +40,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_needs_command" -l sort-by -d '`--sort-by` before the command' -r
 complete -c ejctl -n "__fish_ejctl_needs_command" -l no-headers -d '`--no-headers` before the command'
-complete -c ejctl -n "__fish_ejctl_needs_command" -s y -l yes -d '`--yes` before the command'
+complete -c ejctl -n "__fish_ejctl_needs_command" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_needs_command" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_needs_command" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -72,10 +72,12 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-ca -d 'CA certif
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand run" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and not __fish_seen_subcommand_from list show trigger disable enable pause resume shutdown remove help" -s h -l help -d 'Print help'
@@ -107,6 +109,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s w -l watch -d 'Redraw after every change in the registry (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -127,6 +130,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -149,6 +153,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l wait -d 'Wait until every item of this fire has finished and print per-item results'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from trigger" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -170,6 +175,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -191,6 +197,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -212,6 +219,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from pause" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -233,6 +241,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -292,6 +301,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcomm
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "shutdown" -d 'Shut a job\'s instances down (all, or those of one server); they stay down until restarted'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a job from its servers (shutdown, then delete servers/*); --purge deletes the job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand job; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and not __fish_seen_subcommand_from get set edit apply diff help" -s h -l help -d 'Print help'
@@ -318,6 +328,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -402,6 +413,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l files -d 'Compare the jobs of two job files with each other instead of with the registry'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -412,6 +424,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Write the configurations of job files to the registry (created, updated or unchanged)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Show what `config apply` would change (or how two job files differ); exit 1 on a difference'
 complete -c ejctl -n "__fish_ejctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and not __fish_seen_subcommand_from list show disable enable shutdown remove prune help" -s h -l help -d 'Print help'
@@ -440,6 +453,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -460,6 +474,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -480,6 +495,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -500,6 +516,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -576,6 +593,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subc
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Shut a server\'s instances down and delete its servers/{ip} node from every job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "prune" -d 'List the servers/{ip} nodes nothing uses any more (no live instance, no sharding item on that IP, not disabled), across every job; with --yes, delete them'
 complete -c ejctl -n "__fish_ejctl_using_subcommand server; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
@@ -599,6 +617,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -619,6 +638,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -626,6 +646,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the live instances of every job, or of one job'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one instance (`IP@-@PID`): the jobs it runs, leadership and owned items'
 complete -c ejctl -n "__fish_ejctl_using_subcommand instance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and not __fish_seen_subcommand_from show disable enable plan help" -s h -l help -d 'Print help'
@@ -652,6 +673,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s w -l watch -d 'Redraw after every change in the job\'s tree (ZooKeeper watches, no polling); Ctrl-C ends'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -672,6 +694,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from disable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -692,6 +715,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -709,6 +733,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l keep-order -d 'Use the instances in the order given instead of ElasticJob\'s (reverse lexicographic)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -718,6 +743,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable sharding items that were disabled'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Preview what a sharding strategy assigns, without a registry'
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
@@ -740,12 +766,14 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "list" -d 'List pending failover items and the instances failing items over now, of every job or one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand failover; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s h -l help -d 'Print help'
@@ -764,6 +792,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -777,6 +806,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -797,6 +827,7 @@ plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l use -d 'Also make it the current context'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -809,6 +840,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from use" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -821,6 +853,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -831,6 +864,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and not __fish_seen_subcommand_from next help" -s h -l help -d 'Print help'
@@ -848,6 +882,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand cron; and __fish_seen_subcommand_from next" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -873,6 +908,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l sort-by -d 'Sort ta
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l mask-ips -d 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob\'s dump does)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l elasticjob -d 'Print ElasticJob\'s dump lines (`path | value`), as a Java worker\'s dump port answers'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -897,6 +933,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l sort-by -d 'Sort
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l failed -d 'Only runs that failed or were killed'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l output-tail -d 'Print the captured output of the item\'s last run (needs --item)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -921,6 +958,7 @@ yaml\t'The same document as JSON, in YAML'
 plain\t'Tab-separated rows without a header, one record per line'"
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l sort-by -d 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l no-headers -d 'Tables and plain rows without the header line'
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -935,14 +973,17 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand console" -l tls-cert -d 'Cli
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -l readonly -d 'Refuse every write: action keys only say why (a context may also say `readonly = true`)'
+complete -c ejctl -n "__fish_ejctl_using_subcommand console" -s y -l yes -d '`--yes` before the command, or between a command group and its subcommand (`ejctl job -y list`); global so that a command without a `--yes` of its own (the console) takes it too'
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -s h -l help -d 'Print help'
 complete -c ejctl -n "__fish_ejctl_using_subcommand console" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c ejctl -n "__fish_ejctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s y -l yes -d 'Accepted for scripts and ignored: this command never asks for confirmation'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s v -l verbose -d 'More log output on stderr (repeat for more); `-v` names the registry a command used'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand man" -s h -l help -d 'Print help'

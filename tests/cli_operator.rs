@@ -204,10 +204,8 @@ async fn r11_run_chooses_its_registry_and_instance_ip_and_says_why() {
 fn r11_commands_offer_only_the_options_that_mean_something() {
     let cases: &[(&[&str], &str)] = &[
         (&["run", "-o", "json", "x.toml"], "-o"),
-        (&["run", "--yes", "x.toml"], "--yes"),
         (&["cron", "next", "0 * * * * ?", "--zk", "h:1"], "--zk"),
         (&["sharding", "plan", "--instances", "a", "--total", "1", "--namespace", "n"], "--namespace"),
-        (&["job", "list", "--yes"], "--yes"),
         (&["completions", "bash", "-o", "json"], "-o"),
     ];
     for (args, option) in cases {
@@ -220,7 +218,6 @@ fn r11_commands_offer_only_the_options_that_mean_something() {
     for (args, message) in [
         (&["--zk", "h:1", "cron", "next", "0 * * * * ?"][..], "--zk means nothing for `ejctl cron next`"),
         (&["-o", "json", "run", "x.toml"], "-o/--output means nothing for `ejctl run`"),
-        (&["--yes", "job", "list"], "--yes means nothing for `ejctl job list`"),
     ] {
         crate::support::ejctl().args(args).assert().code(2).stdout("").stderr(format!("ejctl: error: {message}\n"));
     }
@@ -230,11 +227,66 @@ fn r11_commands_offer_only_the_options_that_mean_something() {
     };
     let run = help(&["run"]);
     assert!(
-        run.contains("--zk") && run.contains("--ip") && !run.contains("--output") && !run.contains("--yes"),
+        run.contains("--zk") && run.contains("--ip") && !run.contains("--output") && run.contains("never asks"),
         "{run}"
     );
     let cron = help(&["cron", "next"]);
     assert!(!cron.contains("--zk") && !cron.contains("--context") && cron.contains("--output"), "{cron}");
+}
+
+/// Global options at the end of the line: `--yes` on every command (a no-op where nothing asks,
+/// and said so in help), `-o` and the registry options after the command and after its
+/// positional arguments; a registry option on a command without a registry is still refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn global_options_anywhere_on_the_line() {
+    let (server, ns, r) = crate::support::zk_registry("anywhere").await;
+    crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Ephemeral).await;
+    let zk = server.connect_string();
+    let run = |args: &[&str]| {
+        let mut cmd = crate::support::ejctl();
+        cmd.env("EJCTL_CONFIG", "/nonexistent/ejctl.toml").args(args);
+        tokio::task::block_in_place(|| cmd.output().unwrap())
+    };
+    let at_end = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--zk", &zk, "--namespace", &ns]);
+        run(&all)
+    };
+    let cases: &[(&[&str], i32)] = &[
+        (&["server", "disable", "10.9.9.9", "--yes"], 3),
+        (&["server", "disable", "10.0.0.1", "--yes"], 0),
+        (&["server", "enable", "10.0.0.1", "-y"], 0),
+        (&["job", "trigger", "job0000", "-y"], 0),
+        (&["job", "list", "--yes"], 0),
+        (&["job", "-y", "list"], 0),
+        (&["sharding", "show", "job0000", "-y", "-o", "json"], 0),
+    ];
+    for (args, code) in cases {
+        let out = at_end(args);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // -o after the command, and at the very end after the positional argument and registry options.
+    let out = at_end(&["job", "list", "-o", "json"]);
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(list["jobs"].is_array(), "{list}");
+    let out = run(&["job", "show", "--zk", &zk, "--namespace", &ns, "job0000", "-o", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let show: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(show.is_object(), "{show}");
+    // --yes on commands that read nothing from a registry, or only the contexts file.
+    for args in
+        [&["cron", "next", "0 0 12 * * ?", "--yes"][..], &["context", "list", "-y"], &["completions", "bash", "-y"]]
+    {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let help = String::from_utf8(run(&["job", "list", "--help"]).stdout).unwrap();
+    assert!(help.contains("Accepted for scripts and ignored: this command never asks for confirmation"), "{help}");
+    let help = String::from_utf8(run(&["job", "shutdown", "--help"]).stdout).unwrap();
+    assert!(help.contains("Answer yes to confirmations"), "{help}");
+    // A registry option where no registry is read stays a usage error, wherever it is written.
+    let out = run(&["cron", "next", "0 0 12 * * ?", "--zk", &zk]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// Issue 11, point 2: `config diff --files A B` compares the jobs of two files without a

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::global::{InContext, LeadingArgs, LogArgs, Reads};
+use super::global::{InContext, LeadingArgs, LogArgs, NeverAsks, Reads};
 use super::{config, console, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
@@ -105,6 +105,9 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: Shell,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// Arguments of `ejctl man`.
@@ -112,6 +115,9 @@ pub struct CompletionsArgs {
 pub struct ManArgs {
     /// The directory to write `ejctl.1`, `ejctl-dump.1`, ... into (created if missing).
     pub dir: PathBuf,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// The command line: [`Cli`]'s definition (`--help`, the man pages and completions come from it).

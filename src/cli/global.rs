@@ -7,6 +7,14 @@
 //! The registry, output and confirmation options may also be written before the command
 //! (`ejctl --context prod job list`), as older versions had them; there they are hidden from
 //! `--help`, and one that the command does not take is a usage error instead of being ignored.
+//! After the command they may come anywhere, between or after its positional arguments
+//! (`ejctl server disable 10.9.9.9 --yes`), since scripts append flags to the end of a line.
+//!
+//! `-y/--yes` is the one exception to "only where it means something": every command takes it,
+//! and on a command that never asks ([`NeverAsks`]) it does nothing. A script that answers yes
+//! everywhere loses nothing by it, while a refused `--yes` broke such scripts for no safety gain.
+//! A registry option on a command that reads no registry (`ejctl cron next --zk ...`) stays a
+//! usage error: there it would silently not do what its writer expected.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -95,6 +103,15 @@ pub struct YesArgs {
     pub yes: bool,
 }
 
+/// `-y/--yes` on a command that never asks for confirmation: accepted, and nothing changes.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Global options")]
+pub struct NeverAsks {
+    /// Accepted for scripts and ignored: this command never asks for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
 /// Options of every command: how much is logged.
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Global options")]
@@ -119,6 +136,9 @@ pub struct Reads<A: Args> {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// A command's own arguments with the registry, output and confirmation options.
@@ -147,6 +167,9 @@ pub struct Offline<A: Args> {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// A command's own arguments with `--context` and the output options (it reads the contexts
@@ -162,6 +185,9 @@ pub struct InContext<A: Args> {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// A command's own arguments with the connection options as values and the output options
@@ -177,6 +203,9 @@ pub struct WithConnect<A: Args> {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// No arguments of its own.
@@ -220,8 +249,10 @@ pub struct LeadingArgs {
     #[arg(long, hide = true)]
     /// `--sort-by` before the command.
     pub sort_by: Option<String>,
-    #[arg(short = 'y', long, hide = true)]
-    /// `--yes` before the command.
+    /// `--yes` before the command, or between a command group and its subcommand
+    /// (`ejctl job -y list`); global so that a command without a `--yes` of its own (the
+    /// console) takes it too.
+    #[arg(short = 'y', long, hide = true, global = true)]
     pub yes: bool,
 }
 

@@ -22,7 +22,7 @@ use clap::Args;
 use tokio::sync::watch;
 
 use super::context::{self, Layer};
-use super::global::{GlobalArgs, RegistryArgs};
+use super::global::{GlobalArgs, NeverAsks, RegistryArgs};
 use crate::exit::{CliError, Exit};
 use crate::jobfile::{self, WorkerFiles};
 use crate::registry::embedded::EmbeddedStore;
@@ -48,6 +48,9 @@ pub struct RunArgs {
     /// Registry options; they win over the files' `[registry]` table.
     #[command(flatten)]
     pub registry: RegistryArgs,
+    /// `--yes`, which changes nothing here.
+    #[command(flatten)]
+    pub yes: NeverAsks,
 }
 
 /// How logs are written.
