@@ -680,6 +680,36 @@ async fn r11_registry_errors_name_the_cause() {
     }
 }
 
+/// Fencing timeout + kill grace must stay below the session timeout; defaults the user did not
+/// write are derived so that they do, and only written values that break it draw the warning.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_warns_about_fencing_and_kill_grace_only_for_written_values() {
+    let server = ZkServer::start();
+    let zk = server.connect_string();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let registry =
+        |ns: &str| format!("[registry]\nservers = \"{zk}\"\nnamespace = \"{ns}\"\nsession_timeout_ms = 10000\n");
+    let (quiet, loud) = (unique_ns("quiet"), unique_ns("loud"));
+    std::fs::write(d.join("quiet.toml"), format!("{}\n{IDLE_JOB}", registry(&quiet))).unwrap();
+    std::fs::write(
+        d.join("loud.toml"),
+        format!("{}\n[instance]\nkill_grace_seconds = 30\n\n{IDLE_JOB}", registry(&loud)),
+    )
+    .unwrap();
+    let warning = "fencing timeout + kill grace is not below the session timeout";
+
+    let mut run = Run::start(d, &["--ip", "10.1.2.3", "quiet.toml"], &[]);
+    wait_registered(&server, &quiet, &mut run, "10.1.2.3").await;
+    let log = run.stop();
+    assert!(!log.contains("WARN"), "only session_timeout_ms written: no warning: {log}");
+
+    let mut run = Run::start(d, &["--ip", "10.1.2.3", "loud.toml"], &[]);
+    wait_registered(&server, &loud, &mut run, "10.1.2.3").await;
+    let log = run.stop();
+    assert!(log.contains(warning) && log.contains("kill_grace_ms=30000"), "a written kill grace too large: {log}");
+}
+
 /// Runs `ejctl run ARGS` in `dir` for `secs` seconds (stderr to a file, so not a terminal), stops
 /// it with SIGTERM and returns its log.
 fn run_for(dir: &Path, args: &[&str], secs: u64) -> String {

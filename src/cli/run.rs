@@ -87,8 +87,17 @@ pub async fn exec(global: &GlobalArgs, args: RunArgs) -> Result<Exit> {
     config.dump_address = files.instance.dump_address;
     config.http = files.instance.http;
     config.shutdown_timeout = files.instance.shutdown_timeout;
-    config.kill_grace = files.instance.kill_grace;
     config.fencing_timeout = files.registry.as_ref().and_then(|r| r.fencing_timeout);
+    // A grace the files do not write fits below the session timeout the worker asks for (the
+    // fencing timeout defaults to half of it, as in the runtime), so that only written values
+    // can draw the runtime's warning about fencing timeout + kill grace.
+    config.kill_grace = files.instance.kill_grace.unwrap_or_else(|| match &config.registry {
+        RegistryTarget::ZooKeeper(options) => {
+            let fencing = config.fencing_timeout.unwrap_or(options.session_timeout / 2);
+            jobfile::kill_grace(options.session_timeout, fencing)
+        }
+        RegistryTarget::Embedded(_) => jobfile::DEFAULT_KILL_GRACE,
+    });
     config.trace = files.trace.clone();
     config.prune_servers_after = files.instance.prune_servers_after;
     let signals = signal_counter()?;

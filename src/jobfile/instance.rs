@@ -53,7 +53,7 @@ pub(super) fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSecti
         dump_address,
         http,
         shutdown_timeout: seconds("shutdown_timeout_seconds", 30)?,
-        kill_grace: seconds("kill_grace_seconds", 5)?,
+        kill_grace: f.int_at_least("kill_grace_seconds", 0)?.map(|v| Duration::from_secs(v as u64)),
         prune_servers_after: f
             .int_at_least("prune_servers_after_seconds", 0)?
             .map(|v| Duration::from_secs(u64::try_from(v).unwrap_or(0))),

@@ -67,7 +67,7 @@ fn full_file_with_every_key() {
             dump_address: Some(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
             http: Some(std::net::SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 9110))),
             shutdown_timeout: Duration::from_secs(60),
-            kill_grace: Duration::from_secs(2),
+            kill_grace: Some(Duration::from_secs(2)),
             prune_servers_after: Some(Duration::from_secs(900)),
         }
     );
@@ -624,4 +624,27 @@ fn helpers() {
     assert_eq!(toml_key("jobExecutorThreadPoolSizeProviderType"), "job_executor_thread_pool_size_provider_type");
     assert_eq!(edit_distance("failvoer", "failover"), 2);
     assert_eq!(edit_distance("", "abc"), 3);
+}
+
+#[test]
+fn an_unwritten_kill_grace_fits_below_the_session_timeout() {
+    let ms = Duration::from_millis;
+    for session in [1_000, 4_000, 10_000, 20_000, 60_000, 600_000] {
+        let fencing = ms(session) / 2;
+        let grace = kill_grace(ms(session), fencing);
+        assert!(fencing + grace < ms(session), "session {session} ms: grace {grace:?}");
+    }
+    assert_eq!(kill_grace(ms(60_000), ms(30_000)), DEFAULT_KILL_GRACE);
+    assert_eq!(kill_grace(ms(10_000), ms(5_000)), ms(4_000));
+    assert_eq!(kill_grace(ms(10_000), ms(9_000)), ms(800));
+    assert_eq!(kill_grace(ms(10_000), ms(10_000)), Duration::ZERO);
+}
+
+#[test]
+fn kill_grace_is_none_unless_written() {
+    let files = Files::new();
+    let path = files.add("a.toml", HELLO);
+    assert_eq!(load(&[path]).unwrap().instance.kill_grace, None);
+    let path = files.add("b.toml", &format!("[instance]\nkill_grace_seconds = 30\n{HELLO}"));
+    assert_eq!(load(&[path]).unwrap().instance.kill_grace, Some(Duration::from_secs(30)));
 }
