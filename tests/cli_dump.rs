@@ -114,6 +114,13 @@ async fn dump_reports_missing_jobs_and_namespaces() {
         .code(3)
         .stdout("")
         .stderr(format!("ejctl: error: job 'nope' not found in namespace '{ns}'\n"));
+    // A near miss names the job meant, as `job show` does.
+    ejctl_on(&server, &ns)
+        .args(["dump", "alphaa"])
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr(format!("ejctl: error: job 'alphaa' not found in namespace '{ns}' (did you mean 'alpha'?)\n"));
     ejctl_on(&server, "no-such-namespace")
         .args(["dump"])
         .assert()

@@ -720,6 +720,14 @@ async fn store_scenario(target: ejctl::trace::TraceTarget, create_old: impl Asyn
     assert_eq!(failed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["b"]);
     let item2 = store.history(&HistoryQuery { item: Some(2), limit: 2, ..q.clone() }).await.unwrap();
     assert_eq!(item2.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["c4", "c3"]);
+    // The count applies the same filters and no limit.
+    assert_eq!(store.count_history(&q).await.unwrap(), 7);
+    assert_eq!(store.count_history(&HistoryQuery { failed: true, limit: 0, ..q.clone() }).await.unwrap(), 1);
+    assert_eq!(store.count_history(&HistoryQuery { item: Some(2), limit: 2, ..q.clone() }).await.unwrap(), 5);
+    let since = HistoryQuery { item: Some(2), since_ms: Some(now - 999), ..q.clone() };
+    assert_eq!(store.count_history(&since).await.unwrap(), 4);
+    assert_eq!(store.count_history(&HistoryQuery { job: "k".into(), ..q.clone() }).await.unwrap(), 0);
+    assert_eq!(store.job_names().await.unwrap(), ["j"]);
     // The first runs since an instant (what `why --fire` looks for).
     let first = HistoryQuery { item: Some(2), limit: 2, oldest_first: true, since_ms: Some(now - 999), ..q.clone() };
     let first = store.history(&first).await.unwrap();
@@ -772,4 +780,84 @@ async fn trace_store_on_elasticjob_tables_sqlite_and_postgres() {
     assert!(rows.is_empty(), "retention deleted b");
     let rows = pg_rows(&url, "SELECT execution_source FROM job_execution_log").await;
     assert!(rows.iter().all(|r| r.get::<String, _>(0) == "FAILOVER"));
+}
+
+/// A limited answer says how many runs matched (`total`, `truncated`, a line on stderr); a
+/// mistyped job is exit 3 with the name meant, from the registry when one is given, else from
+/// the jobs in the trace store; without a store, the message says how to name one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_reports_truncation_and_near_misses() {
+    use ejctl::registry::codec::RunOutcome;
+    use ejctl::registry::path::JobPaths;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("trace.db");
+    let store = ejctl::trace::store::Store::open(&ejctl::trace::TraceTarget::Sqlite(db.clone())).await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    let mut events = Vec::new();
+    for i in 0..25 {
+        let mut s = start(&format!("r{i}"), 0, now - 60_000 + i);
+        s.job = "etl".into();
+        events.push(end(s, if i % 5 == 0 { RunOutcome::Ok } else { RunOutcome::Failed }));
+    }
+    store.write(&events).await.unwrap();
+    store.close().await;
+    let trace = db.display().to_string();
+    let history = |args: &[&str]| {
+        let mut cmd = crate::support::ejctl();
+        cmd.env("EJCTL_CONFIG", dir.path().join("none.toml")).arg("history").args(args).args(["--trace", &trace]);
+        cmd
+    };
+
+    let (code, doc) = json(&mut history(&["etl", "--failed"]));
+    assert_eq!((code, doc["runs"].as_array().unwrap().len()), (0, 20), "{doc}");
+    assert_eq!((doc["total"].clone(), doc["truncated"].clone()), (20.into(), false.into()), "{doc}");
+    let (_, doc) = json(&mut history(&["etl"]));
+    assert_eq!((doc["runs"].as_array().unwrap().len(), doc["total"].clone()), (20, 25.into()), "{doc}");
+    assert_eq!(doc["truncated"], true);
+    let (_, doc) = json(&mut history(&["etl", "--limit", "100"]));
+    assert_eq!((doc["runs"].as_array().unwrap().len(), doc["truncated"].clone()), (25, false.into()), "{doc}");
+    let out = history(&["etl", "--limit", "3"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), err.as_ref()), (Some(0), "3 of 25 runs; --limit N for more\n"));
+    let out = history(&["etl", "-n", "3", "-o", "plain"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 of 25 runs"));
+
+    // No registry: the trace store's job names stand in, and the message says so.
+    let out = history(&["etll"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.starts_with("ejctl: error: no runs of job 'etll' in sqlite:"), "{err}");
+    assert!(err.contains("(did you mean 'etl'? no registry was given"), "{err}");
+    // A name far from every job: no suggestion, an empty history.
+    history(&["zzzzzz"]).assert().success();
+
+    // With a registry: the job is checked there.
+    let (server, ns, r) = crate::support::zk_registry("hist").await;
+    r.put(JobPaths::new("etl").root(), b"SCRIPT").await.unwrap();
+    r.put(JobPaths::new("other").root(), b"SCRIPT").await.unwrap();
+    let zk = server.connect_string();
+    let out = history(&["etll", "--zk", &zk, "--namespace", &ns]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("ejctl: error: job 'etll' not found in namespace '{ns}' (did you mean 'etl'?)\n")
+    );
+    history(&["other", "--zk", &zk, "--namespace", &ns]).assert().success();
+    let (code, doc) = json(history(&["etl", "--zk", &zk, "--namespace", &ns]).args(["-n", "5"]));
+    assert_eq!((code, doc["total"].clone()), (0, 25.into()), "{doc}");
+
+    // No store: how to name one.
+    let state = tempfile::tempdir().unwrap();
+    let out = crate::support::ejctl()
+        .env("XDG_STATE_HOME", state.path())
+        .env("EJCTL_CONFIG", dir.path().join("none.toml"))
+        .args(["history", "etl"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    for how in ["--trace URL", "EJCTL_TRACE", "context set NAME --trace URL", "--job-file"] {
+        assert!(err.contains(how), "{how}: {err}");
+    }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::global::{InContext, LeadingArgs, LogArgs, NeverAsks, Reads};
+use super::global::{LeadingArgs, LogArgs, NeverAsks, Reads};
 use super::{config, console, context, cron, dump, failover, history, instance, job, run, server, sharding, why};
 
 /// Exit codes, shown in `--help` and in the man page.
@@ -80,7 +80,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  ejctl history myJob\n  ejctl history myJob --item 3 --failed --since 2h\n  ejctl history myJob --item 3 --output-tail\n  ejctl history myJob --trace postgres://ejctl@db/jobs -o json"
     )]
-    History(InContext<history::HistoryArgs>),
+    History(Reads<history::HistoryArgs>),
     /// Why a job (or item) did not run, or will not run next; with evidence and the fix.
     #[command(
         after_help = "Examples:\n  ejctl why myJob\n  ejctl why myJob --item 3\n  ejctl why myJob --fire '2026-11-25 02:00:00' --trace postgres://ejctl@db/jobs\n\nExit status 1 when something stops the next run, 0 otherwise."

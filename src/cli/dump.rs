@@ -66,9 +66,10 @@ pub async fn exec(global: &GlobalArgs, args: DumpArgs, out: &mut Output) -> Resu
     let namespace = global.namespace.clone().unwrap_or_default();
     let root =
         args.job.as_ref().map_or_else(|| path::NAMESPACE_ROOT.to_string(), |j| JobPaths::new(j).root().to_string());
-    let nodes = read_tree(global, &registry, &root).await?.ok_or_else(|| {
-        CliError::not_found(format!("job '{}' not found in namespace '{namespace}'", args.job.as_deref().unwrap_or("")))
-    })?;
+    let Some(nodes) = read_tree(global, &registry, &root).await? else {
+        let job = args.job.as_deref().unwrap_or_default();
+        return Err(crate::ops::Admin::new(registry, &namespace).missing_job(job).await.into());
+    };
     let elasticjob = args.elasticjob;
     out.render(&Dump { tree: Tree::new(nodes), root, namespace, job: args.job, mask_ips: args.mask_ips, elasticjob })?;
     Ok(Exit::Ok)

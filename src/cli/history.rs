@@ -5,6 +5,11 @@
 //! The store is found from `--trace` (or `EJCTL_TRACE`), else the `[trace]` table of
 //! `--job-file`, else the `trace` key of the context in use, else the default SQLite file
 //! `ejctl run` writes with an empty `[trace]` table.
+//!
+//! A job name is checked against the registry when one is given (a mistyped name is exit 3 with
+//! the closest name, as `job show` says it, rather than an empty history); without a registry,
+//! or when it cannot be reached, against the jobs that have runs in the store. A limited answer
+//! says how many runs matched (`20 of 248 runs`), so that it never passes for all of them.
 
 use std::path::PathBuf;
 
@@ -14,14 +19,15 @@ use clap::Args;
 use comfy_table::Table;
 use serde::Serialize;
 
+use super::global::GlobalArgs;
 use super::output::{Block, Output, Render};
 use super::views::result_cell;
 use crate::exit::{CliError, Exit};
 use crate::jobfile;
 use crate::ops::check_job_name;
-use crate::ops::text::{humanize, local_time, rfc3339};
+use crate::ops::text::{closest, humanize, local_time, rfc3339};
 use crate::ops::why as ops;
-use crate::trace::store::{HistoryQuery, RunRecord};
+use crate::trace::store::{HistoryQuery, RunRecord, Store};
 use crate::trace::{TraceTarget, default_sqlite_path};
 
 /// Where the trace store is.
@@ -156,12 +162,23 @@ pub fn parse_since(s: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String>
     Ok(now - chrono::Duration::from_std(duration).map_err(|_| format!("'{s}' is out of range"))?)
 }
 
-/// `history -o json`: `{"job", "store", "runs": [RunRecord]}`.
+/// `history -o json`: `{"job", "store", "runs": [RunRecord], "total", "truncated"}`.
 #[derive(Serialize)]
 struct HistoryDoc {
     job: String,
     store: String,
     runs: Vec<RunRecord>,
+    /// How many runs match the filters, `--limit` aside.
+    total: u64,
+    /// Fewer runs are shown than match.
+    truncated: bool,
+}
+
+impl HistoryDoc {
+    /// `20 of 248 runs; --limit N for more`, when the limit left runs out.
+    fn truncation(&self) -> Option<Block> {
+        self.truncated.then(|| Block::Note(format!("{} of {} runs; --limit N for more", self.runs.len(), self.total)))
+    }
 }
 
 struct HistoryView {
@@ -205,7 +222,7 @@ impl Render for HistoryView {
                 ]
             })
             .collect();
-        vec![Block::Rows(rows)]
+        vec![Block::Rows(rows)].into_iter().chain(self.doc.truncation()).collect()
     }
 
     fn table(&self) -> Vec<Block> {
@@ -238,15 +255,16 @@ impl Render for HistoryView {
                 r.exit_code.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
             ]);
         }
-        vec![Block::table(table)]
+        vec![Block::table(table)].into_iter().chain(self.doc.truncation()).collect()
     }
 }
 
 /// Runs `ejctl history`.
 ///
 /// # Errors
-/// A bad job name, `--since` or store (exit 2), no trace store (exit 3), database errors (1).
-pub async fn exec(args: HistoryArgs, out: &mut Output) -> Result<Exit> {
+/// A bad job name, `--since` or store (exit 2), no trace store or no such job (exit 3), database
+/// errors (1).
+pub async fn exec(global: &GlobalArgs, args: HistoryArgs, out: &mut Output) -> Result<Exit> {
     check_job_name(&args.job)?;
     let since = args
         .since
@@ -257,6 +275,7 @@ pub async fn exec(args: HistoryArgs, out: &mut Output) -> Result<Exit> {
     let Some(target) = args.store.target(true)? else {
         return Err(CliError::not_found("no trace store").into());
     };
+    let checked = check_in_registry(global, &args.job).await?;
     let store = ops::open_store(&target).await?;
     let query = HistoryQuery {
         job: args.job.clone(),
@@ -268,11 +287,70 @@ pub async fn exec(args: HistoryArgs, out: &mut Output) -> Result<Exit> {
         with_output: args.output_tail,
         oldest_first: false,
     };
-    let runs = ops::history(&store, &query).await;
+    let read = read_runs(&store, &query, checked, &target.describe()).await;
     store.close().await;
-    let doc = HistoryDoc { job: args.job, store: target.describe(), runs: runs? };
+    let (runs, total) = read?;
+    let truncated = !args.output_tail && total > runs.len() as u64;
+    let doc = HistoryDoc { job: args.job, store: target.describe(), runs, total, truncated };
     out.render(&HistoryView { doc, tail_only: args.output_tail })?;
     Ok(Exit::Ok)
+}
+
+/// Checks that `job` exists in the registry the options name: `Ok(true)` when it does,
+/// `Ok(false)` when no registry is given or it cannot be reached (said on stderr: the trace
+/// store is then the only check), exit 3 with the closest job name when it does not exist.
+async fn check_in_registry(global: &GlobalArgs, job: &str) -> Result<bool> {
+    if global.zk.as_deref().is_none_or(|zk| zk.trim().is_empty()) {
+        return Ok(false);
+    }
+    let admin = match super::global::admin(global).await {
+        Ok(admin) => admin,
+        Err(e) => {
+            tracing::warn!("cannot check job '{job}' against the registry ({e:#}); reading the trace store only");
+            return Ok(false);
+        }
+    };
+    let names = match admin.job_names().await {
+        Ok(names) => names,
+        Err(e) => {
+            tracing::warn!("cannot check job '{job}' against the registry ({e:#}); reading the trace store only");
+            return Ok(false);
+        }
+    };
+    if names.iter().any(|n| n == job) {
+        return Ok(true);
+    }
+    Err(admin.missing_job(job).await.into())
+}
+
+/// The runs `query` asks for and how many match. A job not checked against a registry that has
+/// no runs in the store while a close name has is taken for a typo (exit 3): no registry can say
+/// whether it exists, so the store's job names stand in, and the message says so.
+async fn read_runs(
+    store: &Store,
+    query: &HistoryQuery,
+    checked: bool,
+    described: &str,
+) -> Result<(Vec<RunRecord>, u64)> {
+    if !checked {
+        let names =
+            store.job_names().await.map_err(|e| CliError::failure(format!("cannot read the trace store: {e:#}")))?;
+        if !names.contains(&query.job)
+            && let Some(near) = closest(&query.job, names.iter().map(String::as_str))
+        {
+            return Err(CliError::not_found(format!(
+                "no runs of job '{}' in {described} (did you mean '{near}'? no registry was given to check the name against, so the jobs with runs in the trace store were)",
+                query.job
+            ))
+            .into());
+        }
+    }
+    let runs = ops::history(store, query).await?;
+    let total = store
+        .count_history(query)
+        .await
+        .map_err(|e| CliError::failure(format!("cannot read the trace store: {e:#}")))?;
+    Ok((runs, total))
 }
 
 #[cfg(test)]

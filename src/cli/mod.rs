@@ -62,7 +62,7 @@ pub async fn run(cli: Cli, global: GlobalArgs) -> Result<Exit> {
         Command::Sharding(cmd) => sharding::exec(global, cmd, &mut out).await,
         Command::Cron(cmd) => cron::exec(cmd, &mut out),
         Command::Dump(a) => dump::exec(global, a.args, &mut out).await,
-        Command::History(a) => history::exec(a.args, &mut out).await,
+        Command::History(a) => history::exec(global, a.args, &mut out).await,
         Command::Why(a) => why::exec(global, a.args, &mut out).await,
         Command::Console(a) => console::exec(global, &a.args, &mut out).await,
         Command::Completions(args) => generate::completions(args, &mut out),

@@ -24,7 +24,7 @@ pub async fn open_store(target: &TraceTarget) -> Result<Store, CliError> {
         && !path.exists()
     {
         return Err(CliError::not_found(format!(
-            "no trace store at {}: run workers with a [trace] table, or pass --trace URL",
+            "no trace store at {}: name one with --trace URL (or EJCTL_TRACE), a context's trace (ejctl context set NAME --trace URL), or --job-file FILE of the workers",
             path.display()
         )));
     }

@@ -72,6 +72,26 @@ macro_rules! on_pool {
     };
 }
 
+/// Pushes the `WHERE` conditions of a [`HistoryQuery`] (after `WHERE `) onto a query builder of
+/// either database: the rows and their count must filter alike.
+macro_rules! history_filters {
+    ($qb:ident, $q:expr) => {
+        $qb.push("job_name = ").push_bind(&$q.job);
+        if let Some(item) = $q.item {
+            $qb.push(" AND sharding_item = ").push_bind(i64::from(item));
+        }
+        if let Some(since) = $q.since_ms {
+            $qb.push(" AND start_ms >= ").push_bind(since);
+        }
+        if let Some(source) = &$q.source {
+            $qb.push(" AND fire_source = ").push_bind(source);
+        }
+        if $q.failed {
+            $qb.push(" AND outcome IS NOT NULL AND outcome <> 'ok'");
+        }
+    };
+}
+
 /// One run as `ejctl history` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -317,20 +337,8 @@ impl Store {
     pub async fn history(&self, q: &HistoryQuery) -> anyhow::Result<Vec<RunRecord>> {
         let columns = "id, job_name, sharding_item, instance_id, fire_source, fire_ms, start_ms, end_ms, lateness_ms, duration_ms, outcome, exit_code, signal, message, trigger_token, output_tail";
         let records = on_pool!(self, pool => {
-            let mut qb = QueryBuilder::new(format!("SELECT {columns} FROM EJCTL_RUN_LOG WHERE job_name = "));
-            qb.push_bind(&q.job);
-            if let Some(item) = q.item {
-                qb.push(" AND sharding_item = ").push_bind(i64::from(item));
-            }
-            if let Some(since) = q.since_ms {
-                qb.push(" AND start_ms >= ").push_bind(since);
-            }
-            if let Some(source) = &q.source {
-                qb.push(" AND fire_source = ").push_bind(source);
-            }
-            if q.failed {
-                qb.push(" AND outcome IS NOT NULL AND outcome <> 'ok'");
-            }
+            let mut qb = QueryBuilder::new(format!("SELECT {columns} FROM EJCTL_RUN_LOG WHERE "));
+            history_filters!(qb, q);
             let order = if q.oldest_first { "ASC" } else { "DESC" };
             qb.push(format!(" ORDER BY start_ms {order}, id LIMIT ")).push_bind(i64::from(q.limit));
             let rows = qb.build().fetch_all(pool).await?;
@@ -358,6 +366,30 @@ impl Store {
             out
         });
         Ok(records)
+    }
+
+    /// How many runs match `q`'s filters, whatever its limit: what a limited answer leaves out.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn count_history(&self, q: &HistoryQuery) -> anyhow::Result<u64> {
+        let count: i64 = on_pool!(self, pool => {
+            let mut qb = QueryBuilder::new("SELECT COUNT(*) FROM EJCTL_RUN_LOG WHERE ");
+            history_filters!(qb, q);
+            qb.build().fetch_one(pool).await?.try_get(0)?
+        });
+        Ok(u64::try_from(count).unwrap_or(0))
+    }
+
+    /// The names of the jobs with runs in the store, sorted.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn job_names(&self) -> anyhow::Result<Vec<String>> {
+        let names = on_pool!(self, pool => {
+            sqlx::query_scalar("SELECT DISTINCT job_name FROM EJCTL_RUN_LOG ORDER BY job_name").fetch_all(pool).await?
+        });
+        Ok(names)
     }
 
     /// Closes the pool.
