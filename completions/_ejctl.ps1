@@ -1081,7 +1081,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1123,6 +1123,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;context;set' {
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'The trace store `ejctl history` and `ejctl why` read in this context: a SQLite file or a postgres:// URL (`''''` removes it)')
             [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
             [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
@@ -1184,7 +1185,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         'ejctl;context;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1292,6 +1293,13 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)')
             [CompletionResult]::new('--job-file', '--job-file', [CompletionResultType]::ParameterName, 'Take the trace store from the trace table of this job file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')
+            [CompletionResult]::new('--zk', '--zk', [CompletionResultType]::ParameterName, 'ZooKeeper connect string')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Registry namespace (the ZooKeeper chroot the jobs live under)')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Digest credentials for a registry that uses ACLs')
+            [CompletionResult]::new('--tls-ca', '--tls-ca', [CompletionResultType]::ParameterName, 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The client certificate''s private key (PEM)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the registry (default 5s)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
@@ -1543,7 +1551,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         'ejctl;help;context' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registry contexts; `*` marks the current one')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one context (default: the one in use)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a context the current one')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context (and clear the current context if it was that one)')
             break

@@ -1161,12 +1161,16 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__context__subcmd__set)
-            opts="-o -y -v -q -h -V --use --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version"
+            opts="-o -y -v -q -h -V --trace --use --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --trace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --zk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2259,7 +2263,7 @@ _ejctl() {
             return 0
             ;;
         ejctl__subcmd__history)
-            opts="-n -o -y -v -q -h -V --item --since --failed --source --limit --output-tail --trace --job-file --context --output --no-headers --sort-by --yes --verbose --quiet --help --version"
+            opts="-n -o -y -v -q -h -V --item --since --failed --source --limit --output-tail --trace --job-file --context --zk --namespace --digest --tls-ca --tls-cert --tls-key --connect-timeout --output --no-headers --sort-by --yes --verbose --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2294,6 +2298,34 @@ _ejctl() {
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1002,7 +1002,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
             cand list 'List the registry contexts; `*` marks the current one'
             cand show 'Show one context (default: the one in use)'
-            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
             cand use 'Make a context the current one'
             cand delete 'Delete a context (and clear the current context if it was that one)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1041,6 +1041,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;context;set'= {
+            cand --trace 'The trace store `ejctl history` and `ejctl why` read in this context: a SQLite file or a postgres:// URL (`''''` removes it)'
             cand --zk 'ZooKeeper connect string'
             cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
             cand --digest 'Digest credentials for a registry that uses ACLs'
@@ -1099,7 +1100,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;context;help'= {
             cand list 'List the registry contexts; `*` marks the current one'
             cand show 'Show one context (default: the one in use)'
-            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
             cand use 'Make a context the current one'
             cand delete 'Delete a context (and clear the current context if it was that one)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1194,6 +1195,13 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --trace 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)'
             cand --job-file 'Take the trace store from the trace table of this job file'
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'
+            cand --zk 'ZooKeeper connect string'
+            cand --namespace 'Registry namespace (the ZooKeeper chroot the jobs live under)'
+            cand --digest 'Digest credentials for a registry that uses ACLs'
+            cand --tls-ca 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on'
+            cand --tls-cert 'Client certificate (PEM) for ZooKeeper''s x509 authentication over TLS'
+            cand --tls-key 'The client certificate''s private key (PEM)'
+            cand --connect-timeout 'How long to wait for the registry (default 5s)'
             cand -o 'Output format (`wide`: a table with every column)'
             cand --output 'Output format (`wide`: a table with every column)'
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
@@ -1404,7 +1412,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;context'= {
             cand list 'List the registry contexts; `*` marks the current one'
             cand show 'Show one context (default: the one in use)'
-            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+            cand set 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
             cand use 'Make a context the current one'
             cand delete 'Delete a context (and clear the current context if it was that one)'
         }

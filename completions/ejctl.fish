@@ -780,7 +780,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and not __fish_seen_subcommand_from list show set use delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -811,6 +811,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only errors on stderr'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l trace -d 'The trace store `ejctl history` and `ejctl why` read in this context: a SQLite file or a postgres:// URL (`\'\'` removes it)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l zk -d 'ZooKeeper connect string' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from set" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
@@ -860,7 +861,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_sub
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -923,6 +924,13 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s n -l limit -d 'A
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l zk -d 'ZooKeeper connect string' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l namespace -d 'Registry namespace (the ZooKeeper chroot the jobs live under)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l digest -d 'Digest credentials for a registry that uses ACLs' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-ca -d 'CA certificate (PEM) of a ZooKeeper reached over TLS; turns TLS on' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-cert -d 'Client certificate (PEM) for ZooKeeper\'s x509 authentication over TLS' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l tls-key -d 'The client certificate\'s private key (PEM)' -r -F
+complete -c ejctl -n "__fish_ejctl_using_subcommand history" -l connect-timeout -d 'How long to wait for the registry (default 5s)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
 boxes\t'Tables with borders'
@@ -1034,7 +1042,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcom
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from failover" -f -a "list" -d 'List pending failover items and the instances failing items over now, of every job or one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the registry contexts; `*` marks the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "show" -d 'Show one context (default: the one in use)'
-complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*'
+complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "set" -d 'Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and --trace'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "use" -d 'Make a context the current one'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "delete" -d 'Delete a context (and clear the current context if it was that one)'
 complete -c ejctl -n "__fish_ejctl_using_subcommand help; and __fish_seen_subcommand_from cron" -f -a "next" -d 'Print the next fire instants of a Quartz cron expression'

@@ -645,7 +645,7 @@ async fn contexts_name_registries() {
     assert_eq!(doc["contexts"][1]["digest"], "ops:****");
     assert_eq!(doc["contexts"][0]["digest"], Value::Null);
     cli().args(["context", "list", "-o", "plain"]).assert().success().stdout(format!(
-        "dev\t{}\t{ns}\t\t\t\t\t\t\nprod\t127.0.0.1:1\tjobs\t*\tops:****\t1s\t\t\t\n",
+        "dev\t{}\t{ns}\t\t\t\t\t\t\t\nprod\t127.0.0.1:1\tjobs\t*\tops:****\t1s\t\t\t\t\n",
         server.connect_string()
     ));
     let doc = json(&cli().args(["context", "show", "-o", "json"]).assert().success());
@@ -655,6 +655,31 @@ async fn contexts_name_registries() {
     let out = cli().args(["context", "show", "dev"]).assert().success();
     assert!(stdout(&out).contains(&format!("namespace:       {ns}\n")), "{}", stdout(&out));
     assert!(!stdout(&out).contains("secret"));
+
+    // --trace: stored as the file's `trace` key, shown with a postgres password masked.
+    cli().args(["context", "set", "prod", "--trace", "postgres://ejctl:secret@db/jobs"]).assert().success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("trace = \"postgres://ejctl:secret@db/jobs\"\n"), "{text}");
+    let doc = json(&cli().args(["context", "show", "prod", "-o", "json"]).assert().success());
+    assert_eq!(doc["trace"], "postgres://ejctl:***@db/jobs");
+    let doc = json(&cli().args(["context", "list", "-o", "json"]).assert().success());
+    assert_eq!(
+        (doc["contexts"][0]["trace"].clone(), doc["contexts"][1]["trace"].clone()),
+        (Value::Null, "postgres://ejctl:***@db/jobs".into())
+    );
+    let out = cli().args(["context", "show", "prod"]).assert().success();
+    assert!(stdout(&out).contains("trace:           postgres://ejctl:***@db/jobs\n"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("secret"), "{}", stdout(&out));
+    let out = cli().args(["context", "list"]).assert().success();
+    assert!(stdout(&out).contains("TRACE") && !stdout(&out).contains("secret"), "{}", stdout(&out));
+    cli()
+        .args(["context", "set", "prod", "--trace", "ftp://db/jobs"])
+        .assert()
+        .code(2)
+        .stderr("ejctl: error: context 'prod': --trace: unsupported trace store 'ftp://': use a SQLite file path or a postgres:// URL\n");
+    cli().args(["context", "set", "prod", "--trace", ""]).assert().success();
+    let doc = json(&cli().args(["context", "show", "prod", "-o", "json"]).assert().success());
+    assert_eq!(doc["trace"], Value::Null);
 
     // The current context is used (prod: unreachable, with its 1 s timeout: exit 5).
     let out = cli().args(["config", "get", "javaJob"]).assert().code(5);

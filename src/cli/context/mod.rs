@@ -26,6 +26,7 @@ use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::registry::path::validate_namespace;
 use crate::registry::zk::parse_connect_string;
+use crate::trace::TraceTarget;
 
 /// `ejctl context ...`.
 #[derive(Debug, Subcommand)]
@@ -36,9 +37,10 @@ pub enum ContextCmd {
     /// Show one context (default: the one in use).
     #[command(after_help = "Examples:\n  ejctl context show\n  ejctl context show prod -o json")]
     Show(InContext<ShowArgs>),
-    /// Create or update a context from --zk, --namespace, --digest, --connect-timeout and --tls-*.
+    /// Create or update a context from --zk, --namespace, --digest, --connect-timeout, --tls-* and
+    /// --trace.
     #[command(
-        after_help = "Examples:\n  ejctl context set prod --zk 10.0.0.1:2181,10.0.0.2:2181 --namespace jobs --digest ops:secret\n  ejctl context set local --zk 127.0.0.1:2181 --namespace demo --use\n  ejctl context set prod --digest ''      # remove the digest\n\nOnly the options given change an existing context; a new one needs --zk and --namespace.\nThe file is written with mode 0600."
+        after_help = "Examples:\n  ejctl context set prod --zk 10.0.0.1:2181,10.0.0.2:2181 --namespace jobs --digest ops:secret\n  ejctl context set local --zk 127.0.0.1:2181 --namespace demo --use\n  ejctl context set prod --trace postgres://ejctl:secret@db/jobs\n  ejctl context set prod --digest ''      # remove the digest\n\nOnly the options given change an existing context; a new one needs --zk and --namespace.\nThe file is written with mode 0600."
     )]
     Set(WithConnect<SetArgs>),
     /// Make a context the current one.
@@ -61,6 +63,10 @@ pub struct ShowArgs {
 pub struct SetArgs {
     /// The context's name.
     pub name: String,
+    /// The trace store `ejctl history` and `ejctl why` read in this context: a SQLite file or a
+    /// postgres:// URL (`''` removes it).
+    #[arg(long, value_name = "URL")]
+    pub trace: Option<String>,
     /// Also make it the current context.
     #[arg(long = "use")]
     pub make_current: bool,
@@ -87,6 +93,8 @@ struct ContextDoc {
     tls_ca: Option<String>,
     tls_cert: Option<String>,
     tls_key: Option<String>,
+    /// The trace store, a postgres URL's password masked.
+    trace: Option<String>,
 }
 
 impl ContextDoc {
@@ -101,7 +109,16 @@ impl ContextDoc {
             tls_ca: entry.tls_ca.clone(),
             tls_cert: entry.tls_cert.clone(),
             tls_key: entry.tls_key.clone(),
+            trace: entry.trace.as_deref().map(shown_trace),
         }
+    }
+}
+
+/// A context's trace store for display: a postgres URL without its password (`user:***@`).
+fn shown_trace(trace: &str) -> String {
+    match TraceTarget::parse(trace) {
+        Ok(target @ TraceTarget::Postgres(_)) => target.describe(),
+        _ => trace.to_string(),
     }
 }
 
@@ -151,6 +168,7 @@ impl Render for ListDoc {
                     d.tls_ca.clone().unwrap_or_default(),
                     d.tls_cert.clone().unwrap_or_default(),
                     d.tls_key.clone().unwrap_or_default(),
+                    d.trace.clone().unwrap_or_default(),
                 ]
             })
             .collect();
@@ -166,7 +184,7 @@ impl Render for ListDoc {
             );
         }
         let mut table = Table::new();
-        table.set_header(["CURRENT", "NAME", "ZK", "NAMESPACE", "DIGEST", "CONNECT TIMEOUT"]);
+        table.set_header(["CURRENT", "NAME", "ZK", "NAMESPACE", "DIGEST", "CONNECT TIMEOUT", "TRACE"]);
         for d in &self.contexts {
             table.add_row([
                 if d.current { "*".to_string() } else { String::new() },
@@ -175,6 +193,7 @@ impl Render for ListDoc {
                 d.namespace.clone(),
                 d.digest.clone().unwrap_or_default(),
                 d.connect_timeout.clone().unwrap_or_default(),
+                d.trace.clone().unwrap_or_default(),
             ]);
         }
         vec![Block::table(table)]
@@ -199,6 +218,7 @@ impl Render for ShowDoc {
             doc.tls_cert.clone().unwrap_or_default(),
             doc.tls_key.clone().unwrap_or_default(),
             self.file.clone().unwrap_or_default(),
+            doc.trace.clone().unwrap_or_default(),
         ]])]
     }
 
@@ -215,6 +235,7 @@ impl Render for ShowDoc {
             text.push_str(&format!("tls cert:        {}\n", doc.tls_cert.as_deref().unwrap_or("(none)")));
             text.push_str(&format!("tls key:         {}\n", doc.tls_key.as_deref().unwrap_or("(none)")));
         }
+        text.push_str(&format!("trace:           {}\n", doc.trace.as_deref().unwrap_or("(none)")));
         text.push_str(&format!("file:            {}\n", file_label(self.file.as_deref().map(Path::new))));
         vec![Block::Text(text)]
     }
@@ -282,7 +303,8 @@ pub async fn exec(global: &GlobalArgs, cmd: ContextCmd, out: &mut Output) -> Res
         ContextCmd::Set(WithConnect { args, .. }) => {
             let path = writable(file.as_deref())?;
             let mut contents = contents;
-            let action = set_context(&mut contents, &args.name, &resolution.explicit, args.make_current)?;
+            let action =
+                set_context(&mut contents, &args.name, &resolution.explicit, args.trace.as_deref(), args.make_current)?;
             if action != "unchanged" {
                 save(path, &contents)?;
             }
@@ -354,6 +376,7 @@ fn set_context(
     contents: &mut ContextsFile,
     name: &str,
     explicit: &Layer,
+    trace: Option<&str>,
     make_current: bool,
 ) -> Result<&'static str, CliError> {
     validate_name(name)?;
@@ -394,6 +417,22 @@ fn set_context(
             }
             None => {}
         }
+    }
+    match trace.map(str::trim) {
+        Some("") => entry.trace = None,
+        Some(t) => {
+            let target =
+                TraceTarget::parse(t).map_err(|e| CliError::usage(format!("context '{name}': --trace: {e}")))?;
+            // A SQLite file is stored absolute, like the TLS files: the contexts file resolves a
+            // relative one against its own directory, not the directory `context set` ran in.
+            entry.trace = Some(match target {
+                TraceTarget::Sqlite(path) if path.is_relative() => {
+                    std::path::absolute(&path).map_or_else(|_| t.to_string(), |a| a.display().to_string())
+                }
+                _ => t.to_string(),
+            });
+        }
+        None => {}
     }
     if entry.tls_ca.is_none() && (entry.tls_cert.is_some() || entry.tls_key.is_some()) {
         return Err(CliError::usage(format!("context '{name}': --tls-cert and --tls-key need --tls-ca")));
@@ -447,22 +486,26 @@ mod tests {
             digest: digest.map(str::to_string),
             ..Layer::default()
         };
-        assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), Some("/ns/"), None), false).unwrap(), "created");
+        assert_eq!(
+            set_context(&mut file, "a", &layer(Some("h:1"), Some("/ns/"), None), None, false).unwrap(),
+            "created"
+        );
         assert_eq!(file.contexts["a"].namespace, "ns");
         assert_eq!(file.current_context, None);
-        assert_eq!(set_context(&mut file, "a", &layer(None, None, Some("u:p")), true).unwrap(), "updated");
+        assert_eq!(set_context(&mut file, "a", &layer(None, None, Some("u:p")), None, true).unwrap(), "updated");
         assert_eq!(file.contexts["a"].zk, "h:1");
         assert_eq!(file.contexts["a"].digest.as_deref(), Some("u:p"));
         assert_eq!(file.current_context.as_deref(), Some("a"));
-        assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), None, None), false).unwrap(), "unchanged");
-        let err = set_context(&mut file, "b", &layer(Some("h:1"), None, None), false).unwrap_err();
+        assert_eq!(set_context(&mut file, "a", &layer(Some("h:1"), None, None), None, false).unwrap(), "unchanged");
+        let err = set_context(&mut file, "b", &layer(Some("h:1"), None, None), None, false).unwrap_err();
         assert_eq!(err.to_string(), "new context 'b' needs --namespace");
         assert_eq!(err.exit, Exit::Usage);
-        let err = set_context(&mut file, "b", &layer(Some("h:x"), Some("n"), None), false).unwrap_err();
+        let err = set_context(&mut file, "b", &layer(Some("h:x"), Some("n"), None), None, false).unwrap_err();
         assert!(err.to_string().starts_with("context 'b': --zk: invalid connect string 'h:x'"), "{err}");
-        let err = set_context(&mut file, "b", &layer(Some("h:1"), Some("n"), Some("nocolon")), false).unwrap_err();
+        let err =
+            set_context(&mut file, "b", &layer(Some("h:1"), Some("n"), Some("nocolon")), None, false).unwrap_err();
         assert_eq!(err.to_string(), "context 'b': --digest must be 'user:password'");
-        assert!(set_context(&mut file, "has space", &layer(Some("h:1"), Some("n"), None), false).is_err());
+        assert!(set_context(&mut file, "has space", &layer(Some("h:1"), Some("n"), None), None, false).is_err());
         assert!(!file.contexts.contains_key("b"));
     }
 
