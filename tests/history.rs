@@ -861,3 +861,71 @@ async fn history_reports_truncation_and_near_misses() {
         assert!(err.contains(how), "{how}: {err}");
     }
 }
+
+/// `--watch` while ZooKeeper is down: the view is printed again at once, marked as possibly
+/// stale since the outage began (a `registry` object in JSON lines, a banner above a table), and
+/// once more without the mark after the link is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_views_say_when_the_registry_is_unreachable() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+
+    let (mut server, ns, r) = crate::support::zk_registry("watchdown").await;
+    crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Persistent).await;
+    drop(r);
+    let spawn = |format: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
+            .args(["job", "list", "--watch", "-o", format, "--zk", &server.connect_string(), "--namespace", &ns])
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        (child, rx)
+    };
+    let next = |rx: &mpsc::Receiver<String>| rx.recv_timeout(std::time::Duration::from_secs(30)).expect("a line");
+    let (mut json_child, json_rx) = spawn("json");
+    let (mut table_child, table_rx) = spawn("table");
+    let first: Value = serde_json::from_str(&next(&json_rx)).unwrap();
+    assert!(first.get("registry").is_none(), "{first}");
+    assert!(next(&table_rx).starts_with("NAME"));
+
+    server.member().kill();
+    let down: Value = serde_json::from_str(&next(&json_rx)).unwrap();
+    assert_eq!(
+        (down["registry"]["state"].as_str(), down["registry"]["stale"].as_bool()),
+        (Some("disconnected"), Some(true)),
+        "{down}"
+    );
+    assert!(down["registry"]["since"].as_str().is_some_and(|s| s.ends_with('Z')), "{down}");
+    assert_eq!(down["jobs"], first["jobs"], "the last view, kept");
+    let banner = loop {
+        let line = next(&table_rx);
+        if line.starts_with("registry ") {
+            break line;
+        }
+    };
+    assert!(
+        banner.starts_with("registry disconnected since ")
+            && banner.ends_with("reconnecting; the view below may be stale"),
+        "{banner}"
+    );
+
+    tokio::task::block_in_place(|| server.start_again());
+    let up: Value = serde_json::from_str(&next(&json_rx)).unwrap();
+    assert!(up.get("registry").is_none(), "{up}");
+    assert_eq!(up["jobs"], first["jobs"]);
+    for child in [&mut json_child, &mut table_child] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
