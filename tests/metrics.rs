@@ -1,7 +1,8 @@
 //! The worker's HTTP endpoint (`[instance] http`) on real `ejctl run` processes and a real
 //! ZooKeeper: `/metrics` counters move as jobs fire, fail, misfire and fail over; `/readyz` turns
 //! unready while the worker is cut off from ZooKeeper and ready again once the link heals;
-//! `/healthz` and `/dump/{job}` answer; `ejctl run` notifies systemd (`Type=notify`).
+//! `/healthz` and `/dump/{job}` answer; `ejctl run` notifies systemd (`Type=notify`); a flood of
+//! idle connections to the endpoints costs the jobs nothing.
 
 use std::time::Duration;
 
@@ -154,4 +155,71 @@ fn ejctl_run_tells_systemd_it_is_ready_and_stopping() {
     let n = socket.recv(&mut buf).unwrap();
     assert_eq!(String::from_utf8_lossy(&buf[..n]), "STOPPING=1\n");
     assert_eq!(crate::support::wait_exit(&mut child, Duration::from_secs(30)), Some(0));
+}
+
+/// Idle connections to the HTTP endpoint and the dump port (a flood that never sends a request)
+/// cost the jobs nothing: the worker holds at most the endpoints' caps of them, so the scripts it
+/// starts still get file descriptors, and the endpoint answers again once the flood ends. The
+/// worker runs with 256 descriptors, so 600 idle connections would exhaust it without the caps.
+#[test]
+fn a_flood_of_idle_connections_costs_the_jobs_nothing() {
+    use std::net::TcpStream;
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Instant;
+
+    let dir = tempfile::tempdir().unwrap();
+    let fired = dir.path().join("fired");
+    let script = dir.path().join("tick.sh");
+    std::fs::write(&script, format!("#!/bin/sh\necho fired >> {}\n", fired.display())).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (http, dump) = (crate::support::zk::free_port(), crate::support::zk::free_port());
+    let file = dir.path().join("job.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[instance]\nhttp = \"{http}\"\ndump_port = {dump}\n\n[[job]]\nname = \"tick\"\ncron = \"* * * * * ?\"\ncommand = \"{}\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let mut worker = std::process::Command::new("sh")
+        .args(["-c", "ulimit -n 256 && exec \"$0\" run \"$1\"", env!("CARGO_BIN_EXE_ejctl")])
+        .arg(&file)
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("worker.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let fires = || std::fs::read_to_string(&fired).map(|t| t.lines().count()).unwrap_or(0);
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !done() {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let healthz = || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(get(&format!("http://127.0.0.1:{http}/healthz"))).0
+    };
+    wait_for("the job to fire and the endpoint to answer", &|| fires() > 0 && healthz() == 200);
+
+    let mut flood = Vec::new();
+    for n in 0..700 {
+        let port = if n % 7 == 0 { dump } else { http };
+        if let Ok(stream) = TcpStream::connect(("127.0.0.1", port)) {
+            flood.push(stream);
+        }
+    }
+    assert!(flood.len() >= 600, "only {} connections were made", flood.len());
+    let before = fires();
+    wait_for("three fires during the flood", &|| fires() >= before + 3);
+    let log = std::fs::read_to_string(dir.path().join("worker.log")).unwrap();
+    assert!(!log.contains("Too many open files"), "{log}");
+    assert!(worker.try_wait().unwrap().is_none(), "the worker exited: {log}");
+
+    drop(flood);
+    wait_for("the endpoint to answer after the flood", &|| healthz() == 200);
+    crate::support::signal(worker.id(), "TERM");
+    assert_eq!(crate::support::wait_exit(&mut worker, Duration::from_secs(30)), Some(0));
 }

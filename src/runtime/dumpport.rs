@@ -6,6 +6,11 @@
 //! in reverse lexicographic order, the job root left out), adding `| cachePath | cacheValue`
 //! where the worker's cache disagrees, with IPv4 addresses masked; then it closes the
 //! connection. Anything else closes the connection without an answer.
+//!
+//! At most [`MAX_CONNECTIONS`] requests are answered at once (one more connection is closed as
+//! soon as it is accepted), a request line must come within [`REQUEST_TIMEOUT`], and an answer
+//! that the client does not read within [`ANSWER_TIMEOUT`] is abandoned: idle or slow clients
+//! cannot take the file descriptors the jobs need.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -21,6 +26,15 @@ use crate::registry::path::{self, JobPaths};
 use crate::registry::snapshot::{IpMasker, dump_line, parse_dump_request};
 use crate::registry::{Registry, TreeNode};
 
+/// Requests answered at once.
+const MAX_CONNECTIONS: usize = 16;
+
+/// How long a client may take to send its request line.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a whole request may take, the answer's writing included.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Serves dump requests until the worker stops.
 pub(crate) async fn serve(
     listener: TcpListener,
@@ -32,13 +46,24 @@ pub(crate) async fn serve(
     loop {
         tokio::select! {
             biased;
+            changed = stop.changed() => {
+                if changed.is_err() || !matches!(*stop.borrow(), StopMode::Run) {
+                    return;
+                }
+            }
+            // Ended requests before new ones: under a flood of connections their slots free up.
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => match accepted {
+                // Over the cap the connection is dropped, which closes it.
+                Ok(_) if connections.len() >= MAX_CONNECTIONS => {}
                 Ok((stream, _)) => {
                     let registry = registry.clone();
                     let jobs = jobs.clone();
                     connections.spawn(async move {
-                        if let Err(e) = answer(stream, &registry, &jobs).await {
-                            tracing::debug!(error = %e, "dump request failed");
+                        match tokio::time::timeout(ANSWER_TIMEOUT, answer(stream, &registry, &jobs)).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(e)) => tracing::debug!(error = %e, "dump request failed"),
+                            Err(_) => tracing::debug!("dump request abandoned: the client was too slow"),
                         }
                     });
                 }
@@ -47,12 +72,6 @@ pub(crate) async fn serve(
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            changed = stop.changed() => {
-                if changed.is_err() || !matches!(*stop.borrow(), StopMode::Run) {
-                    return;
-                }
-            }
         }
     }
 }
@@ -61,7 +80,7 @@ async fn answer(stream: TcpStream, registry: &Registry, jobs: &HashMap<String, C
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     let mut reader = BufReader::new(read.take(4096));
-    tokio::time::timeout(Duration::from_secs(10), reader.read_line(&mut line)).await??;
+    tokio::time::timeout(REQUEST_TIMEOUT, reader.read_line(&mut line)).await??;
     let Some(job) = parse_dump_request(&line) else {
         return Ok(());
     };

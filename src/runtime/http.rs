@@ -10,6 +10,12 @@
 //!   The body lists each check.
 //! * `GET /dump/{job}`: what the dump port answers for `dump@{job}` (404 for a job this worker
 //!   does not run).
+//!
+//! The endpoint may face clients that are slow on purpose. It serves at most
+//! [`MAX_CONNECTIONS`] connections at once (one more is closed as soon as it is accepted, so
+//! idle connections can never take the file descriptors the jobs need), closes a connection that
+//! has not sent a request's headers within [`HEADER_TIMEOUT`] (whether it is new or kept alive
+//! between requests), and bounds every connection's life to [`CONNECTION_LIFETIME`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,7 +27,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 
 use super::fence::FenceState;
 use super::metrics::{Link, Metrics};
@@ -31,6 +37,19 @@ use crate::registry::cache::CacheReader;
 
 /// How long `/healthz` waits for a spawned task to run.
 const HEALTH_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Connections served at once: a few scrapers and probes need a handful; the rest is headroom.
+pub(crate) const MAX_CONNECTIONS: usize = 64;
+
+/// How long a client may take to send a request's headers, on a new connection or between the
+/// requests of a kept-alive one.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest a connection is served, however busy: a Prometheus scraper reconnects.
+const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
+
+/// How long accepting waits after an error (out of file descriptors, say) before trying again.
+const ACCEPT_RETRY: Duration = Duration::from_millis(100);
 
 const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
@@ -46,7 +65,8 @@ pub(crate) struct Endpoint {
     pub(crate) clock: Arc<dyn Clock>,
 }
 
-/// Serves the endpoint until the worker stops (the task is aborted with the other services).
+/// Serves the endpoint until the worker stops (the task is aborted with the other services, and
+/// the connections' tasks with it: they are spawned into a set the loop owns).
 pub(crate) async fn serve(listener: TcpListener, endpoint: Endpoint) {
     let app = Router::new()
         .route("/metrics", get(metrics))
@@ -54,8 +74,37 @@ pub(crate) async fn serve(listener: TcpListener, endpoint: Endpoint) {
         .route("/readyz", get(readyz))
         .route("/dump/{job}", get(dump))
         .with_state(endpoint);
-    if let Err(e) = axum::serve(listener, app).await {
-        tracing::error!(error = %e, "the HTTP endpoint stopped");
+    let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        tokio::select! {
+            biased;
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the HTTP endpoint cannot accept a connection");
+                        tokio::time::sleep(ACCEPT_RETRY).await;
+                        continue;
+                    }
+                };
+                // Over the cap the connection is closed at once (dropped with its permit-less
+                // stream): the client sees a reset, the worker keeps its descriptors.
+                let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else { continue };
+                let service = hyper_util::service::TowerToHyperService::new(app.clone());
+                connections.spawn(async move {
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(HEADER_TIMEOUT)
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                    if let Ok(Err(e)) = tokio::time::timeout(CONNECTION_LIFETIME, connection).await {
+                        tracing::debug!(error = %e, "an HTTP endpoint connection ended with an error");
+                    }
+                    drop(permit);
+                });
+            }
+        }
     }
 }
 
