@@ -26,7 +26,7 @@ fn the_binary_is_a_position_independent_executable() {
 
 /// The assets of `[package.metadata.deb]` in Cargo.toml.
 fn deb_metadata() -> toml::Value {
-    let manifest: toml::Value = std::fs::read_to_string(root().join("Cargo.toml")).unwrap().parse().unwrap();
+    let manifest: toml::Table = toml::from_str(&std::fs::read_to_string(root().join("Cargo.toml")).unwrap()).unwrap();
     manifest["package"]["metadata"]["deb"].clone()
 }
 

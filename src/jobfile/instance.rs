@@ -5,10 +5,63 @@ use std::time::Duration;
 
 use toml::Table;
 
+use super::JobFileError;
 use super::fields::Fields;
-use super::{InstanceSection, JobFileError};
 use crate::config::schema::INSTANCE_KEYS;
 use crate::registry::path::is_ipv4;
+
+/// The `[instance]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceSection {
+    /// `ip`: overrides the detected IP of the instance id.
+    pub ip: Option<String>,
+    /// `dump_port`: serve `dump@{job}` on this TCP port.
+    pub dump_port: Option<u16>,
+    /// `dump_address`: the address the dump port listens on (loopback when `None`).
+    pub dump_address: Option<std::net::IpAddr>,
+    /// `http`: serve `/metrics`, `/healthz`, `/readyz` and `/dump/{job}` on this address.
+    pub http: Option<std::net::SocketAddr>,
+    /// `shutdown_timeout_seconds`: how long a graceful stop waits for running items (default 30).
+    pub shutdown_timeout: Duration,
+    /// `kill_grace_seconds`: SIGTERM to SIGKILL delay when killing an item; `None` (not written)
+    /// derives it from the session and fencing timeouts ([`kill_grace`]).
+    pub kill_grace: Option<Duration>,
+    /// `prune_servers_after_seconds`: remove the jobs' `servers/{ip}` nodes that nothing uses and
+    /// that were not written during this long (default: off).
+    pub prune_servers_after: Option<Duration>,
+}
+
+impl Default for InstanceSection {
+    fn default() -> InstanceSection {
+        InstanceSection {
+            ip: None,
+            dump_port: None,
+            dump_address: None,
+            http: None,
+            shutdown_timeout: Duration::from_secs(30),
+            kill_grace: None,
+            prune_servers_after: None,
+        }
+    }
+}
+
+/// The kill grace when a job file does not write `kill_grace_seconds`.
+pub const DEFAULT_KILL_GRACE: Duration = Duration::from_secs(5);
+
+/// The kill grace of a worker whose job files do not write `kill_grace_seconds`: 5 s, or less
+/// when the session timeout leaves no room for it.
+///
+/// An item cut off from the registry is killed after the fencing timeout plus the kill grace;
+/// that sum must stay below the session timeout, or the item may still run when another
+/// instance takes it over. Defaults the user never wrote must not break that (a file with only
+/// `session_timeout_ms = 10000` would have a fencing timeout of 5 s plus a kill grace of 5 s),
+/// so the grace gets what is left below the session timeout after the fencing timeout, less a
+/// fifth of it (at most a second) as the margin for the fencing check's own timing.
+pub fn kill_grace(session_timeout: Duration, fencing_timeout: Duration) -> Duration {
+    let left = session_timeout.saturating_sub(fencing_timeout);
+    let margin = (left / 5).min(Duration::from_secs(1));
+    DEFAULT_KILL_GRACE.min(left - margin)
+}
 
 /// Parses and checks an `[instance]` table.
 pub(super) fn parse_instance(file: &Path, table: &Table) -> Result<InstanceSection, JobFileError> {
