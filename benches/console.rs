@@ -57,18 +57,10 @@ fn wait_screen(socket: &str, secs: u64, check: impl Fn(&str) -> bool) -> anyhow:
     }
 }
 
-/// The console's anonymous memory (`RssAnon`), in MB: its own cost, without the shared code pages.
-fn anon_mb(pid: &str) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kb = status
-        .lines()
-        .find_map(|l| l.strip_prefix("RssAnon:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
-    kb.unwrap_or(0.0) / 1024.0
-}
-
-fn rss_mb(pid: &str) -> f64 {
-    let kib = pid.parse().ok().and_then(|pid| support::status_kib(pid, "VmRSS")).unwrap_or(0);
+/// A memory figure of the console's process in MB: `RssAnon` (its own cost, without the shared
+/// code pages) or `VmRSS`.
+fn memory_mb(pid: &str, field: &str) -> f64 {
+    let kib = pid.parse().ok().and_then(|pid| support::status_kib(pid, field)).unwrap_or(0);
     kib as f64 / 1024.0
 }
 
@@ -142,7 +134,7 @@ async fn main() -> anyhow::Result<()> {
     let outcome = async {
         let binary_load = shown?;
         std::thread::sleep(Duration::from_millis(500));
-        let rss = (rss_mb(&pid), anon_mb(&pid));
+        let rss = (memory_mb(&pid, "VmRSS"), memory_mb(&pid, "RssAnon"));
         // Show job0000 alone, then flip its server between DISABLED and ENABLED.
         tmux(&socket, &["send-keys", "-t", "0", "/", "job0000", "Enter"]);
         wait_screen(&socket, 10, |s| s.contains("jobs [1] /job0000"))?;

@@ -596,32 +596,18 @@ async fn every_source_in_postgres_and_a_dead_database_costs_no_fire() {
 /// driven by watches.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_views_print_a_line_per_change() {
-    use std::io::{BufRead, BufReader};
     use std::sync::mpsc;
 
     let (server, ns, r) = crate::support::zk_registry("watch").await;
     crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Ephemeral).await;
     let spawn = |args: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
-            .args(["--zk", &server.connect_string(), "--namespace", &ns, "-o", "json"])
-            .args(args)
-            .env_remove("RUST_LOG")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel::<Value>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
-        (child, rx)
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"));
+        cmd.args(["--zk", &server.connect_string(), "--namespace", &ns, "-o", "json"]).args(args);
+        spawn_lines(cmd)
     };
-    let next = |rx: &mpsc::Receiver<Value>| rx.recv_timeout(std::time::Duration::from_secs(30)).expect("a line");
+    let next = |rx: &mpsc::Receiver<String>| -> Value {
+        serde_json::from_str(&rx.recv_timeout(std::time::Duration::from_secs(30)).expect("a line")).unwrap()
+    };
     let (mut list, list_rx) = spawn(&["job", "list", "--watch"]);
     let (mut show, show_rx) = spawn(&["sharding", "show", "job0000", "--watch"]);
     assert_eq!(next(&list_rx)["jobs"][0]["status"], "OK");
@@ -867,30 +853,15 @@ async fn history_reports_truncation_and_near_misses() {
 /// once more without the mark after the link is back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_views_say_when_the_registry_is_unreachable() {
-    use std::io::{BufRead, BufReader};
     use std::sync::mpsc;
 
     let (mut server, ns, r) = crate::support::zk_registry("watchdown").await;
     crate::support::seed_jobs(&r, 1, ejctl::registry::Mode::Persistent).await;
     drop(r);
     let spawn = |format: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"))
-            .args(["job", "list", "--watch", "-o", format, "--zk", &server.connect_string(), "--namespace", &ns])
-            .env_remove("RUST_LOG")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel::<String>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        (child, rx)
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ejctl"));
+        cmd.args(["job", "list", "--watch", "-o", format, "--zk", &server.connect_string(), "--namespace", &ns]);
+        spawn_lines(cmd)
     };
     let next = |rx: &mpsc::Receiver<String>| rx.recv_timeout(std::time::Duration::from_secs(30)).expect("a line");
     let (mut json_child, json_rx) = spawn("json");
@@ -928,4 +899,25 @@ async fn live_views_say_when_the_registry_is_unreachable() {
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+/// Starts `cmd` with its stdout piped and a thread that sends each line it prints.
+fn spawn_lines(mut cmd: std::process::Command) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead, BufReader};
+    let mut child = cmd
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
 }
