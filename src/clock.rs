@@ -10,8 +10,22 @@
 //! by some instances' reckoning and covered by others', and can be lost.
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+
+/// A duration for people: `850ms`, `1.2s`, `3m05s`.
+pub fn humanize(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        let s = d.as_secs_f64();
+        if (s - s.trunc()).abs() < 1e-9 { format!("{}s", d.as_secs()) } else { format!("{s:.1}s") }
+    } else {
+        format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
+    }
+}
 
 /// A source of wall-clock instants.
 pub trait Clock: Send + Sync + 'static {

@@ -122,7 +122,7 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
     assert_eq!(&rows[2][4..7], ["2", "3", "order settlement"]);
     assert_eq!(&rows[2][7..9], ["", "-"], "no run recorded: no last run, health unknown");
-    assert_eq!(&rows[2][9..], ["GMT+08:00", ""], "the time zone and the failing items, as in JSON");
+    assert_eq!(&rows[2][9..], ["GMT+08:00", "", "", ""], "the time zone, the failing, overdue and slow items");
     let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");
@@ -159,8 +159,8 @@ async fn a_java_tree_is_listed_and_shown() {
     item0["nextFire"] = Value::Null;
     assert_eq!(
         item0,
-        json!({"item": 0, "instance": I3, "serverIp": "192.168.10.3", "status": "RUNNING", "failover": I1,
-               "failovering": I1, "running": true, "misfire": false, "disabled": false, "lastRun": null,
+        json!({"item": 0, "instance": I3, "serverIp": "192.168.10.3", "status": "RUNNING", "health": "UNKNOWN",
+               "reason": null, "failover": I1, "failovering": I1, "running": true, "misfire": false, "disabled": false, "lastRun": null,
                "result": null, "exitCode": null, "message": null, "lastInstance": null, "nextFire": null})
     );
     assert_eq!(items[3]["misfire"], true);
@@ -189,9 +189,11 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(code, 0);
     assert!(plain.starts_with("job\tjavaScriptJob\tSCRIPT\tDISABLED\n"), "{plain}");
     // Every field of the item's document: ..., failovering, running, misfire, exit code, message,
-    // last instance.
+    // last instance, health, reason.
     assert!(
-        plain.contains("\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\t\tfalse\tfalse\t\t\t\n"),
+        plain.contains(
+            "\nitem\t1\t192.168.10.1@-@2101\t192.168.10.1\tDISABLED\t\ttrue\t\t\t\t\tfalse\tfalse\t\t\t\tDISABLED\t\n"
+        ),
         "{plain}"
     );
 

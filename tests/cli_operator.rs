@@ -869,7 +869,8 @@ async fn r11_tables_like_kubectl() {
     // plain: the document's fields; dump tab-separated.
     let plain = stdout_at(&server, &ns, &["sharding", "show", "job0000", "-o", "plain"], &[]);
     let row: Vec<&str> = plain.lines().next().unwrap().split('\t').collect();
-    assert_eq!(row.len(), 15, "{plain}");
+    assert_eq!(row.len(), 17, "{plain}");
+    assert_eq!((row[15], row[16]), ("-", ""), "health, reason: {plain}");
     assert_eq!(row[..3], ["0", "10.0.0.1@-@42", "10.0.0.1"], "{plain}");
     assert_eq!((row[10], row[11]), ("false", "false"), "running, misfire: {plain}");
     let dump = stdout_at(&server, &ns, &["dump", "job0000", "-o", "plain"], &[]);

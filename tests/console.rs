@@ -166,6 +166,22 @@ fn key_sequences_become_the_writes_they_confirm() {
 }
 
 #[test]
+fn enter_on_an_item_says_its_health_and_why() {
+    // job0004 has no live instance: nothing is due, so its items are not overdue by the wall
+    // clock the keys are read at.
+    let mut nodes = nodes(5);
+    let failed = r#"{"v":1,"instance":"10.0.0.1@-@42","source":"cron","fireMs":1764064790000,"startMs":1764064790000,"endMs":1764064791000,"outcome":"failed","exitCode":2,"message":"exit code 2"}"#;
+    nodes.push(("/job0004/sharding/1/result".into(), failed.as_bytes().to_vec()));
+    let d = Data::load(nodes, now());
+    let mut a = app(false);
+    press(&mut a, &d, "↓↓↓↓⏎↓⏎");
+    let (text, error) = a.flash_now(Instant::now()).unwrap();
+    assert_eq!((text, error), ("item 1: FAILING: exit code 2", true));
+    press(&mut a, &d, "k⏎");
+    assert_eq!(a.flash_now(Instant::now()).unwrap(), ("item 0: -", false));
+}
+
+#[test]
 fn no_key_sequence_writes_in_read_only_mode() {
     let d = data(30);
     let alphabet: Vec<KeyEvent> = keys("tdesEDyjk ⏎⎋↓⇟⇥1234:/servers0123456789^dqIG<>?")

@@ -66,6 +66,10 @@ mod history;
 /// `ejctl why`: one scenario per condition, each from a real tree.
 mod why;
 
+/// Every view of an item (list and whole reads, `job list`, `job show`, `sharding show`,
+/// `failover list`) shows the one state `coord::state` decides.
+mod views;
+
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
 

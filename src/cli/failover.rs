@@ -141,7 +141,7 @@ pub async fn exec(global: &GlobalArgs, cmd: FailoverCmd, out: &mut Output) -> Re
             .into_iter()
             .filter(|j| j.has_config)
             .map(|j| {
-                let mut state = view::failover_state(&j);
+                let mut state = view::failover_state(&j, chrono::Utc::now());
                 state.job = Some(j.name);
                 state
             })
@@ -152,7 +152,7 @@ pub async fn exec(global: &GlobalArgs, cmd: FailoverCmd, out: &mut Output) -> Re
     check_job_name(&name)?;
     let admin = global::admin(global).await?;
     let job = admin.read_job(&name).await?;
-    let mut state = view::failover_state(&job);
+    let mut state = view::failover_state(&job, chrono::Utc::now());
     state.job = Some(job.name);
     out.render(&FailoverList(state))?;
     Ok(Exit::Ok)

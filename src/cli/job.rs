@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
+use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table};
 use super::{prompt, trigger};
 use crate::config::schema::{self, Kind};
 use crate::exit::Exit;
@@ -168,6 +168,8 @@ impl Render for JobList {
                     b.health.to_string(),
                     b.time_zone.clone().unwrap_or_default(),
                     join_items(&b.failing_items),
+                    join_items(&b.overdue_items),
+                    join_items(&b.slow_items),
                 ]
             })
             .collect();
@@ -322,7 +324,7 @@ impl Render for JobShow {
                 join_items(&i.items),
             ]);
         }
-        vec![
+        let mut blocks = vec![
             Block::Text(self.head()),
             Block::Text("\nServers\n".into()),
             Block::table(servers),
@@ -330,13 +332,15 @@ impl Render for JobShow {
             Block::table(instances),
             Block::Text("\nSharding\n".into()),
             Block::table(item_table(&d.sharding, self.job.time_zone(), false)),
-        ]
+        ];
+        blocks.extend(health_notes(&d.sharding).map(Block::Text));
+        blocks
     }
 
     fn wide(&self) -> Vec<Block> {
         let mut blocks = self.table();
-        if let Some(last) = blocks.last_mut() {
-            *last = Block::table(item_table(&self.detail.sharding, self.job.time_zone(), true));
+        if let Some(table) = blocks.iter_mut().rfind(|b| matches!(b, Block::Table(..))) {
+            *table = Block::table(item_table(&self.detail.sharding, self.job.time_zone(), true));
         }
         blocks
     }

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::global::{self, GlobalArgs, Offline, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, item_plain_row, item_table};
+use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
 use crate::exit::{CliError, Exit};
 use crate::ops::change;
@@ -179,11 +179,20 @@ impl Render for ShowDoc {
     }
 
     fn table(&self) -> Vec<Block> {
-        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), false))]
+        self.blocks(false)
     }
 
     fn wide(&self) -> Vec<Block> {
-        vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), true))]
+        self.blocks(true)
+    }
+}
+
+impl ShowDoc {
+    /// The item table, and why items are overdue or slow under it.
+    fn blocks(&self, wide: bool) -> Vec<Block> {
+        let mut blocks = vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), wide))];
+        blocks.extend(health_notes(&self.items).map(Block::Text));
+        blocks
     }
 }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::output::{Block, Render};
 use crate::ops::change::Changed;
 use crate::ops::text::{ago, rfc3339, when};
-use crate::ops::view::ItemRow;
+use crate::ops::view::{Health, ItemRow};
 use crate::registry::path::ItemLeaf;
 
 /// The result of a mutation in `-o json|yaml`.
@@ -74,8 +74,18 @@ pub fn result_cell(result: Option<&str>, message: Option<&str>) -> String {
 pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
     let now = chrono::Utc::now();
     let mut table = Table::new();
-    let mut header =
-        vec!["ITEM", "INSTANCE", "SERVER IP", "STATUS", "FAILOVER", "FLAGS", "LAST RUN", "RESULT", "NEXT FIRE"];
+    let mut header = vec![
+        "ITEM",
+        "INSTANCE",
+        "SERVER IP",
+        "STATUS",
+        "HEALTH",
+        "FAILOVER",
+        "FLAGS",
+        "LAST RUN",
+        "RESULT",
+        "NEXT FIRE",
+    ];
     if wide {
         header.extend(["EXIT", "LAST INSTANCE"]);
     }
@@ -92,6 +102,7 @@ pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
             r.instance.clone().unwrap_or_default(),
             r.server_ip.clone().unwrap_or_default(),
             r.status.to_string(),
+            r.health.to_string(),
             failover,
             item_flags(r),
             time(r.last_run.as_ref()),
@@ -107,9 +118,20 @@ pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
     table
 }
 
+/// The items that are overdue or slow, one line each with why (their table shows only the word;
+/// a failure's message is in its RESULT cell).
+pub fn health_notes(rows: &[ItemRow]) -> Option<String> {
+    let lines: Vec<String> = rows
+        .iter()
+        .filter(|r| matches!(r.health, Health::Overdue | Health::Slow))
+        .filter_map(|r| Some(format!("item {}: {}: {}", r.item, r.health, r.reason.as_deref()?)))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n") + "\n")
+}
+
 /// One item as a plain row, every field of its document: `[kind] item instance server_ip status
 /// failover-or-failovering disabled last_run result next_fire failovering running misfire
-/// exit_code message last_instance`.
+/// exit_code message last_instance health reason`.
 pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
     let mut row = vec![
         r.item.to_string(),
@@ -127,6 +149,8 @@ pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
         r.exit_code.map(|c| c.to_string()).unwrap_or_default(),
         r.message.clone().unwrap_or_default(),
         r.last_instance.clone().unwrap_or_default(),
+        r.health.to_string(),
+        r.reason.clone().unwrap_or_default(),
     ];
     if !kind.is_empty() {
         row.insert(0, kind.to_string());

@@ -8,6 +8,7 @@ pub mod params;
 pub mod pin;
 pub mod pool;
 pub mod react;
+pub mod state;
 pub mod status;
 pub mod strategy;
 pub mod txn;

@@ -1,9 +1,9 @@
 //! Reading jobs for the admin views and operations.
 //!
 //! * [`Admin::read_jobs`] reads many jobs with two rounds of pipelined multi-reads for all of them
-//!   together (roots, configs, leaders and child lists; then server, instance and item-owner
-//!   values), so `job list` over 1,000 jobs costs a few dozen batched requests, not thousands of
-//!   round trips.
+//!   together (roots, configs, leaders and child lists; then server and instance values, item
+//!   owners and results, and each item's leaves), so `job list` over 1,000 jobs costs a few dozen
+//!   batched requests, not thousands of round trips, and sees every item as `job show` does.
 //! * [`Admin::read_job`] reads one job's whole subtree
 //!   ([`crate::registry::Registry::read_subtree`]) for the detailed views and the mutations.
 //!
@@ -18,6 +18,7 @@ use chrono::{DateTime, Utc};
 
 use super::Admin;
 use crate::config::JobConfig;
+use crate::coord::state::{self, ItemState, Schedule};
 use crate::coord::status::{self, JobStatus};
 use crate::coord::view::JobView;
 use crate::exit::CliError;
@@ -114,6 +115,14 @@ impl JobData {
         self.config.as_ref().ok().and_then(|c| c.description.clone()).unwrap_or_default()
     }
 
+    /// The state of every item ([`crate::coord::state`]): what every view of an item shows.
+    pub fn item_states(&self, now: DateTime<Utc>) -> Vec<ItemState> {
+        let cron = self.cron().and_then(|c| cron::parse(c).ok());
+        let tz = cron::parse_time_zone(self.time_zone().unwrap_or("")).ok();
+        let schedule = Schedule { config: self.config.as_ref().ok(), cron: cron.as_ref().zip(tz.as_ref()) };
+        state::item_states(&self.view, schedule, now)
+    }
+
     /// The items each instance owns.
     pub fn items_by_owner(&self) -> BTreeMap<String, Vec<u32>> {
         let mut out: BTreeMap<String, Vec<u32>> = BTreeMap::new();
@@ -166,8 +175,12 @@ impl Admin {
     }
 
     /// Reads what the list views need of many jobs — root, config, leader, `servers/*`,
-    /// `instances/*`, `sharding/*/instance` and `sharding/*/result` — in two rounds of pipelined multi-reads for all
-    /// the jobs together. Jobs that vanish meanwhile are left out.
+    /// `instances/*`, the failover queue and every item's leaves (the data of its owner, result
+    /// and failover owners; which flags exist) — so that a job read here has the same item states
+    /// ([`crate::coord::state`]) as one read whole with [`Admin::read_job`]. Two rounds of pipelined
+    /// multi-reads for all the jobs together, and a third, for the data of `failover` and
+    /// `failovering` leaves, only when some item is being failed over. Jobs that vanish meanwhile
+    /// are left out.
     ///
     /// # Errors
     /// Registry errors.
@@ -177,7 +190,8 @@ impl Admin {
         let paths: Vec<JobPaths> = names.iter().map(|n| JobPaths::new(n)).collect();
         let gets: Vec<String> =
             paths.iter().flat_map(|p| [p.root().to_string(), p.config(), p.leader_instance()]).collect();
-        let lists: Vec<String> = paths.iter().flat_map(|p| [p.servers(), p.instances(), p.sharding()]).collect();
+        let lists: Vec<String> =
+            paths.iter().flat_map(|p| [p.servers(), p.instances(), p.sharding(), p.failover_items()]).collect();
         let (values, children) =
             tokio::try_join!(registry.get_many(&gets), registry.children_many(&lists)).map_err(cannot)?;
         let mut values = values.into_iter();
@@ -185,10 +199,16 @@ impl Admin {
         let mut jobs: Vec<(String, Vec<TreeNode>)> = Vec::with_capacity(names.len());
         let mut second: Vec<String> = Vec::new();
         let mut spans: Vec<std::ops::Range<usize>> = Vec::with_capacity(names.len());
+        // Each job's items, whose leaves are listed in the second round.
+        let mut items: Vec<(usize, u32)> = Vec::new();
         for (name, p) in names.iter().zip(&paths) {
             let (root, config, leader) = (values.next().flatten(), values.next().flatten(), values.next().flatten());
-            let (servers, instances, items) =
-                (children.next().flatten(), children.next().flatten(), children.next().flatten());
+            let (servers, instances, sharding, queued) = (
+                children.next().flatten(),
+                children.next().flatten(),
+                children.next().flatten(),
+                children.next().flatten(),
+            );
             let start = second.len();
             let mut nodes = Vec::new();
             if root.is_some() {
@@ -201,19 +221,52 @@ impl Admin {
                 }
                 second.extend(servers.unwrap_or_default().iter().map(|ip| p.server(ip)));
                 second.extend(instances.unwrap_or_default().iter().map(|id| p.instance(id)));
-                if let Some(items) = items {
+                nodes.extend(
+                    queued
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|i| path::parse_item(i))
+                        .map(|i| tree_node(p.failover_item(i), None)),
+                );
+                if let Some(sharding) = sharding {
                     nodes.push(tree_node(p.sharding(), None));
-                    for item in items.iter().filter_map(|i| path::parse_item(i)) {
+                    for item in sharding.iter().filter_map(|i| path::parse_item(i)) {
                         nodes.push(tree_node(p.item(item), None));
                         second.push(p.item_leaf(item, ItemLeaf::Instance));
                         second.push(p.item_leaf(item, ItemLeaf::Result));
+                        items.push((jobs.len(), item));
                     }
                 }
             }
             spans.push(start..second.len());
             jobs.push((name.clone(), nodes));
         }
-        let mut found: Vec<Option<NodeData>> = registry.get_many(&second).await.map_err(cannot)?;
+        let item_lists: Vec<String> = items.iter().map(|&(j, item)| paths[j].item(item)).collect();
+        let (found, leaves) =
+            tokio::try_join!(registry.get_many(&second), registry.children_many(&item_lists)).map_err(cannot)?;
+        let mut found = found;
+        // The flags each item has (their presence is what they say), and the failover owners,
+        // whose data the third round reads.
+        let mut third: Vec<(usize, String)> = Vec::new();
+        for (&(j, item), leaves) in items.iter().zip(leaves) {
+            for leaf in leaves.unwrap_or_default().iter().filter_map(|l| l.parse::<ItemLeaf>().ok()) {
+                let at = paths[j].item_leaf(item, leaf);
+                match leaf {
+                    ItemLeaf::Running | ItemLeaf::Misfire | ItemLeaf::Disabled => jobs[j].1.push(tree_node(at, None)),
+                    ItemLeaf::Failover | ItemLeaf::Failovering => third.push((j, at)),
+                    ItemLeaf::Instance | ItemLeaf::Result => {}
+                }
+            }
+        }
+        if !third.is_empty() {
+            let owners: Vec<String> = third.iter().map(|(_, p)| p.clone()).collect();
+            let values = registry.get_many(&owners).await.map_err(cannot)?;
+            for ((j, at), value) in third.into_iter().zip(values) {
+                if let Some(value) = value {
+                    jobs[j].1.push(tree_node(at, Some(value)));
+                }
+            }
+        }
         let mut out = Vec::with_capacity(jobs.len());
         for ((name, mut nodes), span) in jobs.into_iter().zip(spans) {
             if nodes.is_empty() {

@@ -2,22 +2,9 @@
 //! documents. The operations' messages and the command line's tables share these, so a duration
 //! or an item list reads the same everywhere.
 
-use std::time::Duration;
-
 use chrono::{DateTime, Utc};
 
-/// A duration for people: `850ms`, `1.2s`, `3m05s`.
-pub fn humanize(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms < 1000 {
-        format!("{ms}ms")
-    } else if ms < 60_000 {
-        let s = d.as_secs_f64();
-        if (s - s.trunc()).abs() < 1e-9 { format!("{}s", d.as_secs()) } else { format!("{s:.1}s") }
-    } else {
-        format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
-    }
-}
+pub use crate::clock::humanize;
 
 /// An instant for people, with its offset, in local time: `2026-11-25 09:12:40 +08:00`.
 pub fn local_time(t: &DateTime<Utc>) -> String {
@@ -142,6 +129,8 @@ pub fn plain_value(v: &serde_json::Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     #[test]

@@ -16,53 +16,10 @@ use serde::Serialize;
 
 use super::read::JobData;
 use super::text::serialize_rfc3339;
+pub use crate::coord::state::Health;
+use crate::coord::state::{ItemState, JobHealth};
 use crate::coord::status::{self, ItemStatus, JobStatus};
 use crate::registry::codec::ItemResult;
-
-/// How a job's items last ended (ejctl's `sharding/{item}/result` leaves): ElasticJob's status
-/// says whether a job can run, this says whether its runs succeed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Health {
-    /// Every item's last run succeeded.
-    Ok,
-    /// Some item's last run failed, was killed, or its last fire was refused.
-    Failing,
-    /// No item has a recorded result (never ran, a Java cluster, or `monitorExecution` off).
-    Unknown,
-}
-
-impl std::fmt::Display for Health {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Health::Ok => "OK",
-            Health::Failing => "FAILING",
-            Health::Unknown => "-",
-        })
-    }
-}
-
-/// A job's health from its items' last results: `(health, last run end, failing items)`.
-pub fn job_health(job: &JobData) -> (Health, Option<DateTime<Utc>>, Vec<u32>) {
-    let total = job.total().unwrap_or(u32::MAX);
-    let results: Vec<(u32, &ItemResult)> = job
-        .view
-        .items
-        .iter()
-        .filter(|(i, _)| **i < total)
-        .filter_map(|(i, v)| v.result.as_ref().map(|r| (*i, r)))
-        .collect();
-    let last = results.iter().filter_map(|(_, r)| r.ended()).max();
-    let failing: Vec<u32> = results.iter().filter(|(_, r)| r.outcome.is_bad()).map(|(i, _)| *i).collect();
-    let health = if results.is_empty() {
-        Health::Unknown
-    } else if failing.is_empty() {
-        Health::Ok
-    } else {
-        Health::Failing
-    };
-    (health, last, failing)
-}
 
 /// One job of `job list`.
 #[derive(Debug, Clone, Serialize)]
@@ -89,10 +46,15 @@ pub struct JobBrief {
     /// When the latest recorded run of an item ended (RFC 3339 in documents).
     #[serde(serialize_with = "serialize_rfc3339")]
     pub last_run: Option<DateTime<Utc>>,
-    /// Whether the items' last runs succeeded.
+    /// How the items' runs are going: the worst health of an item that is not disabled
+    /// ([`crate::coord::state`]).
     pub health: Health,
-    /// The items whose last run failed (or whose last fire was refused).
+    /// The items whose last run failed (or whose last fire was refused), disabled ones left out.
     pub failing_items: Vec<u32>,
+    /// The items that are `OVERDUE`: idle with a registered owner, and no start for two fires.
+    pub overdue_items: Vec<u32>,
+    /// The items that are `SLOW`: their last run outlasted the cron's period.
+    pub slow_items: Vec<u32>,
 }
 
 impl JobBrief {
@@ -106,18 +68,23 @@ impl JobBrief {
         }
     }
 
-    /// `OK`, `-`, or `FAILING 1/3 (items 2)`: a failing job stands out.
+    /// `OK`, `-`, or the worst health with its items, `FAILING 1/3 (item 2)`: a failing,
+    /// overdue or slow job stands out.
     pub fn health_cell(&self) -> String {
-        match self.health {
-            Health::Failing => format!(
-                "FAILING {}/{} (item{} {})",
-                self.failing_items.len(),
-                self.sharding_total_count,
-                if self.failing_items.len() == 1 { "" } else { "s" },
-                super::text::join_items(&self.failing_items)
-            ),
-            other => other.to_string(),
-        }
+        let items = match self.health {
+            Health::Failing => &self.failing_items,
+            Health::Overdue => &self.overdue_items,
+            Health::Slow => &self.slow_items,
+            other => return other.to_string(),
+        };
+        format!(
+            "{} {}/{} (item{} {})",
+            self.health,
+            items.len(),
+            self.sharding_total_count,
+            if items.len() == 1 { "" } else { "s" },
+            super::text::join_items(items)
+        )
     }
 }
 
@@ -128,7 +95,7 @@ pub fn job_briefs(jobs: &[JobData], now: DateTime<Utc>) -> Vec<JobBrief> {
 
 /// One job as `job list` shows it.
 pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
-    let (health, last_run, failing_items) = job_health(j);
+    let health = JobHealth::of(&j.item_states(now));
     JobBrief {
         name: j.name.clone(),
         status: j.status(),
@@ -138,9 +105,11 @@ pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
         instance_count: j.view.instances.len(),
         sharding_total_count: j.config.as_ref().map_or(0, |c| c.sharding_total_count),
         description: j.description(),
-        last_run,
-        health,
-        failing_items,
+        last_run: health.last_run,
+        health: health.health,
+        failing_items: health.failing,
+        overdue_items: health.overdue,
+        slow_items: health.slow,
     }
 }
 
@@ -198,7 +167,7 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         servers: server_rows(job),
         instances: instance_rows(job),
         sharding: item_rows(job, now),
-        failover: failover_state(job),
+        failover: failover_state(job, now),
     }
 }
 
@@ -308,6 +277,11 @@ pub struct ItemRow {
     pub server_ip: Option<String>,
     /// `DISABLED`, `RUNNING`, `SHARDING_FLAG` or `PENDING`.
     pub status: ItemStatus,
+    /// How its runs are going: `OK`, `FAILING`, `OVERDUE`, `SLOW`, `DISABLED`, `UNKNOWN`
+    /// ([`crate::coord::state`]).
+    pub health: Health,
+    /// Why it has that health: the failure's message, or what makes it overdue or slow.
+    pub reason: Option<String>,
     /// The instance that took the item over (`sharding/{i}/failover`), if any.
     pub failover: Option<String>,
     /// The instance executing it as a failover (`sharding/{i}/failovering`), if any.
@@ -335,33 +309,34 @@ pub struct ItemRow {
 }
 
 /// The items of a job (children of `sharding` and `0..shardingTotalCount`), with their last
-/// results and the next fire after `now`.
+/// results, health and the next fire after `now`.
 pub fn item_rows(job: &JobData, now: DateTime<Utc>) -> Vec<ItemRow> {
-    let next_fire = job.upcoming_fire(now);
-    status::sharding_info(&job.view, job.total())
-        .into_iter()
-        .map(|info| {
-            let state = job.view.items.get(&info.item).cloned().unwrap_or_default();
-            let result = state.result.as_ref();
-            ItemRow {
-                last_run: result.and_then(ItemResult::ended),
-                result: result.map(|r| r.outcome.label()),
-                exit_code: result.and_then(|r| r.exit_code),
-                message: result.and_then(ItemResult::reason),
-                last_instance: result.map(|r| r.instance.clone()).filter(|i| !i.is_empty()),
-                next_fire: next_fire.filter(|_| !state.disabled),
-                item: info.item,
-                instance: info.instance_id,
-                server_ip: info.server_ip,
-                status: info.status,
-                failover: state.failover.filter(|s| !s.is_empty()),
-                failovering: state.failovering.filter(|s| !s.is_empty()),
-                running: state.running,
-                misfire: state.misfire,
-                disabled: state.disabled,
-            }
-        })
-        .collect()
+    let infos = status::sharding_info(&job.view, job.total());
+    job.item_states(now).into_iter().zip(infos).map(|(state, info)| item_row(state, info, now)).collect()
+}
+
+fn item_row(state: ItemState, info: status::ItemInfo, now: DateTime<Utc>) -> ItemRow {
+    let reason = state.reason(now);
+    let result = state.last.as_ref();
+    ItemRow {
+        last_run: result.and_then(ItemResult::ended),
+        result: result.map(|r| r.outcome.label()),
+        exit_code: result.and_then(|r| r.exit_code),
+        message: result.and_then(ItemResult::reason),
+        last_instance: result.map(|r| r.instance.clone()).filter(|i| !i.is_empty()),
+        next_fire: state.next_fire,
+        item: state.item,
+        instance: info.instance_id,
+        server_ip: info.server_ip,
+        status: state.status,
+        health: state.health,
+        reason,
+        failover: state.failover,
+        failovering: state.failovering,
+        running: state.running,
+        misfire: state.misfire_owed,
+        disabled: state.disabled,
+    }
 }
 
 /// The failover state of a job: `{"job", "pending": [...], "assigned": [...]}` (`job` only in
@@ -401,20 +376,22 @@ pub struct AssignedFailover {
     pub running: bool,
 }
 
-/// The failover state of a job.
-pub fn failover_state(job: &JobData) -> FailoverState {
-    let owner = |item: u32| job.view.items.get(&item).and_then(|s| s.owner.clone());
-    let pending = job.view.failover_queue.iter().map(|&item| PendingFailover { item, owner: owner(item) }).collect();
-    let assigned = job
-        .view
-        .items
+/// The failover state of a job, from its items' states.
+pub fn failover_state(job: &JobData, now: DateTime<Utc>) -> FailoverState {
+    let states = job.item_states(now);
+    let pending = states
         .iter()
-        .filter(|(_, s)| s.failover.is_some() || s.failovering.is_some())
-        .map(|(&item, s)| AssignedFailover {
-            item,
-            owner: s.owner.clone(),
-            failover: s.failover.clone(),
-            failovering: s.failovering.clone(),
+        .filter(|s| s.failover_queued)
+        .map(|s| PendingFailover { item: s.item, owner: s.owner.clone() })
+        .collect();
+    let assigned = states
+        .into_iter()
+        .filter(|s| s.failover.is_some() || s.failovering.is_some())
+        .map(|s| AssignedFailover {
+            item: s.item,
+            owner: s.owner,
+            failover: s.failover,
+            failovering: s.failovering,
             running: s.running,
         })
         .collect();

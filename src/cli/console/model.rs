@@ -12,6 +12,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::action::{Action, Refusal};
 use super::data::Data;
 use super::rows::{self, Row, RowId, Tab, View};
+use crate::coord::state::Health;
 
 /// How long a flash message stays.
 const FLASH_FOR: Duration = Duration::from_secs(5);
@@ -298,7 +299,7 @@ impl App {
                     self.stack.pop();
                 }
             }
-            KeyCode::Enter => self.drill(rows.get(selected).map(|r| &r.id)),
+            KeyCode::Enter => self.drill(rows.get(selected).map(|r| &r.id), data, now),
             KeyCode::Char(' ') => {
                 if let Some(row) = rows.get(selected) {
                     let marks = &mut self.screen_mut().marks;
@@ -358,9 +359,20 @@ impl App {
         s.selected = 0;
     }
 
-    fn drill(&mut self, id: Option<&RowId>) {
+    fn drill(&mut self, id: Option<&RowId>, data: &Data, now: DateTime<Utc>) {
         let Some(id) = id else { return };
         match (&self.screen().view, id) {
+            (View::Job(job, Tab::Items), RowId::Item(item)) => {
+                // An item's health and why: the same words as `sharding show` and `why`.
+                let state = data.job(job).and_then(|j| j.data.item_states(now).into_iter().find(|s| s.item == *item));
+                if let Some(state) = state {
+                    let why = state.reason(now).map(|r| format!(": {r}")).unwrap_or_default();
+                    self.flash(
+                        format!("item {item}: {}{why}", state.health),
+                        matches!(state.health, Health::Failing | Health::Overdue),
+                    );
+                }
+            }
             (View::Job(..), _) | (View::Tree, _) => {}
             (View::Servers, RowId::Server(ip)) => {
                 let ip = ip.clone();

@@ -40,7 +40,8 @@ impl Theme {
     fn status(self, status: &str) -> Style {
         match status {
             "OK" | "ENABLED" => self.fg(Color::Green),
-            "CRASHED" | "FAILING" | "FAILED" => self.fg(Color::Red).add_modifier(Modifier::BOLD),
+            "CRASHED" | "FAILING" | "FAILED" | "OVERDUE" => self.fg(Color::Red).add_modifier(Modifier::BOLD),
+            "SLOW" => self.fg(Color::Yellow),
             "DISABLED" => self.fg(Color::Yellow),
             "SHARDING_FLAG" => self.fg(Color::Magenta),
             _ => Style::new(),

@@ -80,6 +80,7 @@ impl View {
             View::Jobs => &[
                 "NAME",
                 "STATUS",
+                "HEALTH",
                 "CRON (ZONE)",
                 "NEXT FIRE",
                 "INST",
@@ -88,9 +89,10 @@ impl View {
                 "FAILOVER",
                 "DIS.ITEMS",
                 "LAST RUN",
-                "HEALTH",
             ],
-            View::Job(_, Tab::Items) => &["ITEM", "INSTANCE", "IP", "STATUS", "FAILOVER", "FLAGS", "LAST RESULT"],
+            View::Job(_, Tab::Items) => {
+                &["ITEM", "INSTANCE", "IP", "STATUS", "HEALTH", "FAILOVER", "FLAGS", "LAST RESULT"]
+            }
             View::Job(_, Tab::Config) => &["CONFIGURATION"],
             View::Job(_, Tab::Servers) => &["IP", "STATUS", "INSTANCES"],
             View::Job(_, Tab::Instances) => &["INSTANCE", "IP", "LEADER", "ITEMS"],
@@ -313,6 +315,7 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
                     dash(r.instance.as_deref()),
                     dash(r.server_ip.as_deref()),
                     r.status.to_string(),
+                    r.health.to_string(),
                     dash(failover.as_deref()),
                     flags,
                     result,
@@ -350,6 +353,7 @@ fn lazy_cells(view: &View, data: &Data, id: &RowId, now: DateTime<Utc>) -> Vec<S
             vec![
                 b.name.clone(),
                 b.status.to_string(),
+                b.health_cell(),
                 b.cron_cell(),
                 ago(j.data.upcoming_fire(now).as_ref(), now),
                 b.instance_count.to_string(),
@@ -358,7 +362,6 @@ fn lazy_cells(view: &View, data: &Data, id: &RowId, now: DateTime<Utc>) -> Vec<S
                 j.failover.to_string(),
                 j.disabled_items.to_string(),
                 ago(b.last_run.as_ref(), now),
-                b.health_cell(),
             ]
         }
         (View::Tree, RowId::Node(path)) => {
