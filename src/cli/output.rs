@@ -100,12 +100,24 @@ pub struct Output {
     pub quiet: bool,
     /// `--no-headers`, `--sort-by`.
     pub tables: TableOptions,
+    /// With [`Output::keep_column_widths`]: the widest each column of each table of a view has
+    /// been, by the table's place in the view.
+    steady: Option<Vec<Vec<usize>>>,
+    /// The place in the view of the next table drawn.
+    next_table: usize,
 }
 
 impl Output {
     /// A writer for `format`.
     pub fn new(format: Format) -> Output {
-        Output { format, quiet: false, tables: TableOptions::default() }
+        Output { format, quiet: false, tables: TableOptions::default(), steady: None, next_table: 0 }
+    }
+
+    /// Keeps each table column at least as wide as it has been (`--watch`): a view drawn again
+    /// and again does not shift its columns as a cell grows and shrinks (`OK` and
+    /// `FAILING 1/3 (item 2)` in the same column).
+    pub fn keep_column_widths(&mut self) {
+        self.steady.get_or_insert_with(Vec::new);
     }
 
     /// A writer that prints tables as `tables` says.
@@ -123,6 +135,7 @@ impl Output {
     /// # Errors
     /// Serialisation or I/O errors, including a broken pipe.
     pub fn render(&mut self, view: &impl Render) -> Result<()> {
+        self.next_table = 0;
         let blocks = match self.format {
             Format::Json | Format::Yaml => return self.document(&view.document()),
             Format::Plain => view.plain(),
@@ -215,7 +228,15 @@ impl Output {
             }
             format!("{table}\n")
         } else {
-            render_table(&table, &self.tables, terminal_width())?
+            let place = self.next_table;
+            self.next_table += 1;
+            let floor = self.steady.as_ref().and_then(|s| s.get(place)).cloned().unwrap_or_default();
+            let (text, widths) = fitted_table(&table, &self.tables, terminal_width(), &floor)?;
+            if let Some(steady) = &mut self.steady {
+                steady.resize(steady.len().max(place + 1), Vec::new());
+                steady[place] = widths;
+            }
+            text
         };
         self.text(&text)
     }
@@ -311,12 +332,23 @@ fn without_header(table: &Table) -> Table {
 /// # Errors
 /// An unknown `--sort-by` column (exit 2).
 pub fn render_table(table: &Table, options: &TableOptions, width: Option<usize>) -> Result<String> {
+    Ok(fitted_table(table, options, width, &[])?.0)
+}
+
+/// [`render_table`], each column at least as wide as `floor` says (where it says), and the widths
+/// used.
+fn fitted_table(
+    table: &Table,
+    options: &TableOptions,
+    width: Option<usize>,
+    floor: &[usize],
+) -> Result<(String, Vec<usize>)> {
     let table = sorted(table.clone(), options)?;
     let header = table.header().map(cells).unwrap_or_default();
     let mut rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
     let columns = rows.iter().map(Vec::len).chain(std::iter::once(header.len())).max().unwrap_or(0);
     let count = |s: &str| s.chars().count();
-    let mut widths = vec![0usize; columns];
+    let mut widths: Vec<usize> = (0..columns).map(|i| floor.get(i).copied().unwrap_or(0)).collect();
     for row in rows.iter().chain(std::iter::once(&header)) {
         for (i, cell) in row.iter().enumerate() {
             widths[i] = widths[i].max(count(cell));
@@ -357,5 +389,29 @@ pub fn render_table(table: &Table, options: &TableOptions, width: Option<usize>)
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    Ok(out)
+    Ok((out, widths))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn health_table(health: &str) -> Table {
+        let mut table = Table::new();
+        table.set_header(["NAME", "HEALTH", "LAST RUN"]);
+        table.add_row(["etl", health, "2s ago"]);
+        table
+    }
+
+    #[test]
+    fn a_column_keeps_the_widest_width_it_has_had() {
+        let options = TableOptions::default();
+        let (ok, widths) = fitted_table(&health_table("OK"), &options, None, &[]).unwrap();
+        assert_eq!(ok, "NAME   HEALTH   LAST RUN\netl    OK       2s ago\n");
+        let (failing, widths) = fitted_table(&health_table("FAILING 1/3 (item 2)"), &options, None, &widths).unwrap();
+        let (again, _) = fitted_table(&health_table("OK"), &options, None, &widths).unwrap();
+        let at = |text: &str| text.lines().nth(1).unwrap().find("2s ago").unwrap();
+        assert_eq!(at(&again), at(&failing), "{failing}{again}");
+        assert!(at(&again) > at(&ok));
+    }
 }

@@ -1,9 +1,11 @@
 //! `--watch` for the list views (`job list --watch`, `sharding show JOB --watch`): like
 //! `kubectl get -w`, the view is drawn, then drawn again after every change in the registry.
 //!
-//! Changes come from one persistent recursive ZooKeeper watch on the subtree the view reads (no
-//! polling); the watch is re-registered after a reconnect and then yields a resync, which
-//! redraws too. A task owns the watch (its `next` is not cancel-safe) and forwards events; bursts
+//! Changes come from one persistent recursive ZooKeeper watch on the subtree the view reads; the
+//! watch is re-registered after a reconnect and then yields a resync, which redraws too. Some of
+//! a view depends on the time alone (an item becomes `OVERDUE` when fires pass without a start,
+//! the next fire moves on), so while connected the view is also read again every [`REFRESH`].
+//! Table columns keep the widest width they have had, so they do not shift between frames. A task owns the watch (its `next` is not cancel-safe) and forwards events; bursts
 //! are coalesced ([`COALESCE`]) and a view whose document did not change is not drawn again. In
 //! the table format a terminal is cleared and redrawn; otherwise each view follows the previous
 //! one after a blank line. With `-o json` every change prints the document as one JSON line.
@@ -30,6 +32,9 @@ use crate::registry::{LinkState, Registry};
 /// How long a burst of changes is gathered before one redraw.
 pub const COALESCE: Duration = Duration::from_millis(200);
 
+/// How often the view is read again without a change (see the module docs).
+pub const REFRESH: Duration = Duration::from_secs(5);
+
 /// Draws `read()`'s view, then again after each change under `root`, until Ctrl-C or the
 /// registry session ends.
 ///
@@ -53,6 +58,9 @@ pub async fn watch<V: Render>(
     });
     let mut session = registry.session();
     let mut lost: Option<Lost> = None;
+    out.keep_column_widths();
+    let mut refresh = tokio::time::interval_at(tokio::time::Instant::now() + REFRESH, REFRESH);
+    refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut view = read().await?;
     let mut last: Option<(String, Option<Lost>)> = None;
     let mut first = true;
@@ -73,6 +81,7 @@ pub async fn watch<V: Render>(
                 while rx.try_recv().is_ok() {}
                 view = read().await?;
             }
+            _ = refresh.tick(), if lost.is_none() => view = read().await?,
             changed = session.changed() => {
                 if changed.is_err() {
                     break;
