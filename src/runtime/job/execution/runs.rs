@@ -482,11 +482,9 @@ fn failure(ctx: &JobCtx, item: u32, run: &RunInfo, outcome: &ItemOutcome) -> cra
     }
 }
 
-/// How many lines of a failed run's stderr are logged with the failure.
-const FAILURE_STDERR_LINES: usize = 20;
-
-/// Logs how an item run ended: a failure at WARN with its reason, then the last lines of its
-/// stderr at WARN too, so that a filter on warnings still shows why.
+/// Logs how an item run ended: a failure at WARN with its reason, which ends with the last line
+/// of its stderr, so that a filter on warnings still shows why. The stderr lines themselves were
+/// logged as they came (INFO, `stream=stderr`), and are not logged again.
 fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &ItemOutcome) {
     let source = run.source.label();
     if outcome.success {
@@ -499,9 +497,5 @@ fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &I
             job = %job, item, source = %source, elapsed_ms, exit_code = code, error = %error, "item failed"
         ),
         None => tracing::warn!(job = %job, item, source = %source, elapsed_ms, error = %error, "item failed"),
-    }
-    let lines: Vec<&str> = outcome.stderr_tail.lines().filter(|l| !l.trim().is_empty()).collect();
-    for line in &lines[lines.len().saturating_sub(FAILURE_STDERR_LINES)..] {
-        tracing::warn!(job = %job, item, stream = %"stderr", "{line}");
     }
 }
