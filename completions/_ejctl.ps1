@@ -146,6 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show the secrets of the configuration (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
@@ -403,7 +404,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')
@@ -423,6 +424,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show the secrets (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`: the output can then be written back with `config set` or `config apply`')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
@@ -538,7 +540,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;config;help' {
-            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')
@@ -1271,6 +1273,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
             [CompletionResult]::new('--mask-ips', '--mask-ips', [CompletionResultType]::ParameterName, 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob''s dump does)')
             [CompletionResult]::new('--elasticjob', '--elasticjob', [CompletionResultType]::ParameterName, 'Print ElasticJob''s dump lines (`path | value`), as a Java worker''s dump port answers')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show the secrets of job configurations (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables and plain rows without the header line')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accepted for scripts and ignored: this command never asks for confirmation')
@@ -1458,7 +1461,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             break
         }
         'ejctl;help;config' {
-            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML exactly as stored')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Change configuration keys, validated and written with a version check')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Write the configurations of job files to the registry (created, updated or unchanged)')

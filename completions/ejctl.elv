@@ -139,6 +139,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -o 'Output format (`wide`: a table with every column)'
             cand --output 'Output format (`wide`: a table with every column)'
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
+            cand --show-secrets 'Show the secrets of the configuration (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`'
             cand --no-headers 'Tables and plain rows without the header line'
             cand -y 'Accepted for scripts and ignored: this command never asks for confirmation'
             cand --yes 'Accepted for scripts and ignored: this command never asks for confirmation'
@@ -377,7 +378,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand get 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets'
             cand set 'Change configuration keys, validated and written with a version check'
             cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
             cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'
@@ -396,6 +397,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand -o 'Output format (`wide`: a table with every column)'
             cand --output 'Output format (`wide`: a table with every column)'
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
+            cand --show-secrets 'Show the secrets (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`: the output can then be written back with `config set` or `config apply`'
             cand --no-headers 'Tables and plain rows without the header line'
             cand -y 'Accepted for scripts and ignored: this command never asks for confirmation'
             cand --yes 'Accepted for scripts and ignored: this command never asks for confirmation'
@@ -506,7 +508,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --version 'Print version'
         }
         &'ejctl;config;help'= {
-            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand get 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets'
             cand set 'Change configuration keys, validated and written with a version check'
             cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
             cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'
@@ -1174,6 +1176,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
             cand --mask-ips 'Replace IPv4 addresses with ip1, ip2, ... (as ElasticJob''s dump does)'
             cand --elasticjob 'Print ElasticJob''s dump lines (`path | value`), as a Java worker''s dump port answers'
+            cand --show-secrets 'Show the secrets of job configurations (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of `****`'
             cand --no-headers 'Tables and plain rows without the header line'
             cand -y 'Accepted for scripts and ignored: this command never asks for confirmation'
             cand --yes 'Accepted for scripts and ignored: this command never asks for confirmation'
@@ -1343,7 +1346,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         &'ejctl;help;job;remove'= {
         }
         &'ejctl;help;config'= {
-            cand get 'Print a job''s configuration YAML exactly as stored'
+            cand get 'Print a job''s configuration YAML as stored, its secrets masked unless --show-secrets'
             cand set 'Change configuration keys, validated and written with a version check'
             cand edit 'Edit a job''s configuration in $VISUAL / $EDITOR, validated and written with a version check'
             cand apply 'Write the configurations of job files to the registry (created, updated or unchanged)'

@@ -66,6 +66,9 @@ mod history;
 /// `ejctl why`: one scenario per condition, each from a real tree.
 mod why;
 
+/// Secrets of configurations are masked in every output and local endpoint unless asked for.
+mod secrets;
+
 /// Every view of an item (list and whole reads, `job list`, `job show`, `sharding show`,
 /// `failover list`) shows the one state `coord::state` decides.
 mod views;

@@ -18,6 +18,8 @@
 //! `--addr HOST:PORT` asks a worker's dump port instead (`dump@{job}` line protocol) and prints
 //! its answer. `--mask-ips` replaces every IPv4 address with `ip1`, `ip2`, ... in order of first
 //! appearance, consistently across the whole output, as ElasticJob's `SensitiveInfoUtils` does.
+//! Secrets of job configurations are masked ([`crate::config::secrets`]) unless `--show-secrets`;
+//! a worker's dump port always masks them.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,6 +32,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::global::GlobalArgs;
 use super::output::{Block, Output, Render};
+use crate::config::secrets;
 use crate::exit::{CliError, Exit};
 use crate::registry::path::{self, JobPaths};
 use crate::registry::snapshot::{self, IpMasker};
@@ -49,6 +52,10 @@ pub struct DumpArgs {
     /// Print ElasticJob's dump lines (`path | value`), as a Java worker's dump port answers.
     #[arg(long)]
     pub elasticjob: bool,
+    /// Show the secrets of job configurations (`email.password`, `dingtalk.secret`, tokens in
+    /// webhook URLs) instead of `****`.
+    #[arg(long)]
+    pub show_secrets: bool,
 }
 
 /// Runs `ejctl dump`.
@@ -66,10 +73,19 @@ pub async fn exec(global: &GlobalArgs, args: DumpArgs, out: &mut Output) -> Resu
     let namespace = global.namespace.clone().unwrap_or_default();
     let root =
         args.job.as_ref().map_or_else(|| path::NAMESPACE_ROOT.to_string(), |j| JobPaths::new(j).root().to_string());
-    let Some(nodes) = read_tree(global, &registry, &root).await? else {
+    let Some(mut nodes) = read_tree(global, &registry, &root).await? else {
         let job = args.job.as_deref().unwrap_or_default();
         return Err(crate::ops::Admin::new(registry, &namespace).missing_job(job).await.into());
     };
+    if !args.show_secrets {
+        for n in &mut nodes {
+            let text = n.node.text();
+            let masked = secrets::mask_yaml(&text);
+            if masked != text {
+                n.node.data = masked.into_bytes();
+            }
+        }
+    }
     let elasticjob = args.elasticjob;
     out.render(&Dump { tree: Tree::new(nodes), root, namespace, job: args.job, mask_ips: args.mask_ips, elasticjob })?;
     Ok(Exit::Ok)

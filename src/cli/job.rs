@@ -24,6 +24,7 @@ use super::output::{Block, Output, Render};
 use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table};
 use super::{prompt, trigger};
 use crate::config::schema::{self, Kind};
+use crate::config::secrets;
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
@@ -42,7 +43,7 @@ pub enum JobCmd {
     List(Reads<ListArgs>),
     /// Show one job: configuration, servers, instances, sharding, failover and leader.
     #[command(after_help = "Examples:\n  ejctl job show myJob\n  ejctl job show myJob -o json | jq .job.sharding")]
-    Show(Reads<JobArg>),
+    Show(Reads<ShowArgs>),
     /// Trigger a job now on every live instance; --wait follows the items until they finish.
     #[command(
         after_help = "Examples:\n  ejctl job trigger myJob\n  ejctl job trigger myJob --wait --timeout 5m\n\nWith --wait the exit status is 0 when every item succeeded and 1 when an item failed or the\ntimeout passed. Only ejctl workers report results; a Java instance runs the trigger but never\nreports, so --wait on a Java cluster ends at the timeout."
@@ -87,6 +88,17 @@ pub struct JobArg {
     pub job: String,
 }
 
+/// Arguments of `job show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The job name.
+    pub job: String,
+    /// Show the secrets of the configuration (`email.password`, `dingtalk.secret`, tokens in
+    /// webhook URLs) instead of `****`.
+    #[arg(long)]
+    pub show_secrets: bool,
+}
+
 /// A job and an optional server.
 #[derive(Debug, Args)]
 pub struct ServerArgs {
@@ -118,7 +130,7 @@ pub struct RemoveArgs {
 pub async fn exec(global: &GlobalArgs, cmd: JobCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
         JobCmd::List(a) => list(global, a.args.watch, out).await,
-        JobCmd::Show(a) => show(global, &a.args.job, out).await,
+        JobCmd::Show(a) => show(global, &a.args.job, a.args.show_secrets, out).await,
         JobCmd::Trigger(a) => trigger::exec(global, &a.args, out).await,
         JobCmd::Disable(a) => set_status(global, &a.args, "disable", ServerStatus::Disabled, out).await,
         JobCmd::Enable(a) => set_status(global, &a.args, "enable", ServerStatus::Enabled, out).await,
@@ -404,11 +416,18 @@ impl JobShow {
     }
 }
 
-async fn show(global: &GlobalArgs, name: &str, out: &mut Output) -> Result<Exit> {
+async fn show(global: &GlobalArgs, name: &str, show_secrets: bool, out: &mut Output) -> Result<Exit> {
     check_job_name(name)?;
     let admin = global::admin(global).await?;
-    let job = admin.read_job(name).await?;
-    let detail = view::job_detail(admin.namespace(), &job, Utc::now());
+    let mut job = admin.read_job(name).await?;
+    let mut detail = view::job_detail(admin.namespace(), &job, Utc::now());
+    if !show_secrets {
+        secrets::mask_document(&mut detail.config);
+        job.config_text = secrets::mask_yaml(&job.config_text);
+        if let Ok(config) = &mut job.config {
+            config.props = secrets::mask_props(&config.props);
+        }
+    }
     out.render(&JobShow { job, detail })?;
     Ok(Exit::Ok)
 }

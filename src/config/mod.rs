@@ -13,6 +13,7 @@ pub mod keys;
 pub mod model;
 pub mod props;
 pub mod schema;
+pub mod secrets;
 mod tables;
 pub mod validate;
 

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::handler::{Email, ErrorHandler, Failure, Notifier, Timeouts, dingtalk_url, robot_body, webhook_body};
+use crate::config::secrets::mask_urls;
 
 /// How many notifications wait at most.
 pub const QUEUE: usize = 100;
@@ -154,11 +155,14 @@ async fn run(mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
                     break;
                 }
                 Err(Attempt { message, retry }) if retry && attempt < ATTEMPTS => {
+                    // An HTTP client's error names the URL, tokens and signatures included.
+                    let message = mask_urls(&message);
                     tracing::warn!(job = %failure.job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
                     tokio::time::sleep(wait).await;
                     wait *= 2;
                 }
                 Err(Attempt { message, .. }) => {
+                    let message = mask_urls(&message);
                     counts.failed.fetch_add(1, Ordering::Relaxed);
                     tracing::error!(job = %failure.job, item = failure.item, attempt, error = %message, "failure notification not sent");
                     break;

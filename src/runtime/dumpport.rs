@@ -21,6 +21,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use super::StopMode;
+use crate::config::secrets::mask_yaml;
 use crate::registry::cache::CacheReader;
 use crate::registry::path::{self, JobPaths};
 use crate::registry::snapshot::{IpMasker, dump_line, parse_dump_request};
@@ -126,10 +127,11 @@ fn render(paths: &JobPaths, nodes: &[TreeNode], cache: &CacheReader) -> String {
             let cached = view
                 .node(&p)
                 .map(|c| c.data.as_deref().map_or_else(|| value.clone(), crate::registry::codec::decode_text));
+            // Secrets never leave through the port: anyone on the machine can ask it.
             let line = match cached {
-                Some(c) if c == value => dump_line(&p, &value, None),
-                Some(c) => dump_line(&p, &value, Some((&p, &c))),
-                None => dump_line(&p, &value, Some(("", ""))),
+                Some(c) if c == value => dump_line(&p, &mask_yaml(&value), None),
+                Some(c) => dump_line(&p, &mask_yaml(&value), Some((&p, &mask_yaml(&c)))),
+                None => dump_line(&p, &mask_yaml(&value), Some(("", ""))),
             };
             lines.push(masker.mask(&line));
         }

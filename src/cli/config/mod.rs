@@ -71,9 +71,11 @@ use crate::ops::config::{StoredConfig, config_json};
 /// `ejctl config ...`.
 #[derive(Debug, Subcommand)]
 pub enum ConfigCmd {
-    /// Print a job's configuration YAML exactly as stored.
-    #[command(after_help = "Examples:\n  ejctl config get myJob\n  ejctl config get myJob -o json | jq .config.cron")]
-    Get(Reads<JobArg>),
+    /// Print a job's configuration YAML as stored, its secrets masked unless --show-secrets.
+    #[command(
+        after_help = "Examples:\n  ejctl config get myJob\n  ejctl config get myJob -o json | jq .config.cron\n  ejctl config get myJob --show-secrets > myJob.yaml"
+    )]
+    Get(Reads<GetArgs>),
     /// Change configuration keys, validated and written with a version check.
     #[command(
         after_help = "Examples:\n  ejctl config set myJob cron='0/10 * * * * ?' failover=true\n  ejctl config set myJob shardingTotalCount=4 --yes\n  ejctl config set myJob sharding_item_parameters=0=A,1=B props.script.command.line='/opt/run.sh'\n  ejctl config set myJob props.obsolete=      # an empty value removes a property or an optional key\n\nKeys: the YAML keys (jobName cannot change) or the job file's names (command, timeout_seconds, ...).\nThese ask for confirmation (--yes without a terminal): changing shardingTotalCount (the items\nare resharded), an empty cron (a one-off job), a cron that never fires again, disabled=true\n(running workers ignore it until they restart: use `ejctl job disable`)."
@@ -101,6 +103,17 @@ pub enum ConfigCmd {
 pub struct JobArg {
     /// The job.
     pub job: String,
+}
+
+/// Arguments of `config get`.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// The job name.
+    pub job: String,
+    /// Show the secrets (`email.password`, `dingtalk.secret`, tokens in webhook URLs) instead of
+    /// `****`: the output can then be written back with `config set` or `config apply`.
+    #[arg(long)]
+    pub show_secrets: bool,
 }
 
 /// Arguments of `ejctl config set`.
@@ -139,7 +152,7 @@ pub struct DiffArgs {
 /// a declined confirmation or a concurrent change (exit 4), registry errors (exit 5).
 pub async fn exec(global: &GlobalArgs, cmd: ConfigCmd, out: &mut Output) -> Result<Exit> {
     match cmd {
-        ConfigCmd::Get(a) => get(global, &a.args.job, out).await,
+        ConfigCmd::Get(a) => get(global, &a.args.job, a.args.show_secrets, out).await,
         ConfigCmd::Set(a) => update::set(global, &a.args.job, &a.args.assignments, out).await,
         ConfigCmd::Edit(a) => update::edit(global, &a.args.job, out).await,
         ConfigCmd::Apply(a) => files::apply_or_diff(global, &a.args.files, out, true).await,
@@ -194,10 +207,13 @@ impl Render for Get<'_> {
     }
 }
 
-async fn get(global: &GlobalArgs, job: &str, out: &mut Output) -> Result<Exit> {
+async fn get(global: &GlobalArgs, job: &str, show_secrets: bool, out: &mut Output) -> Result<Exit> {
     check_job_name(job)?;
     let admin = global::admin(global).await?;
-    let stored = admin.read_config(job).await?;
+    let mut stored = admin.read_config(job).await?;
+    if !show_secrets {
+        stored.text = crate::config::secrets::mask_yaml(&stored.text);
+    }
     out.render(&Get { job, stored })?;
     Ok(Exit::Ok)
 }
