@@ -56,11 +56,10 @@ async fn secrets_are_masked_in_every_output_unless_asked_for() {
         .spawn()
         .unwrap();
     let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
-    eventually(60, "both notifications to fail", async || {
-        let log = read_log();
-        log.contains("failure notification failed") && log.contains("job=robot") && log.contains("job=mail")
-    })
-    .await;
+    let failed = |job: &str| {
+        read_log().lines().any(|l| l.contains("failure notification failed") && l.contains(&format!(" job={job} ")))
+    };
+    eventually(60, "both notifications to fail", async || failed("robot") && failed("mail")).await;
     let log_text = read_log();
     let failures: String =
         log_text.lines().filter(|l| l.contains("failure notification")).map(|l| format!("{l}\n")).collect();
@@ -98,4 +97,25 @@ async fn secrets_are_masked_in_every_output_unless_asked_for() {
     assert!(dumped.contains(PASSWORD), "{dumped}");
     let _ = worker.kill();
     let _ = worker.wait();
+}
+
+/// The trace store's SQLite files (the database and its write-ahead log) are the owner's only:
+/// the runs' output tails may hold what scripts print.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_trace_files_are_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("trace.db");
+    let store = ejctl::trace::store::Store::open(&ejctl::trace::TraceTarget::Sqlite(db.clone())).await.unwrap();
+    let names = store.job_names().await.unwrap();
+    assert!(names.is_empty());
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let entry = entry.unwrap();
+        let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", entry.path().display());
+        checked += 1;
+    }
+    assert!(checked >= 2, "the database and its write-ahead log");
+    store.close().await;
 }

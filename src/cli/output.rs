@@ -144,7 +144,7 @@ impl Output {
         };
         for block in blocks {
             match block {
-                Block::Text(text) => self.text(&text)?,
+                Block::Text(text) => self.text(&visible(&text, true))?,
                 Block::Table(table) => self.table(*table)?,
                 Block::Rows(rows) => self.rows(&rows)?,
                 Block::Note(note) if !self.quiet => self.note(&note)?,
@@ -240,6 +240,26 @@ impl Output {
         };
         self.text(&text)
     }
+}
+
+/// `text` safe for a terminal: control characters (an escape sequence in a node's data, a
+/// carriage return that would overwrite a line) are shown as `\x1B`, `\u{9B}`; with
+/// `lines`, newlines and tabs are kept. The views' own text has none of them, so only
+/// registry data is changed.
+pub fn visible(text: &str, lines: bool) -> std::borrow::Cow<'_, str> {
+    let keep = |c: char| lines && (c == '\n' || c == '\t');
+    if !text.chars().any(|c| c.is_control() && !keep(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if keep(c) || !c.is_control() => out.push(c),
+            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The width tables are fitted to: the terminal's when stdout is one, else `COLUMNS` if set.
@@ -344,8 +364,9 @@ fn fitted_table(
     floor: &[usize],
 ) -> Result<(String, Vec<usize>)> {
     let table = sorted(table.clone(), options)?;
-    let header = table.header().map(cells).unwrap_or_default();
-    let mut rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
+    let safe = |row: Vec<String>| row.into_iter().map(|c| visible(&c, false).into_owned()).collect::<Vec<_>>();
+    let header = table.header().map(cells).map(safe).unwrap_or_default();
+    let mut rows: Vec<Vec<String>> = table.row_iter().map(cells).map(safe).collect();
     let columns = rows.iter().map(Vec::len).chain(std::iter::once(header.len())).max().unwrap_or(0);
     let count = |s: &str| s.chars().count();
     let mut widths: Vec<usize> = (0..columns).map(|i| floor.get(i).copied().unwrap_or(0)).collect();
@@ -401,6 +422,15 @@ mod tests {
         table.set_header(["NAME", "HEALTH", "LAST RUN"]);
         table.add_row(["etl", health, "2s ago"]);
         table
+    }
+
+    #[test]
+    fn control_characters_in_data_are_shown_not_obeyed() {
+        assert_eq!(visible("plain\ttext\n", true), "plain\ttext\n");
+        assert_eq!(visible("red \x1b[31mX\r\u{9b}2J", true), "red \\x1B[31mX\\x0D\\x9B2J");
+        assert_eq!(visible("a\nb", false), "a\\x0Ab");
+        let (text, _) = fitted_table(&health_table("\x1b]0;pwned\x07"), &TableOptions::default(), None, &[]).unwrap();
+        assert!(text.contains("\\x1B]0;pwned\\x07") && !text.contains('\x1b'), "{text}");
     }
 
     #[test]

@@ -170,6 +170,17 @@ impl Store {
                     std::fs::create_dir_all(dir)
                         .map_err(|e| anyhow::anyhow!("cannot create the directory of {}: {e}", path.display()))?;
                 }
+                // Created owner-only before SQLite opens it: its `-wal` and `-shm` files take the
+                // database file's mode, and the runs' output tails may hold what scripts print.
+                if !path.exists() {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .mode(0o600)
+                        .open(path)
+                        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?;
+                }
                 let options = SqliteConnectOptions::new()
                     .filename(path)
                     .create_if_missing(true)
