@@ -236,7 +236,8 @@ fn r11_commands_offer_only_the_options_that_mean_something() {
 
 /// Global options at the end of the line: `--yes` on every command (a no-op where nothing asks,
 /// and said so in help), `-o` and the registry options after the command and after its
-/// positional arguments; a registry option on a command without a registry is still refused.
+/// positional arguments, and between a command group and its subcommand; a registry option on a
+/// command without a registry is still refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn global_options_anywhere_on_the_line() {
     let (server, ns, r) = crate::support::zk_registry("anywhere").await;
@@ -265,10 +266,20 @@ async fn global_options_anywhere_on_the_line() {
         let out = at_end(args);
         assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
-    // -o after the command, and at the very end after the positional argument and registry options.
-    let out = at_end(&["job", "list", "-o", "json"]);
-    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(list["jobs"].is_array(), "{list}");
+    // -o after the command, between the group and the subcommand, and at the very end after the
+    // positional argument and registry options.
+    for args in [&["job", "list", "-o", "json"][..], &["job", "-o", "json", "list"], &["job", "--output=json", "list"]]
+    {
+        let out = at_end(args);
+        let list: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert!(list["jobs"].is_array(), "{list}");
+    }
+    let out = run(&["sharding", "--zk", &zk, "-o", "json", "--namespace", &ns, "show", "job0000"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // An option the subcommand does not take is refused by name, wherever it is written.
+    let out = run(&["cron", "--zk", &zk, "next", "0 0 12 * * ?"]);
+    assert_eq!(out.status.code(), Some(2));
     let out = run(&["job", "show", "--zk", &zk, "--namespace", &ns, "job0000", "-o", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let show: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

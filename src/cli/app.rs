@@ -126,6 +126,69 @@ pub fn command() -> clap::Command {
     Cli::command()
 }
 
+/// The command line with the options written between a command group and its subcommand
+/// (`ejctl job -o json list`, `ejctl server --yes disable 10.0.0.5`) moved after the
+/// subcommand, where clap looks for them: each subcommand takes only the options that mean
+/// something to it, so a script may put them anywhere after the group. An option the group
+/// itself takes (`--help`) stays where it is; one the subcommand does not take is then refused
+/// by it, by name.
+pub fn hoist_group_options(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let root = command();
+    // The group: the first word that names a subcommand with subcommands of its own.
+    let takes_value = |arg: &clap::Arg| arg.get_action().takes_values();
+    // Past the root's options (`ejctl --zk HOST job ...`) and their values.
+    let mut at = 1;
+    while let Some(word) = args.get(at).map(|a| a.to_string_lossy().into_owned()) {
+        if !word.starts_with('-') {
+            break;
+        }
+        let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
+        let spec = root.get_arguments().find(|a| matches_flag(a, name));
+        at += if !word.contains('=') && spec.is_some_and(takes_value) { 2 } else { 1 };
+    }
+    if at >= args.len() {
+        return args;
+    }
+    let Some(group) = root.find_subcommand(&args[at]).filter(|g| g.has_subcommands()) else { return args };
+    let mut moved: Vec<std::ffi::OsString> = Vec::new();
+    let mut i = at + 1;
+    while let Some(word) = args.get(i).map(|a| a.to_string_lossy().into_owned()) {
+        if !word.starts_with('-') || word == "--" {
+            break;
+        }
+        let name = word.split_once('=').map_or(word.as_str(), |(n, _)| n);
+        let own = group.get_arguments().any(|a| matches_flag(a, name));
+        if own {
+            return args;
+        }
+        // Which subcommand comes next decides the option's arity; any subcommand's will do for
+        // the options every command shares.
+        let spec = group.get_subcommands().flat_map(|c| c.get_arguments()).find(|a| matches_flag(a, name));
+        let width = if !word.contains('=') && spec.is_some_and(takes_value) { 2 } else { 1 };
+        moved.extend(args.iter().skip(i).take(width).cloned());
+        i += width;
+    }
+    if moved.is_empty() || i >= args.len() {
+        return args;
+    }
+    let mut out: Vec<std::ffi::OsString> = args[..=at].to_vec();
+    out.push(args[i].clone());
+    out.extend(moved);
+    out.extend(args[i + 1..].iter().cloned());
+    out
+}
+
+/// `name` (`--output`, `-o`, `-oX` counted by its first two characters) names `arg`.
+fn matches_flag(arg: &clap::Arg, name: &str) -> bool {
+    if let Some(long) = name.strip_prefix("--") {
+        arg.get_long() == Some(long) || arg.get_all_aliases().is_some_and(|a| a.contains(&long))
+    } else if let Some(short) = name.strip_prefix('-').and_then(|s| s.chars().next()) {
+        arg.get_short() == Some(short)
+    } else {
+        false
+    }
+}
+
 /// Subcommands a typo must never be steered to: clap's "a similar subcommand exists" leaves
 /// these out.
 const DESTRUCTIVE: &[&str] = &["shutdown", "remove", "delete", "purge"];

@@ -21,8 +21,9 @@ pub fn main() -> ExitCode {
     // Every TLS user (ZooKeeper, HTTP jobs) is built on rustls with aws-lc; naming the process
     // provider keeps a dependency that also enables `ring` from making rustls refuse to choose.
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let args = super::app::hoist_group_options(std::env::args_os().collect());
     let parsed = super::app::command()
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
