@@ -46,7 +46,7 @@ fn preserved_json(block: &str) -> Json {
         Some(re) => re.replace_all(block, "$1!$2"),
         None => block.into(),
     };
-    let parsed: Option<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).ok();
+    let parsed = crate::registry::codec::bounded::value(&block, "preserved entry").ok();
     match parsed {
         Some(serde_yaml_ng::Value::Mapping(map)) => {
             map.into_iter().next().map_or_else(|| Json::String(block.to_string()), |(_, v)| yaml_to_json(&v))

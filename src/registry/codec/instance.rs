@@ -84,14 +84,13 @@ impl InstanceInfo {
     /// part of the id, a missing id to `fallback_id` (the node name).
     ///
     /// # Errors
-    /// When the text is not a YAML mapping.
+    /// When the text exceeds a limit of [`super::bounded`] or is not a YAML mapping.
     pub fn from_yaml(text: &str, fallback_id: &str) -> Result<InstanceInfo, CodecError> {
         if let Some(plain) = plain_node(text, fallback_id) {
             return Ok(plain);
         }
         let what = format!("instance {fallback_id}");
-        let value: Value =
-            serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(&what, format!("not valid YAML: {e}")))?;
+        let value: Value = super::bounded::from_str(text, &what)?;
         let map = match value {
             Value::Mapping(map) => map,
             Value::Null => serde_yaml_ng::Mapping::new(),

@@ -24,6 +24,7 @@
 //! Nothing here does I/O; the runtime, the admin commands and `ejctl dump` share these decoders,
 //! so the admin view cannot disagree with what workers see.
 
+pub mod bounded;
 pub mod instance;
 pub mod result;
 pub mod yaml;

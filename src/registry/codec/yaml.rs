@@ -15,11 +15,10 @@ impl JobConfig {
     /// Decodes the YAML stored at `config`.
     ///
     /// # Errors
-    /// When the text is not YAML, not a mapping, or a modelled key has a value of the wrong type.
+    /// When the text exceeds a limit of [`super::bounded`], is not YAML, not a mapping, or a modelled key has a value of the wrong type.
     pub fn from_yaml(text: &str) -> Result<JobConfig, CodecError> {
         let what = "job configuration";
-        let value: Value =
-            serde_yaml_ng::from_str(text).map_err(|e| CodecError::new(what, format!("not valid YAML: {e}")))?;
+        let value: Value = super::bounded::from_str(text, what)?;
         let map = match value {
             Value::Mapping(map) => map,
             Value::Null => return Err(CodecError::new(what, "empty document")),
