@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::state::{Health, ItemState, Schedule, item_states};
 use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
 use crate::registry::codec::result::{REFUSED_VALUE_CAP, cap_head};
@@ -59,9 +60,13 @@ pub enum Condition {
     /// (script command, dataflow or HTTP request, listener) other than the worker's job file,
     /// which pins its own and runs that instead.
     CommandRefused,
-    /// Instances are registered, but nothing ran for several periods: they may be cut off from
-    /// ZooKeeper (fenced), frozen or overloaded.
+    /// Items are overdue ([`super::state`]): their owners are registered, yet no run started for
+    /// two fires since the last ended. The owners may be cut off from ZooKeeper (fenced), frozen,
+    /// or dead with their sessions still open.
     InstancesSilent,
+    /// The item's last run outlasted the cron's period (or was a misfire run): fires due while it
+    /// runs coalesce into one run after it, or are skipped with misfire off.
+    SlowRuns,
     /// The item's last run failed.
     LastRunFailed,
     /// A past fire (`--fire`) was covered by a run the trace recorded.
@@ -194,7 +199,7 @@ pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
         let state = s.view.items.get(&item).cloned().unwrap_or_default();
         item_level(s, config, item, &state, &mut out);
     }
-    silent_instances(s, config, &items, &mut out);
+    health_level(s, &items, &mut out);
     out.sort_by_key(|f| (!f.blocking, f.code, f.item));
     if !out.iter().any(|f| f.blocking) {
         let next = s.cron.and_then(|(cron, tz)| cron.next_after(s.now, tz));
@@ -492,40 +497,47 @@ fn instance_ip(id: &str) -> &str {
     crate::registry::codec::instance_ip(id)
 }
 
-/// Instances are registered and the job due, but the newest result is older than a few cron
-/// periods.
-fn silent_instances(s: &Snapshot<'_>, config: &JobConfig, items: &[u32], out: &mut Vec<Finding>) {
-    if out.iter().any(|f| f.blocking) || s.view.instances.is_empty() || !config.monitor_execution {
-        return;
+/// What the item state model ([`super::state`]) says beyond the tree's flags: items overdue
+/// (only when nothing else stops them), and items whose runs outlast the cron's period.
+fn health_level(s: &Snapshot<'_>, items: &[u32], out: &mut Vec<Finding>) {
+    let schedule = Schedule { config: s.config.ok(), cron: s.cron };
+    let states: Vec<ItemState> =
+        item_states(s.view, schedule, s.now).into_iter().filter(|st| items.contains(&st.item)).collect();
+    let overdue: Vec<&ItemState> = states.iter().filter(|st| st.health == Health::Overdue).collect();
+    if let Some(first) = overdue.first()
+        && !out.iter().any(|f| f.blocking)
+    {
+        let numbers: Vec<String> = overdue.iter().map(|st| st.item.to_string()).collect();
+        let owners: std::collections::BTreeSet<&str> = overdue.iter().filter_map(|st| st.owner.as_deref()).collect();
+        out.push(Finding {
+            code: Condition::InstancesSilent,
+            blocking: true,
+            item: s.item,
+            message: format!(
+                "item{} {} overdue: {}; the owner may be cut off from ZooKeeper (fenced), frozen, or dead with its session still open",
+                if overdue.len() == 1 { "" } else { "s" },
+                numbers.join(","),
+                first.reason(s.now).unwrap_or_default()
+            ),
+            evidence: owners.iter().map(|id| s.evidence(s.paths.instance(id), "registered")).collect(),
+            fix: Some(format!("ejctl instance list {}   (then check those workers' logs)", s.name())),
+        });
     }
-    let Some((cron, tz)) = s.cron else { return };
-    let last: Option<DateTime<Utc>> = items.iter().filter_map(|i| s.view.items.get(i)?.result.as_ref()?.ended()).max();
-    let Some(last) = last else { return };
-    if items.iter().any(|i| s.view.items.get(i).is_some_and(|v| v.running)) {
-        return;
+    for st in states.iter().filter(|st| st.health == Health::Slow) {
+        let Some(last) = &st.last else { continue };
+        out.push(Finding {
+            code: Condition::SlowRuns,
+            blocking: false,
+            item: Some(st.item),
+            message: format!("item {}: {}", st.item, st.reason(s.now).unwrap_or_default()),
+            evidence: vec![Evidence {
+                node: s.paths.item_leaf(st.item, ItemLeaf::Result),
+                at: last.ended(),
+                detail: format!("{} on {} ({})", last.outcome.label(), last.instance, last.source),
+            }],
+            fix: Some(format!("ejctl history {} --item {}", s.name(), st.item)),
+        });
     }
-    // Three fires due since the last recorded end, and the third at least 5 s ago.
-    let mut due = last;
-    for _ in 0..3 {
-        match cron.next_after(due, tz) {
-            Some(next) => due = next,
-            None => return,
-        }
-    }
-    if due + chrono::Duration::seconds(5) > s.now {
-        return;
-    }
-    out.push(Finding {
-        code: Condition::InstancesSilent,
-        blocking: true,
-        item: s.item,
-        message: format!(
-            "instances are registered but nothing ran since {}: they may be cut off from ZooKeeper (fenced), frozen or overloaded",
-            rfc3339(&last)
-        ),
-        evidence: s.view.instances.keys().map(|id| s.evidence(s.paths.instance(id), "registered")).collect(),
-        fix: Some(format!("ejctl instance list {}   (then check those workers' logs)", s.name())),
-    });
 }
 
 fn fire_level(s: &Snapshot<'_>, fire: DateTime<Utc>, items: &[u32], out: &mut Vec<Finding>) {

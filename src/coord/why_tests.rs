@@ -245,6 +245,16 @@ fn each_condition() {
             ..case("registered but silent for several periods", |_, _| {})
         },
         Case {
+            expect: vec![Condition::SlowRuns, Condition::WillRun],
+            item: Some(0),
+            blocking: false,
+            fix: Some("ejctl history j --item 0"),
+            ..case("a run longer than the cron's period", |v, _| {
+                let r = v.items.get_mut(&0).unwrap().result.as_mut().unwrap();
+                r.start_ms = Some(t(-25).timestamp_millis());
+            })
+        },
+        Case {
             expect: vec![Condition::LastRunFailed, Condition::WillRun],
             item: Some(1),
             blocking: false,
