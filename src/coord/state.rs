@@ -106,6 +106,11 @@ pub struct ItemState {
     pub item: u32,
     /// `sharding/{item}/instance`: the owner.
     pub owner: Option<String>,
+    /// The owner's instance id as ElasticJob shows it (from its instance YAML, else the raw
+    /// owner).
+    pub instance_id: Option<String>,
+    /// The owner's server IP (from its instance YAML, else from the id).
+    pub server_ip: Option<String>,
     /// The owner has an instance node.
     pub owner_registered: bool,
     /// ElasticJob's status of the item.
@@ -158,6 +163,8 @@ pub fn item_states(view: &JobView, schedule: Schedule<'_>, now: DateTime<Utc>) -
             let last = state.result.filter(|_| total.is_none_or(|t| info.item < t));
             let mut out = ItemState {
                 item: info.item,
+                instance_id: info.instance_id,
+                server_ip: info.server_ip,
                 owner_registered,
                 status: info.status,
                 running: state.running,

@@ -242,9 +242,8 @@ impl Admin {
             jobs.push((name.clone(), nodes));
         }
         let item_lists: Vec<String> = items.iter().map(|&(j, item)| paths[j].item(item)).collect();
-        let (found, leaves) =
+        let (mut found, leaves) =
             tokio::try_join!(registry.get_many(&second), registry.children_many(&item_lists)).map_err(cannot)?;
-        let mut found = found;
         // The flags each item has (their presence is what they say), and the failover owners,
         // whose data the third round reads.
         let mut third: Vec<(usize, String)> = Vec::new();

@@ -150,6 +150,7 @@ pub struct JobDetail {
 
 /// Everything about one job read with [`super::Admin::read_job`].
 pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDetail {
+    let states = job.item_states(now);
     let config = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&job.config_text)
         .ok()
         .and_then(|v| serde_json::to_value(v).ok())
@@ -166,8 +167,8 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         resharding_needed: job.resharding,
         servers: server_rows(job),
         instances: instance_rows(job),
-        sharding: item_rows(job, now),
-        failover: failover_state(job, now),
+        sharding: rows_of(&states, now),
+        failover: failover_of(&states),
     }
 }
 
@@ -311,12 +312,15 @@ pub struct ItemRow {
 /// The items of a job (children of `sharding` and `0..shardingTotalCount`), with their last
 /// results, health and the next fire after `now`.
 pub fn item_rows(job: &JobData, now: DateTime<Utc>) -> Vec<ItemRow> {
-    let infos = status::sharding_info(&job.view, job.total());
-    job.item_states(now).into_iter().zip(infos).map(|(state, info)| item_row(state, info, now)).collect()
+    rows_of(&job.item_states(now), now)
 }
 
-fn item_row(state: ItemState, info: status::ItemInfo, now: DateTime<Utc>) -> ItemRow {
-    let reason = state.reason(now);
+/// The rows of items whose states are `states`.
+fn rows_of(states: &[ItemState], now: DateTime<Utc>) -> Vec<ItemRow> {
+    states.iter().map(|state| item_row(state, now)).collect()
+}
+
+fn item_row(state: &ItemState, now: DateTime<Utc>) -> ItemRow {
     let result = state.last.as_ref();
     ItemRow {
         last_run: result.and_then(ItemResult::ended),
@@ -326,13 +330,13 @@ fn item_row(state: ItemState, info: status::ItemInfo, now: DateTime<Utc>) -> Ite
         last_instance: result.map(|r| r.instance.clone()).filter(|i| !i.is_empty()),
         next_fire: state.next_fire,
         item: state.item,
-        instance: info.instance_id,
-        server_ip: info.server_ip,
+        instance: state.instance_id.clone(),
+        server_ip: state.server_ip.clone(),
         status: state.status,
         health: state.health,
-        reason,
-        failover: state.failover,
-        failovering: state.failovering,
+        reason: state.reason(now),
+        failover: state.failover.clone(),
+        failovering: state.failovering.clone(),
         running: state.running,
         misfire: state.misfire_owed,
         disabled: state.disabled,
@@ -378,20 +382,24 @@ pub struct AssignedFailover {
 
 /// The failover state of a job, from its items' states.
 pub fn failover_state(job: &JobData, now: DateTime<Utc>) -> FailoverState {
-    let states = job.item_states(now);
+    failover_of(&job.item_states(now))
+}
+
+/// The failover state of items whose states are `states`.
+fn failover_of(states: &[ItemState]) -> FailoverState {
     let pending = states
         .iter()
         .filter(|s| s.failover_queued)
         .map(|s| PendingFailover { item: s.item, owner: s.owner.clone() })
         .collect();
     let assigned = states
-        .into_iter()
+        .iter()
         .filter(|s| s.failover.is_some() || s.failovering.is_some())
         .map(|s| AssignedFailover {
             item: s.item,
-            owner: s.owner,
-            failover: s.failover,
-            failovering: s.failovering,
+            owner: s.owner.clone(),
+            failover: s.failover.clone(),
+            failovering: s.failovering.clone(),
             running: s.running,
         })
         .collect();
