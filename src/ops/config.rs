@@ -256,6 +256,32 @@ impl Admin {
         }
     }
 
+    /// The values the workers' job files give the command properties they pin, as the items'
+    /// last results recorded them when the workers refused the registry's (property → value;
+    /// `None`: unset in the job file). Empty when no worker refused anything. Two round trips
+    /// (the items, then their results), for `config set` and `config edit` only.
+    ///
+    /// # Errors
+    /// Registry errors.
+    pub async fn job_file_values(&self, job: &str) -> Result<BTreeMap<String, Option<String>>, CliError> {
+        let paths = JobPaths::new(job);
+        let read = |e| CliError::registry(format!("job '{job}': cannot read its items' results"), e);
+        let items = self.registry().children(&paths.sharding()).await.map_err(read)?.unwrap_or_default();
+        let results: Vec<String> = items
+            .iter()
+            .filter_map(|i| i.parse::<u32>().ok())
+            .map(|i| paths.item_leaf(i, crate::registry::path::ItemLeaf::Result))
+            .collect();
+        let nodes = self.registry().get_many(&results).await.map_err(read)?;
+        Ok(nodes
+            .iter()
+            .flatten()
+            .filter_map(|n| crate::registry::codec::ItemResult::decode(&n.data).ok())
+            .flat_map(|r| r.refused)
+            .map(|r| (r.prop, r.job_file))
+            .collect())
+    }
+
     /// Writes `config` if the node's version is still `version`; returns the new version.
     ///
     /// # Errors
@@ -281,7 +307,12 @@ impl Admin {
 /// # Errors
 /// Exit 1 when the stored configuration cannot be read; exit 2 for a renamed job or an invalid
 /// result.
-pub fn plan_set(job: &str, stored: &StoredConfig, assignments: &[Assignment]) -> Result<ConfigUpdate, CliError> {
+pub fn plan_set(
+    job: &str,
+    stored: &StoredConfig,
+    assignments: &[Assignment],
+    job_file: &BTreeMap<String, Option<String>>,
+) -> Result<ConfigUpdate, CliError> {
     let old = JobConfig::from_yaml(&stored.text).map_err(|e| {
         CliError::failure(format!(
             "job '{job}': the stored configuration cannot be read ({e}); fix it with `ejctl config edit {job}`"
@@ -296,7 +327,7 @@ pub fn plan_set(job: &str, stored: &StoredConfig, assignments: &[Assignment]) ->
             "job '{job}': jobName cannot be changed (it names the job's node); create a new job instead"
         )));
     }
-    let warnings = check_change(job, stored.job_type().as_ref(), Some(&old), &new)?;
+    let warnings = check_change(job, stored.job_type().as_ref(), Some(&old), &new, job_file)?;
     let changed = changes(Some(&old), &new);
     Ok(ConfigUpdate { old, new, changed, warnings })
 }
@@ -312,6 +343,7 @@ pub fn check_change(
     job_type: Option<&JobType>,
     old: Option<&JobConfig>,
     new: &JobConfig,
+    job_file: &BTreeMap<String, Option<String>>,
 ) -> Result<Vec<String>, CliError> {
     let mut warnings: Vec<String> = validate::check_config(new)
         .map_err(|e| CliError::usage(format!("job '{job}': {e}")))?
@@ -328,7 +360,16 @@ pub fn check_change(
     }
     if let Some(t) = job_type {
         let empty = crate::config::Props::new();
-        let changed = crate::coord::pin::changed_pinned(t, old.map_or(&empty, |o| &o.props), &new.props);
+        // A value set back to what the workers' job files run is no refusal to warn of.
+        let restored = |prop: &&str| {
+            job_file
+                .get(*prop)
+                .is_some_and(|v| v.as_deref() == new.props.get(prop).map(String::as_str).filter(|v| !v.is_empty()))
+        };
+        let changed: Vec<&str> = crate::coord::pin::changed_pinned(t, old.map_or(&empty, |o| &o.props), &new.props)
+            .into_iter()
+            .filter(|p| !restored(p))
+            .collect();
         if !changed.is_empty() {
             warnings.push(format!(
                 "job '{job}': ejctl workers refuse a changed {} and keep running the one in their job file, unless their job file sets allow_registry_commands = true",
@@ -350,6 +391,7 @@ pub fn prepare_edit(
     job_type: Option<&JobType>,
     old: Option<&JobConfig>,
     edited: &str,
+    job_file: &BTreeMap<String, Option<String>>,
 ) -> Result<(JobConfig, Vec<String>), CliError> {
     let mut new = JobConfig::from_yaml(edited).map_err(|e| CliError::usage(format!("job '{job}': {e}")))?;
     let name = old.map_or(job, |o| o.job_name.as_str());
@@ -374,7 +416,7 @@ pub fn prepare_edit(
             }
         }
     }
-    let warnings = check_change(job, job_type, old, &new)?;
+    let warnings = check_change(job, job_type, old, &new, job_file)?;
     Ok((new, warnings))
 }
 
@@ -460,12 +502,13 @@ mod tests {
             None,
             Some(&old),
             "jobName: j\nshardingTotalCount: 3\nzKeep: 1\njobShardingStrategyType: odevity\n",
+            &BTreeMap::new(),
         )
         .unwrap()
         .0;
         assert_eq!(ok.sharding_total_count, 3);
         assert_eq!(ok.job_sharding_strategy_type.as_deref(), Some("ODEVITY"));
-        let err = |text: &str| prepare_edit("j", None, Some(&old), text).unwrap_err();
+        let err = |text: &str| prepare_edit("j", None, Some(&old), text, &BTreeMap::new()).unwrap_err();
         let e = err("jobName: j\nshardingTotalCont: 3\n");
         assert_eq!(e.exit, Exit::Usage);
         assert_eq!(
@@ -485,8 +528,29 @@ mod tests {
         // Script jobs need their command.
         let script =
             JobConfig::from_yaml("jobName: j\nshardingTotalCount: 2\nprops:\n  script.command.line: echo\n").unwrap();
-        let e = prepare_edit("j", Some(&JobType::Script), Some(&script), "jobName: j\nshardingTotalCount: 2\n")
-            .unwrap_err();
+        let e = prepare_edit(
+            "j",
+            Some(&JobType::Script),
+            Some(&script),
+            "jobName: j\nshardingTotalCount: 2\n",
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("script.command.line"), "{e}");
+    }
+
+    #[test]
+    fn setting_a_pinned_command_back_to_the_job_files_value_does_not_warn() {
+        let script =
+            JobConfig::from_yaml("jobName: j\nshardingTotalCount: 2\nprops:\n  script.command.line: rm\n").unwrap();
+        let job_file = BTreeMap::from([("script.command.line".to_string(), Some("echo ok".to_string()))]);
+        let edit = |command: &str| {
+            let text = format!("jobName: j\nshardingTotalCount: 2\nprops:\n  script.command.line: {command}\n");
+            prepare_edit("j", Some(&JobType::Script), Some(&script), &text, &job_file).unwrap().1
+        };
+        assert_eq!(edit("echo ok"), Vec::<String>::new());
+        let warnings = edit("echo other");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("refuse a changed script.command.line"), "{warnings:?}");
     }
 }

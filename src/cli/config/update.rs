@@ -103,7 +103,7 @@ pub async fn set(global: &GlobalArgs, job: &str, raw: &[String], out: &mut Outpu
     let assignments = assign::parse_assignments(raw).map_err(|e| CliError::usage(format!("job '{job}': {e}")))?;
     let admin = global::admin(global).await?;
     let stored = admin.read_config(job).await?;
-    let update = config::plan_set(job, &stored, &assignments)?;
+    let update = config::plan_set(job, &stored, &assignments, &admin.job_file_values(job).await?)?;
     warn_all(&update.warnings);
     let mut version = stored.version();
     if !update.changed.is_empty() {
@@ -159,6 +159,7 @@ async fn edit_and_write(
     out: &mut Output,
 ) -> Result<Exit> {
     let version = stored.version();
+    let job_file = admin.job_file_values(job).await?;
     let new = loop {
         run_editor(job, editor, &file.path).await?;
         let edited = std::fs::read_to_string(&file.path)
@@ -167,7 +168,7 @@ async fn edit_and_write(
             out.render(&UpdateDoc { job, version, changed: &BTreeMap::new() })?;
             return Ok(Exit::Ok);
         }
-        match config::prepare_edit(job, stored.job_type().as_ref(), old, &edited) {
+        match config::prepare_edit(job, stored.job_type().as_ref(), old, &edited, &job_file) {
             Ok((new, warnings)) => {
                 warn_all(&warnings);
                 break new;

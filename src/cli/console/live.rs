@@ -274,6 +274,7 @@ async fn edit(
     let editor = check_editor(job).map_err(|e| e.to_string())?;
     let stored = admin.read_config(job).await.map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
     let old = JobConfig::from_yaml(&stored.text).ok();
+    let job_file = admin.job_file_values(job).await.map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
     let mut file = EditFile::create(job, &stored.text).map_err(|e| format!("{e:#}"))?;
     // The key reader lets go of the terminal first.
     paused.store(true, Ordering::Relaxed);
@@ -289,7 +290,7 @@ async fn edit(
     if edited == stored.text {
         return Ok(None);
     }
-    let (new, warnings) = config::prepare_edit(job, stored.job_type().as_ref(), old.as_ref(), &edited)
+    let (new, warnings) = config::prepare_edit(job, stored.job_type().as_ref(), old.as_ref(), &edited, &job_file)
         .map_err(|e| format!("{:#}", file.kept(e.into())))?;
     let mut changed: Vec<String> =
         config::changes(old.as_ref(), &new).into_iter().map(|(k, v)| format!("{k}: {} → {}", v.old, v.new)).collect();

@@ -420,7 +420,7 @@ impl World {
     async fn set_total(&self, to: u32) {
         let Ok(stored) = self.admin.read_config(JOB).await else { return };
         let Ok(assignments) = parse_assignments(&[format!("shardingTotalCount={to}")]) else { return };
-        if let Ok(update) = plan_set(JOB, &stored, &assignments) {
+        if let Ok(update) = plan_set(JOB, &stored, &assignments, &Default::default()) {
             let _ = self.admin.write_config(JOB, stored.version(), &update.new).await;
         }
     }
