@@ -832,6 +832,12 @@ async fn history_reports_truncation_and_near_misses() {
     history(&["other", "--zk", &zk, "--namespace", &ns]).assert().success();
     let (code, doc) = json(history(&["etl", "--zk", &zk, "--namespace", &ns]).args(["-n", "5"]));
     assert_eq!((code, doc["total"].clone()), (0, 25.into()), "{doc}");
+    // Times read in the job's time zone.
+    let config = "jobName: etl\nshardingTotalCount: 1\ncron: 0/1 * * * * ?\ntimeZone: GMT+08:00\n";
+    r.put(&JobPaths::new("etl").config(), config.as_bytes()).await.unwrap();
+    let out = history(&["etl", "--zk", &zk, "--namespace", &ns, "-n", "1", "-o", "table"]).output().unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(table.matches("+08:00").count(), 2, "{table}");
 
     // No store: how to name one.
     let state = tempfile::tempdir().unwrap();

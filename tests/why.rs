@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
 
 use ejctl::config::JobConfig;
@@ -368,8 +368,18 @@ async fn still_running_with_a_misfire_owed_then_shut_down() {
     c.set_sleep(None);
     let (code, doc) = json(ejctl_for(&c).args(["why", "rec"]));
     assert_eq!((code, codes(&doc)[0].as_str()), (1, "no_live_instance"), "{doc:#}");
+    let restart = "restart the workers with its job file: ejctl run JOB_FILE   (a worker runs a job that was shut down or removed again only after a restart)";
     assert_eq!(doc["findings"][0]["evidence"][0]["node"], "/rec/instances");
-    assert_eq!(doc["findings"][0]["fix"], "start a worker: ejctl run JOB_FILE");
+    assert_eq!(doc["findings"][0]["fix"], restart);
+    // `job remove` deletes its servers too: the job still ran, and `why` says so.
+    let out = ejctl_for(&c).args(["job", "remove", "rec", "--yes"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, doc) = json(ejctl_for(&c).args(["why", "rec"]));
+    let finding = &doc["findings"][0];
+    assert_eq!((code, finding["code"].as_str()), (1, Some("no_live_instance")), "{doc:#}");
+    assert!(finding["message"].as_str().unwrap().contains("shut down or removed"), "{doc:#}");
+    assert!(finding["evidence"][1]["detail"].as_str().unwrap().starts_with("the last run, of item 0"), "{doc:#}");
+    assert_eq!(finding["fix"], restart);
 }
 
 /// A real worker cut off from ZooKeeper by a TCP proxy: while its session lasts its instance
@@ -430,7 +440,8 @@ async fn a_worker_cut_off_from_zookeeper() {
 }
 
 /// `why --fire TIME --trace STORE` against the trace a real worker writes: a fire its item ran
-/// is covered by a recorded run; a fire of a disabled item is not, and `why` says why.
+/// ran in time by a recorded run; a fire of a disabled item was not run, and `why` says why; an
+/// instant that is not a fire time is said to be one; a time of day is read in the job's zone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_fires_against_a_real_trace() {
     let dir = tempfile::tempdir().unwrap();
@@ -446,7 +457,7 @@ async fn past_fires_against_a_real_trace() {
     let out = ejctl_for(&c).args(["sharding", "disable", "tr", "1"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // A fire after the worker saw the item disabled (its cache follows within a second or so).
-    let fire = Utc::now() + chrono::Duration::seconds(3);
+    let fire = (Utc::now() + chrono::Duration::seconds(3)).trunc_subsecs(0);
     let fire_arg = fire.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     let trace = db.display().to_string();
     let why_fire =
@@ -454,7 +465,7 @@ async fn past_fires_against_a_real_trace() {
     let mut covered = Value::Null;
     eventually(60, "a traced run of item 0 covering the fire", async || {
         let (code, doc) = why_fire("0");
-        let found = code == 0 && codes(&doc)[0] == "fire_covered";
+        let found = code == 0 && codes(&doc)[0] == "fire_in_time";
         if found {
             covered = doc;
         }
@@ -467,7 +478,16 @@ async fn past_fires_against_a_real_trace() {
     let (_, history) =
         json(crate::support::ejctl().args(["history", "tr", "--item", "0", "--trace", &trace, "-n", "1000"]));
     let run = history["runs"].as_array().unwrap().iter().find(|r| r["id"] == id.as_str()).cloned().unwrap();
-    assert!(run["fireMs"].as_i64().unwrap() >= fire.timestamp_millis(), "{run}");
+    assert_eq!(run["fireMs"].as_i64().unwrap(), fire.timestamp_millis(), "{run}");
+    // Half a second later is no fire of `0/1 * * * * ?`; the fires around it are named.
+    let off = (fire + chrono::Duration::milliseconds(500)).to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let (_, doc) = json(ejctl_for(&c).args(["why", "tr", "--item", "0", "--fire", &off, "--trace", &trace]));
+    let found = doc["findings"].as_array().unwrap().iter().find(|f| f["code"] == "fire_not_a_fire_time").cloned();
+    assert!(found.is_some_and(|f| f["message"].as_str().unwrap().contains("the fire times around it are")), "{doc:#}");
+    // A time of day is its latest occurrence, on the job's wall clock (local time: no timeZone).
+    let time_of_day = fire.with_timezone(&chrono::Local).format("%H:%M:%S").to_string();
+    let (_, doc) = json(ejctl_for(&c).args(["why", "tr", "--item", "0", "--fire", &time_of_day, "--trace", &trace]));
+    assert_eq!(doc["fire"], fire.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "{doc:#}");
     let fire_ms = run["fireMs"].as_i64().unwrap();
     c.wait_until(30, "the script's record of that run", async |c| {
         c.runs().iter().any(|r| r.item == 0 && r.fire == fire_ms)
@@ -489,10 +509,12 @@ async fn past_fires_against_a_real_trace() {
         "item 1 ran after it was disabled"
     );
 
-    // Without a store, `why` says it consulted none (and accounts for no fire).
+    // Without a store, `why` says it consulted none, and accounts for the fire from the item's
+    // last run only: it ran later than the fire, so what ran in between is not known.
     let state = tempfile::tempdir().unwrap();
     let (code, doc) =
         json(ejctl_for(&c).env("XDG_STATE_HOME", state.path()).args(["why", "tr", "--item", "0", "--fire", &fire_arg]));
     assert_eq!((code, doc["traced"].as_bool()), (0, Some(false)), "{doc:#}");
-    assert!(!codes(&doc).iter().any(|c| c.starts_with("fire_")), "{doc:#}");
+    let fire_codes: Vec<String> = codes(&doc).into_iter().filter(|c| c.starts_with("fire_")).collect();
+    assert!(fire_codes == ["fire_unknown"] || fire_codes == ["fire_in_time"], "{doc:#}");
 }

@@ -25,7 +25,7 @@ use super::views::result_cell;
 use crate::exit::{CliError, Exit};
 use crate::jobfile;
 use crate::ops::check_job_name;
-use crate::ops::text::{closest, humanize, local_time, rfc3339};
+use crate::ops::text::{absolute, closest, humanize, rfc3339};
 use crate::ops::why as ops;
 use crate::trace::store::{HistoryQuery, RunRecord, Store};
 use crate::trace::{TraceTarget, default_sqlite_path};
@@ -184,6 +184,8 @@ impl HistoryDoc {
 struct HistoryView {
     doc: HistoryDoc,
     tail_only: bool,
+    /// The job's time zone, when the registry said it (else times are local).
+    zone: Option<String>,
 }
 
 fn at(ms: i64) -> Option<DateTime<Utc>> {
@@ -241,11 +243,11 @@ impl Render for HistoryView {
         for r in &self.doc.runs {
             let outcome = r.outcome.as_deref().map(str::to_uppercase);
             table.add_row([
-                at(r.fire_ms).as_ref().map(local_time).unwrap_or_default(),
+                at(r.fire_ms).as_ref().map(|t| absolute(t, self.zone.as_deref())).unwrap_or_default(),
                 r.item.to_string(),
                 r.instance.clone(),
                 r.source.clone(),
-                at(r.start_ms).as_ref().map(local_time).unwrap_or_default(),
+                at(r.start_ms).as_ref().map(|t| absolute(t, self.zone.as_deref())).unwrap_or_default(),
                 r.duration_ms.map(ms).unwrap_or_else(|| "-".into()),
                 ms(r.lateness_ms),
                 match outcome {
@@ -275,50 +277,59 @@ pub async fn exec(global: &GlobalArgs, args: HistoryArgs, out: &mut Output) -> R
     let Some(target) = args.store.target(true)? else {
         return Err(CliError::not_found("no trace store").into());
     };
-    let checked = check_in_registry(global, &args.job).await?;
+    let zone = check_in_registry(global, &args.job).await?;
     let store = ops::open_store(&target).await?;
     let query = HistoryQuery {
         job: args.job.clone(),
         item: args.item,
         since_ms: since.map(|s| s.timestamp_millis()),
+        before_ms: None,
         failed: args.failed,
         source: args.source.map(|s| s.label().to_string()),
         limit: if args.output_tail { 1 } else { args.limit.max(1) },
         with_output: args.output_tail,
         oldest_first: false,
     };
-    let read = read_runs(&store, &query, checked, &target.describe()).await;
+    let read = read_runs(&store, &query, zone.is_some(), &target.describe()).await;
     store.close().await;
     let (runs, total) = read?;
     let truncated = !args.output_tail && total > runs.len() as u64;
     let doc = HistoryDoc { job: args.job, store: target.describe(), runs, total, truncated };
-    out.render(&HistoryView { doc, tail_only: args.output_tail })?;
+    out.render(&HistoryView { doc, tail_only: args.output_tail, zone })?;
     Ok(Exit::Ok)
 }
 
-/// Checks that `job` exists in the registry the options name: `Ok(true)` when it does,
-/// `Ok(false)` when no registry is given or it cannot be reached (said on stderr: the trace
-/// store is then the only check), exit 3 with the closest job name when it does not exist.
-async fn check_in_registry(global: &GlobalArgs, job: &str) -> Result<bool> {
+/// Checks that `job` exists in the registry the options name: `Ok(Some(zone))` when it does,
+/// with its time zone (empty: local time), in which times are shown; `Ok(None)` when no registry
+/// is given or it cannot be reached (said on stderr: the trace store is then the only check, and
+/// times are local), exit 3 with the closest job name when it does not exist.
+async fn check_in_registry(global: &GlobalArgs, job: &str) -> Result<Option<String>> {
     if global.zk.as_deref().is_none_or(|zk| zk.trim().is_empty()) {
-        return Ok(false);
+        return Ok(None);
     }
     let admin = match super::global::admin(global).await {
         Ok(admin) => admin,
         Err(e) => {
             tracing::warn!("cannot check job '{job}' against the registry ({e:#}); reading the trace store only");
-            return Ok(false);
+            return Ok(None);
         }
     };
     let names = match admin.job_names().await {
         Ok(names) => names,
         Err(e) => {
             tracing::warn!("cannot check job '{job}' against the registry ({e:#}); reading the trace store only");
-            return Ok(false);
+            return Ok(None);
         }
     };
     if names.iter().any(|n| n == job) {
-        return Ok(true);
+        let zone = admin
+            .read_config(job)
+            .await
+            .ok()
+            .and_then(|stored| crate::config::JobConfig::from_yaml(&stored.text).ok())
+            .and_then(|config| config.time_zone)
+            .unwrap_or_default();
+        return Ok(Some(zone));
     }
     Err(admin.missing_job(job).await.into())
 }

@@ -7,7 +7,7 @@
 //! on it), 3 for an unknown job or item.
 
 use anyhow::Result;
-use chrono::Utc;
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use clap::Args;
 use serde::Serialize;
 
@@ -15,8 +15,8 @@ use super::global::{self, GlobalArgs};
 use super::history::{TraceArgs, parse_since};
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
-use crate::ops::text::local_time;
-use crate::ops::why::{self as ops, WhyReport};
+use crate::ops::text::absolute;
+use crate::ops::why::{self as ops, FireSpec, WhyReport};
 
 /// Arguments of `ejctl why`.
 #[derive(Debug, Args)]
@@ -26,8 +26,9 @@ pub struct WhyArgs {
     /// Only this sharding item.
     #[arg(long, value_name = "N")]
     pub item: Option<u32>,
-    /// Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS`
-    /// local, or a duration ago such as `10m`).
+    /// Account for this past fire: was it run in time, late (and why), or not (RFC 3339;
+    /// `YYYY-MM-DD HH:MM:SS` or a time of day `HH:MM[:SS]` in the job's time zone, a time of day
+    /// being its latest occurrence; or a duration ago such as `10m`).
     #[arg(long, value_name = "TIME")]
     pub fire: Option<String>,
     /// The trace store.
@@ -35,16 +36,41 @@ pub struct WhyArgs {
     pub store: TraceArgs,
 }
 
-struct WhyView(WhyReport);
+/// Parses `--fire` (see [`WhyArgs::fire`]).
+///
+/// # Errors
+/// A message naming the accepted forms.
+pub fn parse_fire(s: &str, now: DateTime<Utc>) -> Result<FireSpec, String> {
+    let s = s.trim();
+    for format in ["%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
+        if let Ok(wall) = NaiveDateTime::parse_from_str(s, format) {
+            return Ok(FireSpec::Wall(wall));
+        }
+    }
+    for format in ["%H:%M:%S", "%H:%M"] {
+        if let Ok(time) = NaiveTime::parse_from_str(s, format) {
+            return Ok(FireSpec::TimeOfDay(time));
+        }
+    }
+    parse_since(s, now).map(FireSpec::At).map_err(|_| {
+        format!("'{s}' is neither a time (RFC 3339, YYYY-MM-DD HH:MM:SS, HH:MM[:SS]) nor a duration ago (30m, 2h, 7d)")
+    })
+}
+
+struct WhyView {
+    report: WhyReport,
+    /// `--fire` as given, when it was read on the job's wall clock.
+    fire_arg: Option<String>,
+}
 
 impl Render for WhyView {
     fn document(&self) -> impl Serialize {
-        &self.0
+        &self.report
     }
 
     fn plain(&self) -> Vec<Block> {
         let rows = self
-            .0
+            .report
             .findings
             .iter()
             .map(|f| {
@@ -61,19 +87,25 @@ impl Render for WhyView {
     }
 
     fn table(&self) -> Vec<Block> {
+        let report = &self.report;
+        let zone = Some(report.time_zone.as_str());
         let mut text = String::new();
-        for f in &self.0.findings {
+        if let (Some(fire), Some(arg)) = (&report.fire, &self.fire_arg) {
+            let tz = if report.time_zone.is_empty() { "local time" } else { report.time_zone.as_str() };
+            text.push_str(&format!("--fire {arg}: the fire at {} (the job's time zone: {tz})\n", absolute(fire, zone)));
+        }
+        for f in &report.findings {
             let mark = if f.blocking { "✗" } else { "•" };
             text.push_str(&format!("{mark} {}\n", f.message));
             for e in &f.evidence {
-                let at = e.at.as_ref().map(|t| format!(" ({})", local_time(t))).unwrap_or_default();
+                let at = e.at.as_ref().map(|t| format!(" ({})", absolute(t, zone))).unwrap_or_default();
                 text.push_str(&format!("    evidence: {}{at}: {}\n", e.node, e.detail));
             }
             if let Some(fix) = &f.fix {
                 text.push_str(&format!("    fix:      {fix}\n"));
             }
         }
-        if !self.0.traced {
+        if !report.traced {
             text.push_str("(no trace store consulted: pass --trace URL for recorded runs)\n");
         }
         vec![Block::Text(text)]
@@ -88,9 +120,10 @@ pub async fn exec(global: &GlobalArgs, args: WhyArgs, out: &mut Output) -> Resul
     let fire = args
         .fire
         .as_deref()
-        .map(|s| parse_since(s, Utc::now()))
+        .map(|s| parse_fire(s, Utc::now()))
         .transpose()
         .map_err(|m| CliError::usage(format!("--fire: {m}")))?;
+    let fire_arg = args.fire.clone().filter(|_| !matches!(fire, Some(FireSpec::At(_)) | None));
     let target = args.store.target(false)?;
     let admin = global::admin(global).await?;
     let store = match &target {
@@ -103,6 +136,6 @@ pub async fn exec(global: &GlobalArgs, args: WhyArgs, out: &mut Output) -> Resul
     }
     let report = report?;
     let blocking = report.blocking;
-    out.render(&WhyView(report))?;
+    out.render(&WhyView { report, fire_arg })?;
     Ok(if blocking { Exit::Failure } else { Exit::Ok })
 }

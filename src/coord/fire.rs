@@ -157,6 +157,12 @@ pub fn next_fire(
     }
 }
 
+/// How long after its instant a fire is late. A cron fire handled later than this was held up
+/// (its task waited on the registry): its items are owed the fire through the registry rather
+/// than started, since they may have been failed over and run elsewhere meanwhile. A past fire
+/// whose first run started later than this was covered late (`ejctl why --fire`).
+pub const LATE: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
+
 /// Whether a cron timer that went off finds its fire due: the worker's clock has reached the
 /// scheduled instant. A timer armed before the clock was set back (NTP) goes off early; the fire
 /// then waits until the clock gets there — fired early, its runs would start "before" it and not

@@ -5,6 +5,7 @@ pub mod fire;
 pub mod leader;
 pub mod once;
 pub mod params;
+pub mod past_fire;
 pub mod pin;
 pub mod pool;
 pub mod react;

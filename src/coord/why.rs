@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use super::past_fire::TracedRun;
+use super::past_fire::{self, ItemRuns, JobFacts, Verdict};
 use super::state::{Health, ItemState, Schedule, item_states};
 use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
@@ -69,10 +71,22 @@ pub enum Condition {
     SlowRuns,
     /// The item's last run failed.
     LastRunFailed,
-    /// A past fire (`--fire`) was covered by a run the trace recorded.
-    FireCovered,
-    /// A past fire (`--fire`) has no run in the trace.
+    /// A past fire (`--fire`, [`super::past_fire`]) is still to come.
+    FireNotDue,
+    /// A past fire's instant is not a fire time of the cron.
+    FireNotAFireTime,
+    /// A past fire came before the job existed.
+    FireBeforeJob,
+    /// A past fire came before any instance was registered.
+    FireNoInstance,
+    /// A past fire ran in time.
+    FireInTime,
+    /// A past fire was covered late (the finding says why).
+    FireCoveredLate,
+    /// A past fire was not run: no run started since.
     FireNotRun,
+    /// What became of a past fire cannot be told from what is known.
+    FireUnknown,
     /// Nothing prevents the next fire.
     WillRun,
 }
@@ -106,21 +120,16 @@ pub struct Finding {
     pub fix: Option<String>,
 }
 
-/// A run the trace store recorded, as far as `why` needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TracedRun {
-    /// The row id.
-    pub id: String,
-    /// The item.
-    pub item: u32,
-    /// The fire it covered.
-    pub fire: DateTime<Utc>,
-    /// When it started.
-    pub start: DateTime<Utc>,
-    /// `ok`, `failed`, `killed`, or `None` while running.
-    pub outcome: Option<String>,
-    /// The instance.
-    pub instance: String,
+/// What the trace store holds of a job's runs around a past fire.
+#[derive(Debug, Clone, Copy)]
+pub struct Trace<'a> {
+    /// The runs read, in any order: the first ones that started at or after the fire, and the
+    /// last ones before it.
+    pub runs: &'a [TracedRun],
+    /// A run of the job started before the fire.
+    pub ran_before: bool,
+    /// Runs that started after this instant may be missing (the read stopped at its limit).
+    pub known_until: Option<DateTime<Utc>>,
 }
 
 /// What `why` looks at.
@@ -135,14 +144,16 @@ pub struct Snapshot<'a> {
     pub cron: Option<(&'a CronExpr, &'a JobTimeZone)>,
     /// When nodes were last written (namespace-relative path → mtime), where known.
     pub mtimes: &'a BTreeMap<String, DateTime<Utc>>,
+    /// When nodes were created (namespace-relative path → ctime), where known.
+    pub ctimes: &'a BTreeMap<String, DateTime<Utc>>,
     /// Now.
     pub now: DateTime<Utc>,
     /// Only this item.
     pub item: Option<u32>,
     /// A past fire to account for.
     pub fire: Option<DateTime<Utc>>,
-    /// Runs from the trace store, in any order (`None`: no store).
-    pub trace: Option<&'a [TracedRun]>,
+    /// What the trace store holds (`None`: no store).
+    pub trace: Option<Trace<'a>>,
 }
 
 fn rfc3339(t: &DateTime<Utc>) -> String {
@@ -199,6 +210,7 @@ pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
         let state = s.view.items.get(&item).cloned().unwrap_or_default();
         item_level(s, config, item, &state, &mut out);
     }
+    command_refused(s, config, &items, &mut out);
     health_level(s, &items, &mut out);
     out.sort_by_key(|f| (!f.blocking, f.code, f.item));
     if !out.iter().any(|f| f.blocking) {
@@ -244,15 +256,39 @@ fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
         });
     }
     if view.instances.is_empty() {
-        let detail = if view.servers.is_empty() { "no worker ever ran the job" } else { "no instance node" };
+        // The newest run tells a job that ran (and was shut down or removed since, or whose
+        // workers stopped) from one no worker ever ran.
+        let last =
+            view.items.iter().filter_map(|(item, st)| Some((*item, st.result.as_ref()?))).max_by_key(|(_, r)| r.end_ms);
+        let (message, mut evidence, fix) = match last {
+            Some((item, result)) => (
+                "no live instance runs the job: it was shut down or removed (job shutdown, job remove), or its workers stopped".to_string(),
+                vec![Evidence {
+                    node: s.paths.item_leaf(item, ItemLeaf::Result),
+                    at: result.ended(),
+                    detail: format!("the last run, of item {item}, on {}", result.instance),
+                }],
+                "restart the workers with its job file: ejctl run JOB_FILE   (a worker runs a job that was shut down or removed again only after a restart)",
+            ),
+            None if view.servers.is_empty() => (
+                "no live instance runs the job: no worker with its job file has run it".to_string(),
+                Vec::new(),
+                "start a worker: ejctl run JOB_FILE",
+            ),
+            None => (
+                "no live instance runs the job: it was shut down, or no worker with its job file is running".to_string(),
+                Vec::new(),
+                "start a worker: ejctl run JOB_FILE",
+            ),
+        };
+        evidence.insert(0, s.evidence(s.paths.instances(), "no instance node"));
         out.push(Finding {
             code: Condition::NoLiveInstance,
             blocking: true,
             item: None,
-            message: "no live instance runs the job: it was shut down, or no worker with its job file is running"
-                .into(),
-            evidence: vec![s.evidence(s.paths.instances(), detail)],
-            fix: Some("start a worker: ejctl run JOB_FILE".into()),
+            message,
+            evidence,
+            fix: Some(fix.into()),
         });
     } else if view.available_instances().is_empty() && !out.iter().any(|f| f.code == Condition::JobDisabled) {
         out.push(Finding {
@@ -290,7 +326,8 @@ fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
         }),
         _ => {}
     }
-    if !view.instances.is_empty() && view.leader.is_none() {
+    // A disabled job's instances elect no leader: that finding says all.
+    if !view.instances.is_empty() && view.leader.is_none() && !out.iter().any(|f| f.code == Condition::JobDisabled) {
         out.push(Finding {
             code: Condition::NoLeader,
             blocking: true,
@@ -394,53 +431,71 @@ fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemView,
     }
     if let Some(result) = &state.result {
         result_level(s, item, result, out);
-        command_refused(s, config, item, result, out);
     }
 }
 
-/// The item's last run ran the job file's command instead of the registry's — unless the
-/// registry has been set back to the job file's value since.
-fn command_refused(s: &Snapshot<'_>, config: &JobConfig, item: u32, result: &ItemResult, out: &mut Vec<Finding>) {
+/// The items' last runs ran the job file's command instead of the registry's — unless the
+/// registry has been set back to the job file's value since. One finding per worker and refused
+/// values, naming every item it concerns (not one per item).
+fn command_refused(s: &Snapshot<'_>, config: &JobConfig, items: &[u32], out: &mut Vec<Finding>) {
     let current = |prop: &str| config.props.get(prop).filter(|v| !v.is_empty()).map(|v| cap_head(v, REFUSED_VALUE_CAP));
-    let refused: Vec<&RefusedValue> = result.refused.iter().filter(|r| current(&r.prop) != r.job_file).collect();
-    if refused.is_empty() {
-        return;
+    // (worker, values it refused) → the items and their results.
+    type Group<'r> = (&'r str, Vec<&'r RefusedValue>);
+    let mut groups: BTreeMap<Group<'_>, Vec<(u32, &ItemResult)>> = BTreeMap::new();
+    for &item in items {
+        let Some(result) = s.view.items.get(&item).and_then(|st| st.result.as_ref()) else { continue };
+        let refused: Vec<&RefusedValue> = result.refused.iter().filter(|r| current(&r.prop) != r.job_file).collect();
+        if !refused.is_empty() {
+            groups.entry((result.instance.as_str(), refused)).or_default().push((item, result));
+        }
     }
     let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(unset)".to_string(), |v| format!("'{v}'"));
-    let detail = refused
-        .iter()
-        .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.job_file)))
-        .collect::<Vec<_>>()
-        .join("; ");
     let job = s.name();
-    // A value cut at the cap may not be the whole command: the fix cannot spell it.
-    let whole = refused.iter().all(|r| r.job_file.as_deref().is_none_or(|v| v.len() < REFUSED_VALUE_CAP - 4));
-    let set_back = if whole {
-        let assignments: Vec<String> = refused
+    for ((instance, refused), results) in groups {
+        let detail = refused
             .iter()
-            .map(|r| format!("props.{}={}", r.prop, r.job_file.as_deref().map(shell_quote).unwrap_or_default()))
-            .collect();
-        format!("ejctl config set {job} {}", assignments.join(" "))
-    } else {
-        format!("ejctl config edit {job}   (set the refused properties back to the job file's values)")
-    };
-    out.push(Finding {
-        code: Condition::CommandRefused,
-        blocking: false,
-        item: Some(item),
-        message: format!(
-            "the worker {} ran its job file's command for item {item}, not the registry's, which it refuses: {detail}",
-            result.instance
-        ),
-        evidence: vec![Evidence {
-            node: s.paths.item_leaf(item, ItemLeaf::Result),
-            at: result.ended(),
-            detail: format!("{} on {} ({}), refused {detail}", result.outcome.label(), result.instance, result.source),
-        }],
-        fix: Some(format!(
-            "{set_back}   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
-        )),
-    });
+            .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.job_file)))
+            .collect::<Vec<_>>()
+            .join("; ");
+        // A value cut at the cap may not be the whole command: the fix cannot spell it.
+        let whole = refused.iter().all(|r| r.job_file.as_deref().is_none_or(|v| v.len() < REFUSED_VALUE_CAP - 4));
+        let set_back = if whole {
+            let assignments: Vec<String> = refused
+                .iter()
+                .map(|r| format!("props.{}={}", r.prop, r.job_file.as_deref().map(shell_quote).unwrap_or_default()))
+                .collect();
+            format!("ejctl config set {job} {}", assignments.join(" "))
+        } else {
+            format!("ejctl config edit {job}   (set the refused properties back to the job file's values)")
+        };
+        let numbers: Vec<String> = results.iter().map(|(item, _)| item.to_string()).collect();
+        let which = match numbers.as_slice() {
+            [one] => format!("item {one}"),
+            many => format!("items {}", many.join(",")),
+        };
+        out.push(Finding {
+            code: Condition::CommandRefused,
+            blocking: false,
+            item: match results.as_slice() {
+                [(item, _)] => Some(*item),
+                _ => None,
+            },
+            message: format!(
+                "the worker {instance} ran its job file's command for {which}, not the registry's, which it refuses: {detail}"
+            ),
+            evidence: results
+                .iter()
+                .map(|(item, result)| Evidence {
+                    node: s.paths.item_leaf(*item, ItemLeaf::Result),
+                    at: result.ended(),
+                    detail: format!("{} on {} ({}), refused {detail}", result.outcome.label(), result.instance, result.source),
+                })
+                .collect(),
+            fix: Some(format!(
+                "{set_back}   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
+            )),
+        });
+    }
 }
 
 /// `v` as one shell word.
@@ -540,39 +595,114 @@ fn health_level(s: &Snapshot<'_>, items: &[u32], out: &mut Vec<Finding>) {
     }
 }
 
+/// What became of the past fire at `fire` on each of `items` ([`past_fire::check`]): one finding
+/// when the verdict is about the instant or the job, else one per item.
 fn fire_level(s: &Snapshot<'_>, fire: DateTime<Utc>, items: &[u32], out: &mut Vec<Finding>) {
-    let Some(runs) = s.trace else { return };
-    for &item in items {
-        let covering = runs.iter().filter(|r| r.item == item && r.fire >= fire).min_by_key(|r| r.fire);
-        match covering {
-            Some(run) => out.push(Finding {
-                code: Condition::FireCovered,
-                blocking: false,
-                item: Some(item),
-                message: format!(
-                    "the fire at {} of item {item} was covered by a run on {} that started at {} ({})",
-                    rfc3339(&fire),
-                    run.instance,
-                    rfc3339(&run.start),
-                    run.outcome.as_deref().unwrap_or("still in progress")
-                ),
-                evidence: vec![Evidence {
-                    node: format!("trace:{}", run.id),
-                    at: Some(run.start),
-                    detail: format!("fire {}", rfc3339(&run.fire)),
-                }],
-                fix: None,
-            }),
-            None => out.push(Finding {
-                code: Condition::FireNotRun,
-                blocking: false,
-                item: Some(item),
-                message: format!("no run of item {item} covering the fire at {} is in the trace", rfc3339(&fire)),
-                evidence: Vec::new(),
-                fix: Some(format!("ejctl history {} --item {item} --since {}", s.name(), rfc3339(&fire))),
-            }),
+    let registered = s.view.instances.keys().filter_map(|id| s.ctimes.get(&s.paths.instance(id))).min().copied();
+    let facts = JobFacts {
+        cron: s.cron,
+        now: s.now,
+        created: s.ctimes.get(&s.paths.config()).copied(),
+        registered,
+        ran_before: s.trace.map(|t| t.ran_before),
+    };
+    let verdicts: Vec<(u32, Verdict)> =
+        items.iter().map(|&item| (item, past_fire::check(fire, &facts, &item_runs(s, item)))).collect();
+    if let Some((_, first)) = verdicts.first()
+        && first.is_job_wide()
+        && verdicts.iter().all(|(_, v)| v == first)
+    {
+        out.push(fire_finding(s, fire, s.item, first));
+        return;
+    }
+    out.extend(verdicts.iter().map(|(item, v)| fire_finding(s, fire, Some(*item), v)));
+}
+
+fn fire_finding(s: &Snapshot<'_>, fire: DateTime<Utc>, item: Option<u32>, verdict: &Verdict) -> Finding {
+    let tz = s.cron.map(|(_, tz)| *tz).unwrap_or_default();
+    let code = match verdict {
+        Verdict::NotDue => Condition::FireNotDue,
+        Verdict::NotAFireTime { .. } => Condition::FireNotAFireTime,
+        Verdict::BeforeJob { .. } => Condition::FireBeforeJob,
+        Verdict::NoInstance { .. } => Condition::FireNoInstance,
+        Verdict::InTime(_) => Condition::FireInTime,
+        Verdict::Late { .. } => Condition::FireCoveredLate,
+        Verdict::NotRun { .. } => Condition::FireNotRun,
+        Verdict::Unknown(_) => Condition::FireUnknown,
+    };
+    let mut evidence: Vec<Evidence> = verdict
+        .runs()
+        .into_iter()
+        .map(|(run, role)| Evidence {
+            node: run.node.clone(),
+            at: Some(run.start),
+            detail: format!("{role}: {} run for the fire at {} on {}", run.source, rfc3339(&run.fire), run.instance),
+        })
+        .collect();
+    if let Verdict::BeforeJob { .. } = verdict {
+        evidence.push(s.evidence(s.paths.config(), "created after the fire"));
+    }
+    let fix = match (verdict, item) {
+        (Verdict::NotRun { .. } | Verdict::Unknown(_), Some(item)) => {
+            Some(format!("ejctl history {} --item {item} --since {}", s.name(), rfc3339(&fire)))
+        }
+        _ => None,
+    };
+    Finding {
+        code,
+        blocking: false,
+        item,
+        message: verdict.message(fire, item, s.config.ok().and_then(JobConfig::cron_expr), &tz),
+        evidence,
+        fix,
+    }
+}
+
+/// What is known of `item`'s runs: the trace store's, or else the item's last result and its run
+/// in progress (runs before those are not known).
+fn item_runs(s: &Snapshot<'_>, item: u32) -> ItemRuns {
+    if let Some(trace) = s.trace {
+        return ItemRuns {
+            runs: trace.runs.iter().filter(|r| r.item == item).cloned().collect(),
+            known_since: None,
+            known_until: trace.known_until,
+        };
+    }
+    let state = s.view.items.get(&item);
+    let mut runs = Vec::new();
+    let mut known_since = s.now;
+    if let Some(result) = state.and_then(|st| st.result.as_ref()) {
+        let node = s.paths.item_leaf(item, ItemLeaf::Result);
+        let started = result.started().or_else(|| result.ended());
+        known_since = started.unwrap_or(known_since).min(known_since);
+        if let (Some(start), false) = (started, result.outcome == RunOutcome::Refused) {
+            runs.push(TracedRun {
+                node,
+                item,
+                fire: result.fire_ms.and_then(DateTime::from_timestamp_millis).unwrap_or(start),
+                start,
+                end: result.ended(),
+                source: result.source.clone(),
+                outcome: Some(result.outcome.label().to_lowercase()),
+                instance: result.instance.clone(),
+            });
         }
     }
+    let running = s.paths.item_leaf(item, ItemLeaf::Running);
+    if let (Some(state), Some(start)) = (state.filter(|st| st.running), s.ctimes.get(&running)) {
+        known_since = known_since.min(*start);
+        runs.push(TracedRun {
+            node: running,
+            item,
+            fire: *start,
+            start: *start,
+            end: None,
+            source: "current".into(),
+            outcome: None,
+            instance: state.failovering.clone().or_else(|| state.owner.clone()).unwrap_or_default(),
+        });
+    }
+    ItemRuns { runs, known_since: Some(known_since), known_until: None }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::schedule::cron;
 
 const A: &str = "10.0.0.1@-@1";
 const GONE: &str = "10.0.0.9@-@9";
+const RESTART: &str = "restart the workers with its job file: ejctl run JOB_FILE   (a worker runs a job that was shut down or removed again only after a restart)";
 
 fn t(s: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_700_000_000 + s, 0).unwrap()
@@ -94,6 +95,7 @@ fn run(c: &Case) -> Vec<Finding> {
         config: Ok(&c.config),
         cron: parsed.as_ref().map(|p| (p, &tz)),
         mtimes: &mtimes,
+        ctimes: &mtimes,
         now: t(c.now),
         item: c.item,
         fire: None,
@@ -114,8 +116,16 @@ fn each_condition() {
             })
         },
         Case {
+            // Its instances elect no leader: no second finding says so.
+            expect: vec![Condition::JobDisabled],
+            ..case("job disabled, no leader", |v, _| {
+                v.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
+                v.leader = None;
+            })
+        },
+        Case {
             expect: vec![Condition::NoLiveInstance],
-            fix: Some("start a worker: ejctl run JOB_FILE"),
+            fix: Some(RESTART),
             ..case("shut down: no instance", |v, _| {
                 v.instances.clear();
             })
@@ -301,6 +311,16 @@ fn refused_values_the_fix_spells_or_cannot() {
     c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused = vec![refused(Some(&long))];
     let f = run(&c);
     assert!(f[0].fix.as_deref().unwrap().starts_with("ejctl config edit j   (set the refused"), "{:?}", f[0].fix);
+    // Every item refusing the same values on the same worker: one finding naming them.
+    c.item = None;
+    for item in [0, 1] {
+        c.view.items.get_mut(&item).unwrap().result.as_mut().unwrap().refused = vec![refused(None)];
+    }
+    let f: Vec<Finding> = run(&c).into_iter().filter(|f| f.code == Condition::CommandRefused).collect();
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].item, None);
+    assert!(f[0].message.contains("for items 0,1, not the registry's"), "{}", f[0].message);
+    assert_eq!(f[0].evidence.len(), 2);
 }
 
 #[test]
@@ -308,12 +328,15 @@ fn unreadable_config_and_past_fires() {
     let paths = JobPaths::new("j");
     let view = healthy();
     let mtimes = BTreeMap::new();
+    let every_second = cron::parse("* * * * * ?").unwrap();
+    let tz = cron::parse_time_zone("GMT+08:00").unwrap();
     let base = Snapshot {
         paths: &paths,
         view: &view,
         config: Err("bad yaml"),
-        cron: None,
+        cron: Some((&every_second, &tz)),
         mtimes: &mtimes,
+        ctimes: &mtimes,
         now: t(5),
         item: None,
         fire: None,
@@ -324,23 +347,43 @@ fn unreadable_config_and_past_fires() {
     assert_eq!((f[0].code, f[0].fix.as_deref()), (Condition::ConfigUnreadable, Some("ejctl config edit j")));
 
     let config = config();
-    let runs = vec![TracedRun {
-        id: "r1".into(),
-        item: 0,
-        fire: t(-10),
-        start: t(-10),
+    let run = |item: u32, start: i64| TracedRun {
+        node: format!("trace:r{item}"),
+        item,
+        fire: t(start),
+        start: t(start),
+        end: Some(t(start + 1)),
+        source: "cron".into(),
         outcome: Some("ok".into()),
         instance: A.into(),
-    }];
-    let f = explain(&Snapshot { config: Ok(&config), item: Some(0), fire: Some(t(-10)), trace: Some(&runs), ..base });
-    assert_eq!(f[0].code, Condition::FireCovered);
-    assert_eq!(f[0].evidence[0].node, "trace:r1");
-    let f = explain(&Snapshot {
-        config: Ok(&config),
-        item: Some(1),
-        fire: Some(t(-10)),
-        trace: Some(&runs),
-        ..Snapshot { ..base }
-    });
+    };
+    let runs = vec![run(0, -10), run(1, -20), run(1, -4)];
+    let trace = Trace { runs: &runs, ran_before: true, known_until: None };
+    // The past fire's findings (the job's own come first when they block).
+    let of_fire = |f: Vec<Finding>| -> Vec<Finding> {
+        f.into_iter().filter(|f| serde_json::to_string(&f.code).unwrap().starts_with("\"fire_")).collect()
+    };
+    let at = |fire: i64, item: u32| {
+        of_fire(explain(&Snapshot {
+            config: Ok(&config),
+            item: Some(item),
+            fire: Some(t(fire)),
+            trace: Some(trace),
+            ..base
+        }))
+    };
+    let f = at(-10, 0);
+    assert_eq!(f[0].code, Condition::FireInTime);
+    assert_eq!(f[0].evidence[0].node, "trace:r0");
+    // Times read in the job's zone.
+    assert!(f[0].message.contains("+08:00"), "{}", f[0].message);
+    let f = at(-10, 1);
+    assert_eq!(f[0].code, Condition::FireCoveredLate, "{f:?}");
+    assert!(f[0].message.contains("covered late, 6s after it"), "{}", f[0].message);
+    let f = at(-5, 0);
     assert_eq!(f[0].code, Condition::FireNotRun);
+    assert_eq!(f[0].fix.as_deref(), Some(format!("ejctl history j --item 0 --since {}", rfc3339(&t(-5))).as_str()));
+    // Every item alike: one finding.
+    let f = of_fire(explain(&Snapshot { config: Ok(&config), fire: Some(t(60)), trace: Some(trace), ..base }));
+    assert_eq!(f.iter().map(|f| (f.code, f.item)).collect::<Vec<_>>(), [(Condition::FireNotDue, None)]);
 }

@@ -15,13 +15,8 @@ pub fn local_time(t: &DateTime<Utc>) -> String {
 /// (`GMT+8`, `Asia/Shanghai`), else in local time. Every absolute time ejctl shows people goes
 /// through here; documents use [`rfc3339`] (UTC).
 pub fn absolute(t: &DateTime<Utc>, zone: Option<&str>) -> String {
-    use crate::schedule::cron::{JobTimeZone, parse_time_zone};
-    const FORMAT: &str = "%Y-%m-%d %H:%M:%S %:z";
-    match zone.filter(|z| !z.trim().is_empty()).and_then(|z| parse_time_zone(z).ok()) {
-        Some(JobTimeZone::Fixed(offset)) => t.with_timezone(&offset).format(FORMAT).to_string(),
-        Some(JobTimeZone::Iana(tz)) => t.with_timezone(&tz).format(FORMAT).to_string(),
-        Some(JobTimeZone::Local) | None => t.with_timezone(&chrono::Local).format(FORMAT).to_string(),
-    }
+    let zone = zone.filter(|z| !z.trim().is_empty()).and_then(|z| crate::schedule::cron::parse_time_zone(z).ok());
+    zone.unwrap_or_default().format(t)
 }
 
 /// How far an instant is from `now`, for people: `in 3s`, `2m ago`, `in 5h`, `3d ago`, `now`.

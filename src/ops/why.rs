@@ -4,14 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, NaiveTime, TimeDelta, Utc};
 use serde::Serialize;
 
 use super::Admin;
-use crate::coord::why::{self, Finding, Snapshot, TracedRun};
+use crate::coord::why::{self, Finding, Snapshot, Trace, TracedRun};
 use crate::exit::CliError;
 use crate::registry::path::JobPaths;
-use crate::schedule::cron;
+use crate::schedule::cron::{self, JobTimeZone};
 use crate::trace::TraceTarget;
 use crate::trace::store::{HistoryQuery, RunRecord, Store};
 
@@ -41,8 +41,43 @@ pub async fn history(store: &Store, query: &HistoryQuery) -> Result<Vec<RunRecor
     store.history(query).await.map_err(|e| CliError::failure(format!("cannot read the trace store: {e:#}")))
 }
 
+/// A past fire to account for, as given: an instant, or a wall-clock time read in the job's time
+/// zone (a date and time, or a time of day: the latest such instant up to now).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FireSpec {
+    /// An instant.
+    At(DateTime<Utc>),
+    /// A date and time on the job's wall clock.
+    Wall(NaiveDateTime),
+    /// A time of day on the job's wall clock.
+    TimeOfDay(NaiveTime),
+}
+
+impl FireSpec {
+    /// The instant, in the job's zone `tz`.
+    ///
+    /// # Errors
+    /// A wall-clock time the zone skips (a daylight-saving gap).
+    pub fn resolve(self, tz: &JobTimeZone, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
+        let wall = match self {
+            FireSpec::At(t) => return Ok(t),
+            FireSpec::Wall(wall) => wall,
+            FireSpec::TimeOfDay(time) => {
+                let today = tz.wall_clock(now).date().and_time(time);
+                if today <= tz.wall_clock(now) { today } else { today - TimeDelta::days(1) }
+            }
+        };
+        let zone = if matches!(tz, JobTimeZone::Local) { "local time".to_string() } else { tz.to_string() };
+        tz.resolve_wall_clock(wall).ok_or_else(|| format!("{wall} does not exist in the job's time zone ({zone})"))
+    }
+}
+
+/// How many runs `why --fire` reads from the trace store on each side of the fire.
+const FIRE_READ_LIMIT: u32 = 1000;
+
 /// What `ejctl why` found.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WhyReport {
     /// The job.
     pub job: String,
@@ -52,6 +87,11 @@ pub struct WhyReport {
     pub blocking: bool,
     /// Whether the trace store was consulted.
     pub traced: bool,
+    /// The past fire accounted for, if one (`--fire`, resolved in the job's time zone).
+    #[serde(serialize_with = "super::text::serialize_rfc3339")]
+    pub fire: Option<DateTime<Utc>>,
+    /// The job's time zone (empty: the machine's local time), in which the findings' times read.
+    pub time_zone: String,
     /// The findings, most decisive first.
     pub findings: Vec<Finding>,
 }
@@ -66,7 +106,7 @@ impl Admin {
         &self,
         name: &str,
         item: Option<u32>,
-        fire: Option<DateTime<Utc>>,
+        fire: Option<FireSpec>,
         store: Option<&Store>,
         now: DateTime<Utc>,
     ) -> Result<WhyReport, CliError> {
@@ -79,41 +119,40 @@ impl Admin {
                 "job '{name}' has no item {item} (shardingTotalCount is {total})"
             )));
         }
-        let mtimes: BTreeMap<String, DateTime<Utc>> = nodes
-            .iter()
-            .filter_map(|n| Some((n.path.clone(), DateTime::from_timestamp_millis(n.node.stat.mtime)?)))
-            .filter(|(_, t)| t.timestamp_millis() > 0)
-            .collect();
-        let runs = match store {
-            Some(store) => {
-                // For a past fire, the first runs since it: the one that covered it is among them
-                // however many ran after.
-                let query = HistoryQuery {
-                    job: name.to_string(),
-                    item,
-                    since_ms: fire.map(|f| f.timestamp_millis()),
-                    limit: 1000,
-                    oldest_first: fire.is_some(),
-                    ..HistoryQuery::default()
-                };
-                let records = history(store, &query).await?;
-                Some(records.iter().filter_map(traced_run).collect::<Vec<_>>())
-            }
-            None => None,
+        let times = |f: fn(&crate::registry::Stat) -> i64| -> BTreeMap<String, DateTime<Utc>> {
+            nodes
+                .iter()
+                .filter(|n| f(&n.node.stat) > 0)
+                .filter_map(|n| Some((n.path.clone(), DateTime::from_timestamp_millis(f(&n.node.stat))?)))
+                .collect()
         };
+        let (mtimes, ctimes) = (times(|s| s.mtime), times(|s| s.ctime));
         let config = job.config.as_ref().map_err(String::as_str);
         let parsed = job.cron().and_then(|c| cron::parse(c).ok());
         let tz = cron::parse_time_zone(job.time_zone().unwrap_or("")).ok();
+        let fire = fire
+            .map(|f| f.resolve(&tz.unwrap_or_default(), now))
+            .transpose()
+            .map_err(|m| CliError::usage(format!("--fire: {m}")))?;
+        let runs = match (store, fire) {
+            (Some(store), Some(fire)) => Some(runs_around(store, name, item, fire).await?),
+            _ => None,
+        };
         let snapshot = Snapshot {
             paths: &paths,
             view: &job.view,
             config,
             cron: parsed.as_ref().zip(tz.as_ref()),
             mtimes: &mtimes,
+            ctimes: &ctimes,
             now,
             item,
             fire,
-            trace: runs.as_deref(),
+            trace: runs.as_ref().map(|(runs, ran_before, known_until)| Trace {
+                runs,
+                ran_before: *ran_before,
+                known_until: *known_until,
+            }),
         };
         let findings = why::explain(&snapshot);
         Ok(WhyReport {
@@ -121,17 +160,53 @@ impl Admin {
             item,
             blocking: findings.iter().any(|f| f.blocking),
             traced: store.is_some(),
+            fire,
+            time_zone: tz.map(|z| z.to_string()).unwrap_or_default(),
             findings,
         })
     }
 }
 
+/// The runs around `fire` (of `item`, or every item): the first [`FIRE_READ_LIMIT`] that started
+/// at or after it (the covering run of each item is among them, however many ran later), and the
+/// last ones before it (what the items were doing then). Also whether any run of the job started
+/// before it, and the start after which the read may have left runs out.
+async fn runs_around(
+    store: &Store,
+    job: &str,
+    item: Option<u32>,
+    fire: DateTime<Utc>,
+) -> Result<(Vec<TracedRun>, bool, Option<DateTime<Utc>>), CliError> {
+    let query = HistoryQuery {
+        job: job.to_string(),
+        item,
+        since_ms: Some(fire.timestamp_millis()),
+        limit: FIRE_READ_LIMIT,
+        oldest_first: true,
+        ..HistoryQuery::default()
+    };
+    let after = history(store, &query).await?;
+    let known_until = if after.len() >= FIRE_READ_LIMIT as usize {
+        after.last().and_then(|r| DateTime::from_timestamp_millis(r.start_ms))
+    } else {
+        None
+    };
+    let query = HistoryQuery { since_ms: None, before_ms: Some(fire.timestamp_millis()), oldest_first: false, ..query };
+    let before = history(store, &query).await?;
+    let ran_before = !before.is_empty()
+        || (item.is_some() && !history(store, &HistoryQuery { item: None, limit: 1, ..query }).await?.is_empty());
+    let runs = after.iter().chain(&before).filter_map(traced_run).collect();
+    Ok((runs, ran_before, known_until))
+}
+
 fn traced_run(r: &RunRecord) -> Option<TracedRun> {
     Some(TracedRun {
-        id: r.id.clone(),
+        node: format!("trace:{}", r.id),
         item: r.item,
         fire: DateTime::from_timestamp_millis(r.fire_ms)?,
         start: DateTime::from_timestamp_millis(r.start_ms)?,
+        end: r.end_ms.and_then(DateTime::from_timestamp_millis),
+        source: r.source.clone(),
         outcome: r.outcome.clone(),
         instance: r.instance.clone(),
     })

@@ -109,8 +109,18 @@ impl JobTimeZone {
         !matches!(self, JobTimeZone::Iana(_))
     }
 
+    /// An instant for people in this zone, with its offset: `2026-11-25 09:12:40 +08:00`.
+    pub fn format(&self, t: &DateTime<Utc>) -> String {
+        const FORMAT: &str = "%Y-%m-%d %H:%M:%S %:z";
+        match self {
+            JobTimeZone::Local => t.with_timezone(&chrono::Local).format(FORMAT).to_string(),
+            JobTimeZone::Fixed(offset) => t.with_timezone(offset).format(FORMAT).to_string(),
+            JobTimeZone::Iana(tz) => t.with_timezone(tz).format(FORMAT).to_string(),
+        }
+    }
+
     /// The wall clock (local date and time) of an instant in this zone.
-    pub(super) fn wall_clock(&self, t: DateTime<Utc>) -> NaiveDateTime {
+    pub fn wall_clock(&self, t: DateTime<Utc>) -> NaiveDateTime {
         match self {
             JobTimeZone::Local => t.with_timezone(&chrono::Local).naive_local(),
             JobTimeZone::Fixed(offset) => t.with_timezone(offset).naive_local(),
@@ -120,7 +130,7 @@ impl JobTimeZone {
 
     /// The instant of a wall-clock time as Java's lenient calendar resolves it when Quartz sets
     /// it: a repeated time is the later (standard-time) instant; a skipped one is `None`.
-    pub(super) fn resolve_wall_clock(&self, wall: NaiveDateTime) -> Option<DateTime<Utc>> {
+    pub fn resolve_wall_clock(&self, wall: NaiveDateTime) -> Option<DateTime<Utc>> {
         fn later<Z: TimeZone>(r: LocalResult<DateTime<Z>>) -> Option<DateTime<Utc>> {
             r.latest().map(|t| t.with_timezone(&Utc))
         }

@@ -83,6 +83,9 @@ macro_rules! history_filters {
         if let Some(since) = $q.since_ms {
             $qb.push(" AND start_ms >= ").push_bind(since);
         }
+        if let Some(before) = $q.before_ms {
+            $qb.push(" AND start_ms < ").push_bind(before);
+        }
         if let Some(source) = &$q.source {
             $qb.push(" AND fire_source = ").push_bind(source);
         }
@@ -140,6 +143,8 @@ pub struct HistoryQuery {
     pub item: Option<u32>,
     /// Only runs that started at or after this instant (ms).
     pub since_ms: Option<i64>,
+    /// Only runs that started before this instant (ms).
+    pub before_ms: Option<i64>,
     /// Only runs that did not succeed.
     pub failed: bool,
     /// Only this source (`cron`, `trigger`, `misfire`, `failover`).

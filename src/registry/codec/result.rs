@@ -103,7 +103,7 @@ pub struct ItemResult {
 }
 
 /// A command property whose registry value a worker refused to run ([`crate::coord::pin`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RefusedValue {
     /// The property (`script.command.line`, ...).

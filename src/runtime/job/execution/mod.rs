@@ -56,11 +56,6 @@ pub(super) struct Unsettled {
     settle: Option<DateTime<Utc>>,
 }
 
-/// A cron fire handled later than this after its instant was held up (this task waited on the
-/// registry): its items are owed the fire through the registry rather than started, since they
-/// may have been failed over and run elsewhere meanwhile.
-const FIRE_LATE: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
-
 /// How long before clearing the nodes of an ended run is tried again after the registry failed.
 const CLEAR_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -278,7 +273,7 @@ impl Execution {
     ) {
         let me = ctx.me.as_str();
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
-        let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > FIRE_LATE;
+        let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > fire::LATE;
         let covered = covered_trigger(ctx, &source, &items).await;
         let mut to_start = Vec::new();
         let mut busy_here = Vec::new();
