@@ -12,7 +12,8 @@
 //! (with [`JobData::has_config`] false): server operations act on their `servers/{ip}` too, as
 //! Java's `disable(null, ip)` does, and their instances are live processes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -24,7 +25,7 @@ use crate::coord::view::JobView;
 use crate::exit::CliError;
 use crate::registry::path::{self, ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Stat, TreeNode};
-use crate::schedule::cron;
+use crate::schedule::cron::{self, CronExpr, JobTimeZone};
 
 /// One job as the admin views read it.
 #[derive(Debug, Clone)]
@@ -45,11 +46,39 @@ pub struct JobData {
     pub view: JobView,
     /// `leader/sharding/necessary` exists (only known from a full read).
     pub resharding: bool,
+    /// The parsed cron and time zone (`None`: a one-off job, or one that does not parse).
+    schedule: Option<Parsed>,
+}
+
+/// A parsed cron and its time zone, shared by the jobs that have them.
+type Parsed = Arc<(CronExpr, JobTimeZone)>;
+
+/// Crons parsed once per expression and zone for the jobs of one read: parsing a Quartz
+/// expression costs more than everything else a list view does with a job, and a namespace's
+/// jobs share a handful of crons.
+#[derive(Default)]
+pub struct Schedules(HashMap<(String, String), Option<Parsed>>);
+
+impl Schedules {
+    fn get(&mut self, config: Option<&JobConfig>) -> Option<Parsed> {
+        let config = config?;
+        let expr = config.cron_expr()?;
+        let zone = config.time_zone.as_deref().unwrap_or("");
+        self.0
+            .entry((expr.to_string(), zone.to_string()))
+            .or_insert_with(|| Some(Arc::new((cron::parse(expr).ok()?, cron::parse_time_zone(zone).ok()?))))
+            .clone()
+    }
 }
 
 impl JobData {
     /// A job from the nodes read under its root (any subset of its subtree).
     pub fn from_nodes(name: &str, nodes: &[TreeNode]) -> JobData {
+        JobData::from_nodes_with(name, nodes, &mut Schedules::default())
+    }
+
+    /// [`JobData::from_nodes`], with crons parsed once across the jobs of one read.
+    pub fn from_nodes_with(name: &str, nodes: &[TreeNode], schedules: &mut Schedules) -> JobData {
         let paths = JobPaths::new(name);
         let view = JobView::from_nodes(&paths, nodes);
         let value = |p: &str| nodes.iter().find(|n| n.path == p).map(|n| n.node.text());
@@ -63,6 +92,7 @@ impl JobData {
         };
         JobData {
             name: name.to_string(),
+            schedule: schedules.get(config.as_ref().ok()),
             job_type: value(paths.root()).unwrap_or_default(),
             resharding: view.necessary,
             paths,
@@ -96,9 +126,14 @@ impl JobData {
     /// The next instant the cron comes due, in the job's time zone; `None` for one-off jobs,
     /// invalid expressions and expressions that never fire again.
     pub fn next_fire(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        let expr = cron::parse(self.cron()?).ok()?;
-        let tz = cron::parse_time_zone(self.time_zone().unwrap_or("")).ok()?;
-        expr.next_after(now, &tz)
+        let (cron, tz) = self.schedule()?;
+        cron.next_after(now, tz)
+    }
+
+    /// The parsed cron and time zone; `None` for a one-off job, an unreadable configuration or an
+    /// invalid expression or zone.
+    pub fn schedule(&self) -> Option<(&CronExpr, &JobTimeZone)> {
+        self.schedule.as_deref().map(|(cron, tz)| (cron, tz))
     }
 
     /// The next fire that will happen: [`JobData::next_fire`], unless nothing will fire it: no
@@ -117,9 +152,7 @@ impl JobData {
 
     /// The state of every item ([`crate::coord::state`]): what every view of an item shows.
     pub fn item_states(&self, now: DateTime<Utc>) -> Vec<ItemState> {
-        let cron = self.cron().and_then(|c| cron::parse(c).ok());
-        let tz = cron::parse_time_zone(self.time_zone().unwrap_or("")).ok();
-        let schedule = Schedule { config: self.config.as_ref().ok(), cron: cron.as_ref().zip(tz.as_ref()) };
+        let schedule = Schedule { config: self.config.as_ref().ok(), cron: self.schedule() };
         state::item_states(&self.view, schedule, now)
     }
 
@@ -267,6 +300,7 @@ impl Admin {
             }
         }
         let mut out = Vec::with_capacity(jobs.len());
+        let mut schedules = Schedules::default();
         for ((name, mut nodes), span) in jobs.into_iter().zip(spans) {
             if nodes.is_empty() {
                 continue;
@@ -276,7 +310,7 @@ impl Admin {
                     nodes.push(tree_node(std::mem::take(&mut second[i]), Some(node)));
                 }
             }
-            out.push(JobData::from_nodes(&name, &nodes));
+            out.push(JobData::from_nodes_with(&name, &nodes, &mut schedules));
         }
         Ok(out)
     }

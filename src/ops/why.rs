@@ -128,7 +128,6 @@ impl Admin {
         };
         let (mtimes, ctimes) = (times(|s| s.mtime), times(|s| s.ctime));
         let config = job.config.as_ref().map_err(String::as_str);
-        let parsed = job.cron().and_then(|c| cron::parse(c).ok());
         let tz = cron::parse_time_zone(job.time_zone().unwrap_or("")).ok();
         let fire = fire
             .map(|f| f.resolve(&tz.unwrap_or_default(), now))
@@ -142,7 +141,7 @@ impl Admin {
             paths: &paths,
             view: &job.view,
             config,
-            cron: parsed.as_ref().zip(tz.as_ref()),
+            cron: job.schedule(),
             mtimes: &mtimes,
             ctimes: &ctimes,
             now,
