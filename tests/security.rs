@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use ejctl::registry::Registry;
 use ejctl::registry::embedded::EmbeddedStore;
+use ejctl::registry::path::JobPaths;
 use ejctl::runtime::{RegistryTarget, Worker, WorkerConfig};
 use zookeeper_client as zkc;
 
@@ -292,6 +293,28 @@ async fn workers_run_the_job_files_command_not_the_registrys() {
     job_file(dir.path(), &server.connect_string(), &ns, "", &format!("{job}allow_registry_commands = true\n"));
     let _worker = WorkerProcess::start(&file, &[]);
     eventually(30, "the registry's command", async || !lines(&evil_out).is_empty()).await;
+}
+
+/// A configuration written straight to the registry that validates but cannot run (a negative
+/// timeout) is refused like an invalid one: the configuration in effect keeps firing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configuration_that_cannot_run_keeps_the_one_in_effect() {
+    let server = ZkServer::start();
+    let ns = unique_ns("keep");
+    let dir = tempfile::tempdir().unwrap();
+    let (job, out) = marker_job(dir.path(), "kept", "kept");
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &job);
+    let worker = WorkerProcess::start(&file, &[]);
+    eventually(30, "a first run", async || !lines(&out).is_empty()).await;
+    let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let config = JobPaths::new("kept").config();
+    let text = registry.get(&config).await.unwrap().unwrap().text();
+    let bad = text.replace("props:\n", "props:\n  ejctl.timeout.seconds: '-5'\n");
+    assert_ne!(bad, text, "{text}");
+    registry.set(&config, bad.as_bytes(), None).await.unwrap();
+    eventually(30, "the refusal", async || worker.log().contains("keeping the configuration in effect")).await;
+    let before = lines(&out).len();
+    eventually(15, "fires on the configuration in effect", async || lines(&out).len() >= before + 2).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

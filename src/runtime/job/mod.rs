@@ -587,6 +587,16 @@ impl JobTask {
             }
         };
         if let Err(e) = &new.executor {
+            // A configuration that validates but cannot run (an executor property out of range)
+            // is as invalid as one that does not validate: the one in effect keeps running.
+            if self.config.executor.is_ok() {
+                tracing::error!(
+                    job = %self.name(),
+                    "invalid configuration at {}: {e}; keeping the configuration in effect until it is fixed",
+                    self.ctx.paths.config()
+                );
+                return;
+            }
             tracing::error!(job = %self.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
         let change = react::transition(Some(self.config.switches()), new.switches());
