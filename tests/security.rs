@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use ejctl::registry::Registry;
 use ejctl::registry::embedded::EmbeddedStore;
-use ejctl::registry::path::JobPaths;
+use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::runtime::{RegistryTarget, Worker, WorkerConfig};
 use zookeeper_client as zkc;
 
@@ -315,6 +315,50 @@ async fn a_configuration_that_cannot_run_keeps_the_one_in_effect() {
     eventually(30, "the refusal", async || worker.log().contains("keeping the configuration in effect")).await;
     let before = lines(&out).len();
     eventually(15, "fires on the configuration in effect", async || lines(&out).len() >= before + 2).await;
+}
+
+/// The most items a job may have (10,000), under a long namespace and job name, shard in several
+/// transactions within ZooKeeper's request limit and shrink back; a larger count written straight
+/// to the registry is refused and the configuration in effect stays, the worker's other job
+/// firing on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_largest_sharding_fits_zookeepers_request_limit() {
+    let server = ZkServer::start();
+    let ns = format!("{}-{}", unique_ns("big"), "n".repeat(100));
+    let dir = tempfile::tempdir().unwrap();
+    let name = "j".repeat(100);
+    let (bystander, out) = marker_job(dir.path(), "bystander", "b");
+    let big = format!(
+        "[[job]]\nname = \"{name}\"\ncron = \"0 0 3 * * ?\"\nsharding_total_count = 10000\ncommand = \"/bin/true\"\n"
+    );
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &format!("{bystander}{big}"));
+    let worker = WorkerProcess::start(&file, &[]);
+    let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let paths = JobPaths::new(&name);
+    let owned = async |item: u32| registry.exists(&paths.item_leaf(item, ItemLeaf::Instance)).await.unwrap().is_some();
+    eventually(120, "all 10,000 items assigned", async || owned(9_999).await && owned(0).await).await;
+    assert!(worker.log().contains("sharding written in several transactions"), "{}", worker.log());
+    let necessary = async || registry.exists(&paths.sharding_necessary()).await.unwrap().is_some();
+    eventually(30, "the resharding flag cleared", async || !necessary().await).await;
+
+    // Back to 2 items: the other 9,998 go.
+    let zk = server.connect_string();
+    ejctl()
+        .args(["--zk", &zk, "--namespace", &ns, "--yes", "config", "set", &name, "shardingTotalCount=2"])
+        .assert()
+        .success();
+    let items = async || registry.children(&paths.sharding()).await.unwrap().unwrap_or_default().len();
+    eventually(120, "the items beyond 2 removed", async || items().await == 2).await;
+
+    // Above the maximum, written past `config set`'s validation: refused, the 2 items stay.
+    let config = registry.get(&paths.config()).await.unwrap().unwrap().text();
+    let huge = config.replace("shardingTotalCount: 2\n", "shardingTotalCount: 100000\n");
+    assert_ne!(huge, config, "{config}");
+    registry.set(&paths.config(), huge.as_bytes(), None).await.unwrap();
+    eventually(30, "the refusal", async || worker.log().contains("must be at most 10000")).await;
+    let before = lines(&out).len();
+    eventually(15, "the bystander firing on", async || lines(&out).len() >= before + 2).await;
+    assert_eq!(items().await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

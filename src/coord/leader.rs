@@ -4,9 +4,15 @@
 //! instances ([`JobView::needs_resharding`]), and writes the new assignment in one transaction
 //! ([`JobView::sharding_transaction`]) as soon as nothing is running. [`step`] decides which of
 //! these is due; the runtime carries it out.
+//!
+//! A sharding too large for one ZooKeeper request ([`split`]) is written in several transactions,
+//! in order, while the leader holds `leader/sharding/processing`: instances (ejctl's and Java's)
+//! fire nothing while it exists, and the flag `necessary` goes only with the last of them — one
+//! that fails leaves the job flagged, and the leader shards again from a fresh read.
 
 use super::strategy::Strategy;
 use super::view::JobView;
+use crate::registry::Op;
 
 /// What the leader does now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,9 +77,66 @@ pub fn step(view: &JobView, s: &Sharding<'_>, written: &mut bool) -> LeaderStep 
 /// (its cache was behind) before it gives up until the next change or reconcile.
 pub const SHARD_ATTEMPTS: usize = 3;
 
+/// Splits a sharding transaction (`ops`, its first op the namespace check) into transactions of
+/// at most `budget` bytes ([`Op::encoded_size`], paths prefixed by `prefix` bytes), each starting
+/// with the check, in the original order; one transaction when it fits. An op larger than the
+/// budget on its own still gets a transaction (the server then refuses it).
+pub fn split(ops: Vec<Op>, prefix: usize, budget: usize) -> Vec<Vec<Op>> {
+    let total: usize = ops.iter().map(|op| op.encoded_size(prefix)).sum();
+    if total <= budget {
+        return vec![ops];
+    }
+    let mut ops = ops.into_iter();
+    let Some(check) = ops.next() else { return Vec::new() };
+    let base = check.encoded_size(prefix);
+    let mut out: Vec<Vec<Op>> = Vec::new();
+    let mut size = usize::MAX;
+    for op in ops {
+        let weight = op.encoded_size(prefix);
+        if size.saturating_add(weight) > budget {
+            out.push(vec![check.clone()]);
+            size = base;
+        }
+        size += weight;
+        if let Some(last) = out.last_mut() {
+            last.push(op);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_sharding_is_split_in_order_each_part_checked_and_within_budget() {
+        use crate::registry::Mode;
+        let check = Op::Check { path: "/".into(), version: None };
+        let mut ops = vec![check.clone()];
+        for i in 0..1000 {
+            ops.push(Op::Create { path: format!("/j/sharding/{i}"), data: Vec::new(), mode: Mode::Persistent });
+            ops.push(Op::Create {
+                path: format!("/j/sharding/{i}/instance"),
+                data: b"10.0.0.1@-@1".to_vec(),
+                mode: Mode::Persistent,
+            });
+        }
+        ops.push(Op::Delete { path: "/j/leader/sharding/necessary".into(), version: None });
+        let whole: usize = ops.iter().map(|op| op.encoded_size(10)).sum();
+        assert_eq!(split(ops.clone(), 10, whole), vec![ops.clone()]);
+        let parts = split(ops.clone(), 10, 64 * 1024);
+        assert!(parts.len() > 1, "{whole}");
+        for part in &parts {
+            assert_eq!(part[0], check);
+            assert!(part.iter().map(|op| op.encoded_size(10)).sum::<usize>() <= 64 * 1024);
+        }
+        let rejoined: Vec<Op> =
+            std::iter::once(check.clone()).chain(parts.iter().flat_map(|p| p[1..].iter().cloned())).collect();
+        assert_eq!(rejoined, ops);
+        // The flag goes with the last part.
+        assert_eq!(parts.last().and_then(|p| p.last()), ops.last());
+    }
     use crate::coord::view::ItemView;
     use crate::registry::codec::ServerStatus;
 

@@ -151,7 +151,7 @@ pub struct Schedule<'a> {
 
 /// The state of every item of `view`'s job (the children of `sharding` and `0..total`), at `now`.
 pub fn item_states(view: &JobView, schedule: Schedule<'_>, now: DateTime<Utc>) -> Vec<ItemState> {
-    let total = schedule.config.and_then(|c| u32::try_from(c.sharding_total_count).ok()).filter(|t| *t > 0);
+    let total = schedule.config.and_then(JobConfig::item_count);
     let status = status::job_status(view);
     let will_fire = !matches!(status, JobStatus::Crashed | JobStatus::Disabled);
     let next_fire = schedule.cron.filter(|_| will_fire).and_then(|(cron, tz)| cron.next_after(now, tz));

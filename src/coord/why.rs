@@ -197,7 +197,21 @@ pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
             return out;
         }
     };
-    let total = u32::try_from(config.sharding_total_count).unwrap_or(0);
+    let Some(total) = config.item_count() else {
+        let count = config.sharding_total_count;
+        out.push(Finding {
+            code: Condition::ConfigUnreadable,
+            blocking: true,
+            item: None,
+            message: format!(
+                "shardingTotalCount {count} is not one ejctl runs (1 to {}): workers refuse the configuration and keep the one in effect",
+                crate::config::validate::MAX_SHARDING_TOTAL_COUNT
+            ),
+            evidence: vec![s.evidence(s.paths.config(), format!("shardingTotalCount: {count}"))],
+            fix: Some(format!("ejctl config set {job} shardingTotalCount=N")),
+        });
+        return out;
+    };
     let items: Vec<u32> = match s.item {
         Some(i) => vec![i],
         None => (0..total).collect(),
@@ -337,7 +351,7 @@ fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
             fix: Some(format!("ejctl job show {job}")),
         });
     }
-    let total = u32::try_from(config.sharding_total_count).unwrap_or(0);
+    let total = config.item_count().unwrap_or(0);
     if !view.instances.is_empty() && view.sharding_pending(total) {
         let mut evidence = Vec::new();
         if view.necessary {

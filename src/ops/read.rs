@@ -103,9 +103,10 @@ impl JobData {
         }
     }
 
-    /// `shardingTotalCount`, when the configuration is readable and the count positive.
+    /// `shardingTotalCount`, when the configuration is readable and the count one ejctl runs
+    /// ([`JobConfig::item_count`]).
     pub fn total(&self) -> Option<u32> {
-        self.config.as_ref().ok().and_then(|c| u32::try_from(c.sharding_total_count).ok()).filter(|t| *t > 0)
+        self.config.as_ref().ok().and_then(JobConfig::item_count)
     }
 
     /// The job status (docs/src/design/compatibility.md#statuses).

@@ -157,12 +157,34 @@ pub enum Op {
     },
 }
 
+/// The most one transaction of ejctl's may weigh ([`Op::encoded_size`]): half of ZooKeeper's
+/// default `jute.maxbuffer` (1 MiB − 1), which a server applies to every request it reads — a
+/// larger one closes the connection. Writes larger than this are split by their writer.
+pub const TRANSACTION_BUDGET: usize = 512 * 1024;
+
 impl Op {
     /// The node the operation is about.
     pub fn path(&self) -> &str {
         match self {
             Op::Check { path, .. } | Op::Create { path, .. } | Op::Set { path, .. } | Op::Delete { path, .. } => path,
         }
+    }
+
+    /// Its size in a ZooKeeper multi request, from the wire format, its path prefixed by
+    /// `prefix` bytes of namespace: the op header (type, done, error: 9 bytes), the length-prefixed
+    /// path, then a create's data, ACL (128 bytes allowed: a digest or x509 identity) and flags, a
+    /// set's data and version, a delete's or check's version.
+    pub fn encoded_size(&self, prefix: usize) -> usize {
+        const HEADER: usize = 9;
+        const ACL: usize = 128;
+        let path = 4 + prefix + self.path().len();
+        HEADER
+            + path
+            + match self {
+                Op::Check { .. } | Op::Delete { .. } => 4,
+                Op::Create { data, .. } => 4 + data.len() + ACL + 4,
+                Op::Set { data, .. } => 4 + data.len() + 4,
+            }
     }
 }
 
@@ -509,6 +531,15 @@ impl Registry {
     /// The id of the current session.
     pub fn session_id(&self) -> i64 {
         self.session().borrow().session_id
+    }
+
+    /// How many bytes the namespace adds to every path on the wire (`/namespace`; none in the
+    /// embedded registry, which has no request size limit).
+    pub fn path_prefix_len(&self) -> usize {
+        match &self.backend {
+            Backend::Zk(b) => b.namespace().len() + 1,
+            Backend::Embedded(_) => 0,
+        }
     }
 }
 

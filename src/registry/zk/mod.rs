@@ -150,6 +150,11 @@ impl Drop for ZkBackend {
 }
 
 impl ZkBackend {
+    /// The namespace (chroot), without the leading `/`.
+    pub(crate) fn namespace(&self) -> &str {
+        &self.options.namespace
+    }
+
     pub(crate) async fn connect(options: ZkOptions) -> Result<Arc<ZkBackend>> {
         path::validate_namespace(&options.namespace)
             .map_err(|reason| RegistryError::InvalidConnectString { servers: options.servers.clone(), reason })?;

@@ -9,7 +9,7 @@ use crate::coord::strategy;
 use crate::coord::view::{self, JobView};
 use crate::registry::cache::TreeCache;
 use crate::registry::codec;
-use crate::registry::{Mode, Op, RegistryError, path};
+use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
 use crate::runtime::InjectedBug;
 
 /// The leader's state of a job on this instance.
@@ -94,7 +94,18 @@ impl Leader {
             }
             let assignment = strategy::assign(config.checked.strategy, ctx.name(), &available, total, now_ms);
             let ops = current.sharding_transaction(&ctx.paths, &assignment, total, &leaves);
-            match ctx.registry.transaction(&ops).await {
+            let transactions = leader::split(ops, ctx.registry.path_prefix_len(), TRANSACTION_BUDGET);
+            if transactions.len() > 1 {
+                tracing::info!(job = %ctx.name(), transactions = transactions.len(), "sharding written in several transactions");
+            }
+            let mut written = Ok(());
+            for ops in &transactions {
+                written = ctx.registry.transaction(ops).await;
+                if written.is_err() {
+                    break;
+                }
+            }
+            match written {
                 Ok(()) => {
                     let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
