@@ -41,8 +41,8 @@ pub const MAX_ALIASES: usize = 100;
 
 /// The most a text may expand to once its aliases are replaced by what they reference: 1 MiB.
 /// An anchored node is taken to run from its anchor to the next line indented no deeper than
-/// the anchor's line (to the alias, while it has not ended), aliases inside it expanded: an
-/// over-estimate.
+/// the anchor's line, sequence entries at a key's indentation excepted (to the alias, while it
+/// has not ended), aliases inside it expanded: an over-estimate.
 pub const MAX_EXPANDED_BYTES: usize = 1024 * 1024;
 
 /// Checks `text` against the limits above in one linear pass; the reason names the limit
@@ -86,6 +86,29 @@ struct Anchor {
     size: Option<usize>,
 }
 
+/// An anchor whose node may not have ended yet.
+struct OpenAnchor {
+    /// The indentation of the anchor's line.
+    indent: usize,
+    /// The anchor's line is a sequence entry (`- ...`).
+    entry: bool,
+    name: String,
+}
+
+impl OpenAnchor {
+    /// Whether a line of `indent` (a sequence entry if `entry`) ends the anchored node: a line
+    /// indented less does, and one indented as much unless it is an entry of the sequence the
+    /// anchored key holds (`key: &a` then `- item` lines at the key's indentation).
+    fn ended_by(&self, indent: usize, entry: bool) -> bool {
+        indent < self.indent || (indent == self.indent && (self.entry || !entry))
+    }
+}
+
+/// The line's content (after its indentation) opens a sequence entry.
+fn is_entry(content: &str) -> bool {
+    content == "-" || content.starts_with("- ")
+}
+
 #[derive(Default)]
 struct Scan {
     /// Indentations of the open block levels, innermost last.
@@ -97,8 +120,8 @@ struct Scan {
     expanded: usize,
     /// Anchor names with the expanded size of their node (an upper bound) once it ended.
     anchors: HashMap<String, Anchor>,
-    /// Anchors whose node may still be open: (indentation of their line, name), innermost last.
-    open: Vec<(usize, String)>,
+    /// Anchors whose node may still be open, innermost last.
+    open: Vec<OpenAnchor>,
 }
 
 impl Scan {
@@ -125,7 +148,9 @@ impl Scan {
                     let name = name_at(&line[i + 1..]);
                     if !name.is_empty() {
                         self.anchors.insert(name.to_string(), Anchor { start: self.expanded, size: None });
-                        self.open.push((self.indents.last().copied().unwrap_or(0), name.to_string()));
+                        let indent = self.indents.last().copied().unwrap_or(0);
+                        let entry = is_entry(line.trim_start_matches(' '));
+                        self.open.push(OpenAnchor { indent, entry, name: name.to_string() });
                     }
                 }
                 b'*' if token_start => {
@@ -151,10 +176,12 @@ impl Scan {
             return Ok(());
         }
         let indent = line.len() - content.len();
-        // A block node anchored on a line ends before the next line indented as little as it.
-        while self.flow == 0 && self.open.last().is_some_and(|(at, _)| *at >= indent) {
-            if let Some((_, name)) = self.open.pop()
-                && let Some(anchor) = self.anchors.get_mut(&name)
+        // A block node anchored on a line ends before the next line indented as little as it
+        // (the entries of a sequence the anchored key holds excepted).
+        let entry = is_entry(content);
+        while self.flow == 0 && self.open.last().is_some_and(|open| open.ended_by(indent, entry)) {
+            if let Some(open) = self.open.pop()
+                && let Some(anchor) = self.anchors.get_mut(&open.name)
                 && anchor.size.is_none()
             {
                 anchor.size = Some(self.expanded.saturating_sub(anchor.start));

@@ -71,6 +71,19 @@ fn alias_bombs_are_refused() {
 }
 
 #[test]
+fn an_anchored_block_list_at_its_keys_indentation_counts_whole() {
+    // `a: &s` holds the `- ` entries below it although they are indented as little as `a`.
+    let list = "- 1\n".repeat(20_000);
+    let bomb = format!("a: &s\n{list}b:\n{}", "- *s\n".repeat(100));
+    assert!(refused(&bomb).contains("expand"));
+    let inline = format!("a: &s\n{list}b: [{}]\n", vec!["*s"; 100].join(", "));
+    assert!(refused(&inline).contains("expand"));
+    // The anchored entry of a sequence ends at the next entry: siblings are not counted.
+    let entries = format!("a:\n- &s x\n{list}b: [{}]\n", vec!["*s"; 100].join(", "));
+    check(&entries).expect("a short anchored entry");
+}
+
+#[test]
 fn huge_nodes_are_refused() {
     let text = format!("jobName: j\njobParameter: {}\n", "p".repeat(MAX_NODE_BYTES));
     assert!(refused(&text).contains("larger than the limit of 262144 bytes"));
