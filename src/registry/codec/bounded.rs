@@ -18,12 +18,15 @@ use serde::de::DeserializeOwned;
 
 use super::CodecError;
 
-/// The largest node text decoded: 256 KiB.
+/// The largest node text decoded: 128 KiB.
 ///
 /// ZooKeeper's default `jute.maxbuffer` (1 MiB) is the most a node can hold; ElasticJob's
-/// configurations are under 4 KiB and instance YAML under 1 KiB, so a quarter of what ZooKeeper
-/// allows leaves room for large `jobParameter`/`props` values and bounds the parse time below.
-pub const MAX_NODE_BYTES: usize = 256 * 1024;
+/// configurations are under 4 KiB and instance YAML under 1 KiB, so an eighth of what ZooKeeper
+/// allows leaves room for large `jobParameter`/`props` values. The parse time grows with the
+/// nodes the text holds, at most one per 2 bytes (`- - - ...`, `[1,1,1,...]`): 256 KiB of them
+/// took 52 ms of CPU to decode for `job show`, twice that for a configuration whose unmodelled
+/// entries are decoded again (`benches/yaml.rs`).
+pub const MAX_NODE_BYTES: usize = 128 * 1024;
 
 /// The deepest nesting decoded: 64 levels (block nesting estimated from indentation and `- `
 /// markers, plus flow nesting of `[`/`{`). Real configurations nest 4 levels or less.
@@ -39,11 +42,12 @@ pub const MAX_FLOW_OPENERS: usize = 1024;
 /// aliases.
 pub const MAX_ALIASES: usize = 100;
 
-/// The most a text may expand to once its aliases are replaced by what they reference: 1 MiB.
+/// The most a text may expand to once its aliases are replaced by what they reference: 512 KiB
+/// (1 MiB of `[1,1,...]` expanded took 45 ms of CPU to decode and convert for `job show`).
 /// An anchored node is taken to run from its anchor to the next line indented no deeper than
 /// the anchor's line, sequence entries at a key's indentation excepted (to the alias, while it
 /// has not ended), aliases inside it expanded: an over-estimate.
-pub const MAX_EXPANDED_BYTES: usize = 1024 * 1024;
+pub const MAX_EXPANDED_BYTES: usize = 512 * 1024;
 
 /// Checks `text` against the limits above in one linear pass; the reason names the limit
 /// exceeded.
