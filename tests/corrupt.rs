@@ -1,6 +1,8 @@
 //! Corrupt registry data never takes a worker down: for each kind of bad data, a real `ejctl run`
 //! process with two jobs keeps running the healthy one, reports the fault of the other, and runs
-//! it again once the data is fixed; admin commands show the fault instead of failing.
+//! it again once the data is fixed; admin commands show the fault instead of failing. Hostile
+//! configurations (deep nesting, alias bombs, oversized nodes) over four of five jobs leave the
+//! fifth firing on schedule and the HTTP endpoint answering.
 
 use std::path::{Path, PathBuf};
 
@@ -245,4 +247,69 @@ async fn instance_yaml_that_is_not_yaml() {
     scene.assert_alive();
     scene.assert_admin_shows("victim");
     ejctl_on(&scene.server, &scene.ns).args(["instance", "list", "-o", "json"]).assert().success();
+}
+
+/// `/readyz` of a worker's HTTP endpoint: its status, or 0 when it does not answer in 5 s.
+async fn readyz(url: &str) -> u16 {
+    let client = reqwest::Client::builder().timeout(std::time::Duration::from_secs(5)).build().unwrap();
+    client.get(url).send().await.map_or(0, |r| r.status().as_u16())
+}
+
+/// Hostile configuration nodes (nesting that costs the parser time quadratic in its depth, alias
+/// bombs, a node of 1 MB) written over four of a worker's five jobs: the worker refuses each,
+/// the fifth job keeps firing every second and `/readyz` keeps answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_configurations_cost_the_other_jobs_nothing() {
+    let server = ZkServer::start();
+    let ns = unique_ns("hostile");
+    let dir = tempfile::tempdir().unwrap();
+    let (healthy_job, healthy) = marker_job(dir.path(), "healthy", "h");
+    let victims = ["deepFlow", "laughs", "listBomb", "oversized"];
+    let mut jobs = healthy_job;
+    for name in victims {
+        jobs.push_str(&marker_job(dir.path(), name, "v").0);
+    }
+    let port = crate::support::zk::free_port();
+    let extra = format!("session_timeout_ms = 10000\n\n[instance]\nhttp = \"127.0.0.1:{port}\"\n\n");
+    let file = job_file(dir.path(), &server.connect_string(), &ns, &extra, &jobs);
+    let ready = format!("http://127.0.0.1:{port}/readyz");
+    let worker = WorkerProcess::start(&file, &[]);
+    eventually(40, "the healthy job to run", async || count(&healthy) >= 1).await;
+    eventually(20, "/readyz to be ready", async || readyz(&ready).await == 200).await;
+
+    let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
+    let head = "jobName: x\nshardingTotalCount: 1\ncron: '* * * * * ?'\n";
+    let mut laughs = format!("{head}l0: &l0 lol\n");
+    for level in 1..10 {
+        laughs.push_str(&format!("l{level}: &l{level} [{}]\n", vec![format!("*l{}", level - 1); 10].join(", ")));
+    }
+    let hostile = [
+        format!("{head}x: {}\n", "[".repeat(100_000)),
+        laughs,
+        format!("{head}a: &s\n{}b:\n{}", "- 1\n".repeat(25_000), "- *s\n".repeat(100)),
+        format!("{head}description: {}\n", "x".repeat(MEGABYTE - 100)),
+    ];
+    for (name, text) in victims.iter().zip(&hostile) {
+        registry.set(&JobPaths::new(name).config(), text.as_bytes(), None).await.unwrap();
+    }
+    for name in victims {
+        let fault = format!("invalid configuration at /{name}/config");
+        eventually(40, &fault, async || worker.log().contains(&fault)).await;
+    }
+    // Ten more runs of the healthy job, /readyz answering all along.
+    let before = count(&healthy);
+    eventually(60, "ten more runs of the healthy job", async || {
+        assert_eq!(readyz(&ready).await, 200, "/readyz");
+        count(&healthy) >= before + 10
+    })
+    .await;
+    let log = worker.log();
+    assert!(!log.contains("panicked"), "{log}");
+    assert!(
+        std::process::Command::new("kill").arg("-0").arg(worker.pid().to_string()).status().unwrap().success(),
+        "the worker died:\n{log}"
+    );
+    let show = ejctl_on(&server, &ns).args(["job", "show", "deepFlow", "-o", "json"]).assert().success();
+    let show = String::from_utf8_lossy(&show.get_output().stdout).into_owned();
+    assert!(show.contains("nests deeper than 64 levels"), "{show}");
 }

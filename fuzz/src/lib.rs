@@ -20,6 +20,7 @@ pub type Body = fn(&[u8]);
 /// Every target: its name (the directory of its corpus) and its body.
 pub const TARGETS: &[(&str, Body)] = &[
     ("assignments", assignments),
+    ("bounded_yaml", bounded_yaml),
     ("config_yaml", config_yaml),
     ("cron", cron),
     ("dump_line", dump_line),
@@ -42,6 +43,46 @@ pub fn assignments(data: &[u8]) {
             apply_assignment(&mut config, a);
         }
         let _ = ejctl::config::validate::check(&config);
+    }
+}
+
+/// Registry YAML through the bounded decoder (`registry::codec::bounded`): the pre-scan and
+/// every decode behind it never panic; a text the pre-scan refuses is refused, for the same
+/// reason, by the generic decode and the configuration decode; an admitted text decodes to a
+/// value whose size the expansion limit bounds (an alias bomb the scan under-estimated would
+/// not); and the unmodelled entries a configuration keeps pass the pre-scan on their own.
+pub fn bounded_yaml(data: &[u8]) {
+    use ejctl::registry::codec::bounded;
+    use ejctl::registry::{NodeData, Stat, TreeNode};
+    let text = String::from_utf8_lossy(data);
+    let checked = bounded::check(&text);
+    let value = bounded::value(&text, "fuzz").map_err(|e| e.reason);
+    let config = JobConfig::from_yaml(&text).map_err(|e| e.reason);
+    match checked {
+        Err(reason) => {
+            assert_eq!(value, Err(reason.clone()));
+            assert_eq!(config, Err(reason));
+        }
+        Ok(()) => {
+            if let Ok(config) = &config {
+                for (key, block) in &config.preserved {
+                    assert!(bounded::check(block).is_ok(), "the kept entry {key} does not pass the pre-scan");
+                }
+                let _ = ejctl::ops::config::config_json(config);
+            }
+            // `job show`'s decode: the value as JSON, a few bytes a node at most.
+            let node = |path: &str, data: &[u8]| TreeNode {
+                path: path.to_string(),
+                node: NodeData { data: data.to_vec(), stat: Stat::default() },
+            };
+            let job = ejctl::ops::read::JobData::from_nodes("j", &[node("/j", b"SCRIPT"), node("/j/config", data)]);
+            let shown = ejctl::ops::view::job_detail("fuzz", &job, Utc::now()).config.to_string().len();
+            assert!(
+                shown <= 16 * bounded::MAX_EXPANDED_BYTES,
+                "{} bytes of YAML shown as {shown} bytes of JSON",
+                text.len()
+            );
+        }
     }
 }
 

@@ -498,6 +498,9 @@ fn parse_job(
     cfg.canonicalise_type_names();
     let job_type = kind.job_type();
     Executor::from_config(&job_type, &cfg, None).map_err(|m| executor_error(&f, table, &m))?;
+    // Published as ElasticJob YAML, read back through the bounded decoder by every worker.
+    crate::registry::codec::bounded::check(&cfg.to_yaml())
+        .map_err(|reason| f.err_no_key(format!("the configuration as ElasticJob YAML {reason}")))?;
     Ok(JobDefinition { file: file.to_path_buf(), job_type, config: cfg })
 }
 

@@ -648,3 +648,12 @@ fn kill_grace_is_none_unless_written() {
     let path = files.add("b.toml", &format!("[instance]\nkill_grace_seconds = 30\n{HELLO}"));
     assert_eq!(load(&[path]).unwrap().instance.kill_grace, Some(Duration::from_secs(30)));
 }
+
+#[test]
+fn a_job_workers_could_not_decode_is_refused() {
+    let with = |n: usize| format!("{HELLO}job_parameter = \"{}\"\n", "p".repeat(n));
+    load_text(&with(100_000)).expect("under the node limit");
+    let e = err(&with(140_000));
+    assert!(e.contains("job 'hello': the configuration as ElasticJob YAML is "), "{e}");
+    assert!(e.contains("larger than the limit of 131072 bytes"), "{e}");
+}

@@ -350,6 +350,12 @@ pub fn check_change(
         .into_iter()
         .map(|w| format!("job '{job}': {w}"))
         .collect();
+    // Workers refuse, before parsing it, a node the bounded decoder refuses: the job would stop.
+    if let Err(reason) = crate::registry::codec::bounded::check(&new.to_yaml()) {
+        return Err(CliError::usage(format!(
+            "job '{job}': the configuration's YAML {reason}; workers would refuse it"
+        )));
+    }
     if let Some(t) = job_type
         && let Err(message) = Executor::from_config(t, new, None)
     {
@@ -537,6 +543,13 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("script.command.line"), "{e}");
+        // What workers would refuse to decode is refused before it is written.
+        let big = format!("jobName: j\nshardingTotalCount: 2\njobParameter: '{}'\n", "p".repeat(120_000));
+        let mut new = prepare_edit("j", None, Some(&old), &big).unwrap().0;
+        new.job_parameter = Some("p".repeat(140_000));
+        let e = check_change("j", None, Some(&old), &new).unwrap_err();
+        assert_eq!(e.exit, Exit::Usage);
+        assert!(e.to_string().contains("larger than the limit of 131072 bytes; workers would refuse it"), "{e}");
     }
 
     #[test]

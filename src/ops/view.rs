@@ -151,7 +151,8 @@ pub struct JobDetail {
 /// Everything about one job read with [`super::Admin::read_job`].
 pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDetail {
     let states = job.item_states(now);
-    let config = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&job.config_text)
+    // Bounded like every decode of registry YAML: a hostile node shows as no configuration.
+    let config = crate::registry::codec::bounded::value(&job.config_text, "job configuration")
         .ok()
         .and_then(|v| serde_json::to_value(v).ok())
         .unwrap_or(serde_json::Value::Null);
@@ -405,3 +406,7 @@ fn failover_of(states: &[ItemState]) -> FailoverState {
         .collect();
     FailoverState { job: None, pending, assigned }
 }
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod tests;

@@ -18,12 +18,15 @@ use serde::de::DeserializeOwned;
 
 use super::CodecError;
 
-/// The largest node text decoded: 256 KiB.
+/// The largest node text decoded: 128 KiB.
 ///
 /// ZooKeeper's default `jute.maxbuffer` (1 MiB) is the most a node can hold; ElasticJob's
-/// configurations are under 4 KiB and instance YAML under 1 KiB, so a quarter of what ZooKeeper
-/// allows leaves room for large `jobParameter`/`props` values and bounds the parse time below.
-pub const MAX_NODE_BYTES: usize = 256 * 1024;
+/// configurations are under 4 KiB and instance YAML under 1 KiB, so an eighth of what ZooKeeper
+/// allows leaves room for large `jobParameter`/`props` values. The parse time grows with the
+/// nodes the text holds, at most one per 2 bytes (`- - - ...`, `[1,1,1,...]`): 256 KiB of them
+/// took 52 ms of CPU to decode for `job show`, twice that for a configuration whose unmodelled
+/// entries are decoded again (`benches/yaml.rs`).
+pub const MAX_NODE_BYTES: usize = 128 * 1024;
 
 /// The deepest nesting decoded: 64 levels (block nesting estimated from indentation and `- `
 /// markers, plus flow nesting of `[`/`{`). Real configurations nest 4 levels or less.
@@ -39,11 +42,12 @@ pub const MAX_FLOW_OPENERS: usize = 1024;
 /// aliases.
 pub const MAX_ALIASES: usize = 100;
 
-/// The most a text may expand to once its aliases are replaced by what they reference: 1 MiB.
+/// The most a text may expand to once its aliases are replaced by what they reference: 512 KiB
+/// (1 MiB of `[1,1,...]` expanded took 45 ms of CPU to decode and convert for `job show`).
 /// An anchored node is taken to run from its anchor to the next line indented no deeper than
-/// the anchor's line (to the alias, while it has not ended), aliases inside it expanded: an
-/// over-estimate.
-pub const MAX_EXPANDED_BYTES: usize = 1024 * 1024;
+/// the anchor's line, sequence entries at a key's indentation excepted (to the alias, while it
+/// has not ended), aliases inside it expanded: an over-estimate.
+pub const MAX_EXPANDED_BYTES: usize = 512 * 1024;
 
 /// Checks `text` against the limits above in one linear pass; the reason names the limit
 /// exceeded.
@@ -86,6 +90,29 @@ struct Anchor {
     size: Option<usize>,
 }
 
+/// An anchor whose node may not have ended yet.
+struct OpenAnchor {
+    /// The indentation of the anchor's line.
+    indent: usize,
+    /// The anchor's line is a sequence entry (`- ...`).
+    entry: bool,
+    name: String,
+}
+
+impl OpenAnchor {
+    /// Whether a line of `indent` (a sequence entry if `entry`) ends the anchored node: a line
+    /// indented less does, and one indented as much unless it is an entry of the sequence the
+    /// anchored key holds (`key: &a` then `- item` lines at the key's indentation).
+    fn ended_by(&self, indent: usize, entry: bool) -> bool {
+        indent < self.indent || (indent == self.indent && (self.entry || !entry))
+    }
+}
+
+/// The line's content (after its indentation) opens a sequence entry.
+fn is_entry(content: &str) -> bool {
+    content == "-" || content.starts_with("- ")
+}
+
 #[derive(Default)]
 struct Scan {
     /// Indentations of the open block levels, innermost last.
@@ -97,8 +124,8 @@ struct Scan {
     expanded: usize,
     /// Anchor names with the expanded size of their node (an upper bound) once it ended.
     anchors: HashMap<String, Anchor>,
-    /// Anchors whose node may still be open: (indentation of their line, name), innermost last.
-    open: Vec<(usize, String)>,
+    /// Anchors whose node may still be open, innermost last.
+    open: Vec<OpenAnchor>,
 }
 
 impl Scan {
@@ -125,7 +152,9 @@ impl Scan {
                     let name = name_at(&line[i + 1..]);
                     if !name.is_empty() {
                         self.anchors.insert(name.to_string(), Anchor { start: self.expanded, size: None });
-                        self.open.push((self.indents.last().copied().unwrap_or(0), name.to_string()));
+                        let indent = self.indents.last().copied().unwrap_or(0);
+                        let entry = is_entry(line.trim_start_matches(' '));
+                        self.open.push(OpenAnchor { indent, entry, name: name.to_string() });
                     }
                 }
                 b'*' if token_start => {
@@ -151,10 +180,12 @@ impl Scan {
             return Ok(());
         }
         let indent = line.len() - content.len();
-        // A block node anchored on a line ends before the next line indented as little as it.
-        while self.flow == 0 && self.open.last().is_some_and(|(at, _)| *at >= indent) {
-            if let Some((_, name)) = self.open.pop()
-                && let Some(anchor) = self.anchors.get_mut(&name)
+        // A block node anchored on a line ends before the next line indented as little as it
+        // (the entries of a sequence the anchored key holds excepted).
+        let entry = is_entry(content);
+        while self.flow == 0 && self.open.last().is_some_and(|open| open.ended_by(indent, entry)) {
+            if let Some(open) = self.open.pop()
+                && let Some(anchor) = self.anchors.get_mut(&open.name)
                 && anchor.size.is_none()
             {
                 anchor.size = Some(self.expanded.saturating_sub(anchor.start));

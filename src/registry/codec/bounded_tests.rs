@@ -13,7 +13,7 @@ fn refused(text: &str) -> String {
 
 #[test]
 fn deep_flow_nesting_is_refused_quickly() {
-    let text = format!("jobName: j\njobExtraConfigurations: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let text = format!("jobName: j\njobExtraConfigurations: {}{}\n", "[".repeat(50_000), "]".repeat(50_000));
     let start = Instant::now();
     let err = JobConfig::from_yaml(&text).expect_err("refused");
     assert!(start.elapsed() < Duration::from_secs(1));
@@ -48,7 +48,7 @@ fn deep_block_nesting_is_refused() {
 
 #[test]
 fn alias_bombs_are_refused() {
-    let big = "x".repeat(100_000);
+    let big = "x".repeat(50_000);
     let mut text = format!("a: &s {big}\nb: [");
     for _ in 0..8000 {
         text.push_str("*s, ");
@@ -66,14 +66,27 @@ fn alias_bombs_are_refused() {
     }
     assert!(refused(&laughs).contains("expand"));
     // A few aliases of a large scalar are within the alias count but not the expansion.
-    let wide = format!("a: &s {}\nb: [*s, *s, *s, *s, *s]\n", "y".repeat(200_000));
+    let wide = format!("a: &s {}\nb: [*s, *s, *s, *s, *s]\n", "y".repeat(100_000));
     assert!(refused(&wide).contains("expand"));
+}
+
+#[test]
+fn an_anchored_block_list_at_its_keys_indentation_counts_whole() {
+    // `a: &s` holds the `- ` entries below it although they are indented as little as `a`.
+    let list = "- 1\n".repeat(20_000);
+    let bomb = format!("a: &s\n{list}b:\n{}", "- *s\n".repeat(100));
+    assert!(refused(&bomb).contains("expand"));
+    let inline = format!("a: &s\n{list}b: [{}]\n", vec!["*s"; 100].join(", "));
+    assert!(refused(&inline).contains("expand"));
+    // The anchored entry of a sequence ends at the next entry: siblings are not counted.
+    let entries = format!("a:\n- &s x\n{list}b: [{}]\n", vec!["*s"; 100].join(", "));
+    check(&entries).expect("a short anchored entry");
 }
 
 #[test]
 fn huge_nodes_are_refused() {
     let text = format!("jobName: j\njobParameter: {}\n", "p".repeat(MAX_NODE_BYTES));
-    assert!(refused(&text).contains("larger than the limit of 262144 bytes"));
+    assert!(refused(&text).contains("larger than the limit of 131072 bytes"));
     let err = crate::registry::codec::InstanceInfo::from_yaml(&text, "1.2.3.4@-@1").expect_err("refused");
     assert!(err.to_string().contains("instance 1.2.3.4@-@1"), "{err}");
 }
@@ -119,4 +132,34 @@ fn documented_yaml_passes() {
         }
     }
     assert!(blocks > 0, "no configuration found in the docs");
+}
+
+#[test]
+fn unmodelled_keys_are_bounded_in_number_and_size() {
+    use crate::registry::codec::yaml::{MAX_UNMODELLED_BYTES, MAX_UNMODELLED_KEYS};
+    let keys = |n: usize| format!("jobName: j\n{}", (0..n).map(|k| format!("zKey{k}: {k}\n")).collect::<String>());
+    let cfg = JobConfig::from_yaml(&keys(MAX_UNMODELLED_KEYS)).expect("at the limit");
+    assert_eq!(cfg.preserved.len(), MAX_UNMODELLED_KEYS);
+    assert!(cfg.to_yaml().contains("zKey255: 255\n"));
+    let err = JobConfig::from_yaml(&keys(MAX_UNMODELLED_KEYS + 1)).expect_err("one key too many");
+    assert!(err.reason.contains("257 keys ejctl does not model, more than the limit of 256"), "{err}");
+
+    let value = |n: usize| format!("jobName: j\nzBig: '{}'\n", "v".repeat(n));
+    JobConfig::from_yaml(&value(MAX_UNMODELLED_BYTES - 100)).expect("under the size limit");
+    let err = JobConfig::from_yaml(&value(MAX_UNMODELLED_BYTES)).expect_err("over the size limit");
+    assert!(err.reason.contains("more than 32768 bytes of keys ejctl does not model"), "{err}");
+    // Flow style: the entries are re-serialised, and what that writes counts.
+    let flow = format!("{{jobName: j, zBig: '{}'}}", "v".repeat(MAX_UNMODELLED_BYTES));
+    let err = JobConfig::from_yaml(&flow).expect_err("re-serialised over the size limit");
+    assert!(err.reason.contains("bytes of keys ejctl does not model"), "{err}");
+    // An alias-expanded entry is re-serialised (its block names an anchor it does not hold).
+    let expanded = format!("jobName: j\nzA: &a '{}'\nzB: [{}]\n", "w".repeat(1000), vec!["*a"; 40].join(", "));
+    let err = JobConfig::from_yaml(&expanded).expect_err("expanded over the size limit");
+    assert!(err.reason.contains("bytes of keys ejctl does not model"), "{err}");
+    let small = "jobName: j\nzA: &a x\nzB: [*a, *a]\n";
+    let cfg = JobConfig::from_yaml(small).expect("a small alias");
+    assert_eq!(
+        cfg.preserved,
+        vec![("zA".to_string(), "zA: &a x\n".to_string()), ("zB".to_string(), "zB:\n- x\n- x\n".to_string())]
+    );
 }

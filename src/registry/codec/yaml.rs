@@ -1,7 +1,7 @@
 //! The YAML of `/{job}/config` ([`JobConfig`]) and the YAML scalar rules shared with the instance
 //! YAML (see the [module docs](super)).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -15,7 +15,9 @@ impl JobConfig {
     /// Decodes the YAML stored at `config`.
     ///
     /// # Errors
-    /// When the text exceeds a limit of [`super::bounded`], is not YAML, not a mapping, or a modelled key has a value of the wrong type.
+    /// When the text exceeds a limit of [`super::bounded`], is not YAML, not a mapping, holds more
+    /// than [`MAX_UNMODELLED_KEYS`] keys it does not model, or a modelled key has a value of the
+    /// wrong type.
     pub fn from_yaml(text: &str) -> Result<JobConfig, CodecError> {
         let what = "job configuration";
         let value: Value = super::bounded::from_str(text, what)?;
@@ -49,8 +51,18 @@ impl JobConfig {
         }
         let unmodelled: BTreeSet<String> =
             map.keys().filter_map(Value::as_str).filter(|k| !schema::is_modelled(k)).map(str::to_string).collect();
+        if unmodelled.len() > MAX_UNMODELLED_KEYS {
+            return Err(CodecError::new(
+                what,
+                format!(
+                    "holds {} keys ejctl does not model, more than the limit of {MAX_UNMODELLED_KEYS}",
+                    unmodelled.len()
+                ),
+            ));
+        }
         if !unmodelled.is_empty() {
-            cfg.preserved = preserve_entries(text, &map, &unmodelled);
+            cfg.preserved =
+                preserve_entries(text, &map, &unmodelled).map_err(|reason| CodecError::new(what, reason))?;
         }
         Ok(cfg)
     }
@@ -201,35 +213,111 @@ fn describe(v: &Value) -> String {
     }
 }
 
+/// The most top-level keys ejctl does not model that a configuration may hold: 256.
+///
+/// Each is kept as its own YAML block, decoded again to check that it reads back as the entry
+/// (and once more by `config get`), a few microseconds apiece: the ~25,000 keys that fit in
+/// 256 KiB took 112 ms to decode and 70 ms to show as JSON (`benches/yaml.rs`). ElasticJob
+/// writes none beyond its POJO's keys; a newer version may add a few. A configuration with more
+/// is refused rather than decoded with entries missing, which a read-modify-write would lose.
+pub const MAX_UNMODELLED_KEYS: usize = 256;
+
+/// The most YAML text kept for the entries ejctl does not model: 32 KiB in all.
+///
+/// That text is decoded a second time (and again by `config get`), so it is bounded well below
+/// [`super::bounded::MAX_NODE_BYTES`]: a configuration made of nothing else would cost twice
+/// the parse of the largest node. ElasticJob's only such entries (`jobExtraConfigurations`) take
+/// a few hundred bytes. A configuration with more is refused, as for the key count.
+pub const MAX_UNMODELLED_BYTES: usize = 32 * 1024;
+
 /// Keeps the YAML text of unmodelled top-level entries, so tags and formatting survive.
 ///
 /// ElasticJob writes block-style YAML with top-level keys at column 0, so each entry is the key
 /// line plus the indented (or `- `) lines below it. For a document in another style (flow style,
 /// hand-written), the entry is re-serialised from the parsed value instead, which keeps its data
 /// but not its YAML tags.
-fn preserve_entries(text: &str, map: &serde_yaml_ng::Mapping, keys: &BTreeSet<String>) -> Vec<(String, String)> {
-    let blocks = top_level_blocks(text);
+///
+/// # Errors
+/// When the entries take more than [`MAX_UNMODELLED_BYTES`].
+fn preserve_entries(
+    text: &str,
+    map: &serde_yaml_ng::Mapping,
+    keys: &BTreeSet<String>,
+) -> Result<Vec<(String, String)>, String> {
+    let too_large = || format!("holds more than {MAX_UNMODELLED_BYTES} bytes of keys ejctl does not model");
+    // Split once and looked up by key (a list searched per key was quadratic in the keys). The
+    // first block of a key wins, as in the document's order.
+    let mut blocks: HashMap<String, String> = HashMap::new();
+    for (key, block) in top_level_blocks(text).unwrap_or_default() {
+        blocks.entry(key).or_insert(block);
+    }
+    let mut room = MAX_UNMODELLED_BYTES;
     let mut out = Vec::new();
+    let mut dropped = Vec::new();
     for key in keys {
         let Some(value) = map.get(key.as_str()) else { continue };
-        let mut single = serde_yaml_ng::Mapping::new();
-        single.insert(Value::String(key.clone()), value.clone());
+        // The block reads back as exactly this entry (through the bounded decoder: what is kept
+        // is written back, and must decode again).
+        let faithful = |block: &str| {
+            super::bounded::from_str::<serde_yaml_ng::Mapping>(block, "preserved entry")
+                .is_ok_and(|m| m.len() == 1 && m.get(key.as_str()) == Some(value))
+        };
         // The block as written, when it reads back as exactly this entry (the line splitter
         // is a heuristic: odd keys, tags or indentation can fool it); else as serde writes it,
         // under the same condition; else the entry cannot be kept faithfully and is dropped
         // rather than written back as YAML that no longer decodes.
-        let raw = blocks.as_ref().and_then(|b| b.iter().find(|(k, _)| k == key)).map(|(_, block)| block.clone());
-        let written = serde_yaml_ng::to_string(&single).ok();
-        let faithful =
-            |block: &String| serde_yaml_ng::from_str::<serde_yaml_ng::Mapping>(block).ok() == Some(single.clone());
-        match raw.filter(faithful).or_else(|| written.filter(faithful)) {
-            Some(block) => out.push((key.clone(), block)),
-            None => {
-                tracing::warn!(key = %key, "a configuration key ejctl does not model cannot be kept as written; dropped")
+        let raw = match blocks.get(key) {
+            Some(block) if block.len() > room => return Err(too_large()),
+            Some(block) => Some(block).filter(|block| faithful(block)).cloned(),
+            None => None,
+        };
+        let kept = match raw {
+            Some(block) => Some(block),
+            None => written(key, value, room).ok_or_else(too_large)?.filter(|block| faithful(block)),
+        };
+        match kept {
+            Some(block) => {
+                room -= block.len();
+                out.push((key.clone(), block));
             }
+            None => dropped.push(key.as_str()),
         }
     }
-    out
+    if !dropped.is_empty() {
+        let keys = dropped.join(", ");
+        tracing::warn!(keys = %keys, "configuration keys ejctl does not model cannot be kept as written; dropped");
+    }
+    Ok(out)
+}
+
+/// The entry `key: value` as serde writes it (`Some(None)` when it cannot be written), or `None`
+/// when that takes more than `room` bytes: an alias-expanded value can serialise to megabytes,
+/// and the writer stops at the limit instead.
+fn written(key: &str, value: &Value, room: usize) -> Option<Option<String>> {
+    struct Capped {
+        out: Vec<u8>,
+        room: usize,
+        full: bool,
+    }
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.out.len() + buf.len() > self.room {
+                self.full = true;
+                return Err(std::io::Error::other("larger than the room left"));
+            }
+            self.out.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Capped { out: Vec::new(), room, full: false };
+    let result = serde_yaml_ng::to_writer(&mut w, &BTreeMap::from([(key, value)]));
+    if w.full {
+        return None;
+    }
+    Some(result.ok().and_then(|()| String::from_utf8(w.out).ok()))
 }
 
 fn top_level_blocks(text: &str) -> Option<Vec<(String, String)>> {
