@@ -545,9 +545,9 @@ mod tests {
         assert!(e.to_string().contains("script.command.line"), "{e}");
         // What workers would refuse to decode is refused before it is written.
         let big = format!("jobName: j\nshardingTotalCount: 2\njobParameter: '{}'\n", "p".repeat(120_000));
-        let mut new = prepare_edit("j", None, Some(&old), &big).unwrap().0;
+        let mut new = prepare_edit("j", None, Some(&old), &big, &BTreeMap::new()).unwrap().0;
         new.job_parameter = Some("p".repeat(140_000));
-        let e = check_change("j", None, Some(&old), &new).unwrap_err();
+        let e = check_change("j", None, Some(&old), &new, &BTreeMap::new()).unwrap_err();
         assert_eq!(e.exit, Exit::Usage);
         assert!(e.to_string().contains("larger than the limit of 131072 bytes; workers would refuse it"), "{e}");
     }
