@@ -978,7 +978,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
             [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE')
             [CompletionResult]::new('--job-name', '--job-name', [CompletionResultType]::ParameterName, 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty')
             [CompletionResult]::new('--instances', '--instances', [CompletionResultType]::ParameterName, 'Instance ids, comma-separated (`ip@-@pid`)')
-            [CompletionResult]::new('--total', '--total', [CompletionResultType]::ParameterName, 'shardingTotalCount (1 to 100000, as in a job configuration)')
+            [CompletionResult]::new('--total', '--total', [CompletionResultType]::ParameterName, 'shardingTotalCount (1 to 10000, as in a job configuration)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`wide`: a table with every column)')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)')
@@ -1323,7 +1323,7 @@ Register-ArgumentCompleter -Native -CommandName 'ejctl' -ScriptBlock {
         }
         'ejctl;why' {
             [CompletionResult]::new('--item', '--item', [CompletionResultType]::ParameterName, 'Only this sharding item')
-            [CompletionResult]::new('--fire', '--fire', [CompletionResultType]::ParameterName, 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)')
+            [CompletionResult]::new('--fire', '--fire', [CompletionResultType]::ParameterName, 'Account for this past fire: was it run in time, late (and why), or not (RFC 3339; `YYYY-MM-DD HH:MM:SS` or a time of day `HH:MM[:SS]` in the job''s time zone, a time of day being its latest occurrence; or a duration ago such as `10m`)')
             [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)')
             [CompletionResult]::new('--job-file', '--job-file', [CompletionResultType]::ParameterName, 'Take the trace store from the trace table of this job file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Use a named registry from the contexts file (see `ejctl context`)')

@@ -911,7 +911,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
             cand --strategy 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE'
             cand --job-name 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty'
             cand --instances 'Instance ids, comma-separated (`ip@-@pid`)'
-            cand --total 'shardingTotalCount (1 to 100000, as in a job configuration)'
+            cand --total 'shardingTotalCount (1 to 10000, as in a job configuration)'
             cand -o 'Output format (`wide`: a table with every column)'
             cand --output 'Output format (`wide`: a table with every column)'
             cand --sort-by 'Sort table rows by this column (its header, case-insensitive: `--sort-by name`)'
@@ -1224,7 +1224,7 @@ set edit:completion:arg-completer[ejctl] = {|@words|
         }
         &'ejctl;why'= {
             cand --item 'Only this sharding item'
-            cand --fire 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)'
+            cand --fire 'Account for this past fire: was it run in time, late (and why), or not (RFC 3339; `YYYY-MM-DD HH:MM:SS` or a time of day `HH:MM[:SS]` in the job''s time zone, a time of day being its latest occurrence; or a duration ago such as `10m`)'
             cand --trace 'The trace store: a SQLite file or a postgres:// URL (default: the workers'' default SQLite file on this machine)'
             cand --job-file 'Take the trace store from the trace table of this job file'
             cand --context 'Use a named registry from the contexts file (see `ejctl context`)'

@@ -725,7 +725,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_su
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l strategy -d 'AVG_ALLOCATION, ODEVITY, ROUND_ROBIN or SINGLE_SHARDING_BALANCE' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l job-name -d 'The job name (ODEVITY, ROUND_ROBIN and SINGLE_SHARDING_BALANCE hash it); default: empty' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l instances -d 'Instance ids, comma-separated (`ip@-@pid`)' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount (1 to 100000, as in a job configuration)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -l total -d 'shardingTotalCount (1 to 10000, as in a job configuration)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand sharding; and __fish_seen_subcommand_from plan" -s o -l output -d 'Output format (`wide`: a table with every column)' -r -f -a "table\t'Tables and trees for people; the layout may change between releases'
 wide\t'Tables with every column'
 boxes\t'Tables with borders'
@@ -950,7 +950,7 @@ complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s q -l quiet -d 'O
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ejctl -n "__fish_ejctl_using_subcommand history" -s V -l version -d 'Print version'
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l item -d 'Only this sharding item' -r
-complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l fire -d 'Account for this past fire: was it run, and if not, why (RFC 3339, `YYYY-MM-DD HH:MM:SS` local, or a duration ago such as `10m`)' -r
+complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l fire -d 'Account for this past fire: was it run in time, late (and why), or not (RFC 3339; `YYYY-MM-DD HH:MM:SS` or a time of day `HH:MM[:SS]` in the job\'s time zone, a time of day being its latest occurrence; or a duration ago such as `10m`)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l trace -d 'The trace store: a SQLite file or a postgres:// URL (default: the workers\' default SQLite file on this machine)' -r
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l job-file -d 'Take the trace store from the trace table of this job file' -r -F
 complete -c ejctl -n "__fish_ejctl_using_subcommand why" -l context -d 'Use a named registry from the contexts file (see `ejctl context`)' -r

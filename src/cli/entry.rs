@@ -88,17 +88,19 @@ fn clap_error(e: &clap::Error) -> ExitCode {
 }
 
 /// Logs go to stderr: warnings by default (information for `ejctl run`), more with `-v`, only
-/// errors with `-q`; `RUST_LOG` overrides both. Colour only when stderr is a terminal.
+/// errors with `-q`; `RUST_LOG` overrides both. Colour only when stderr is a terminal. Text logs
+/// keep one event per line ([`super::logline`]).
 fn init_logging(global: &GlobalArgs, worker: bool, json: bool) {
     let levels = ["warn", "info", "debug", "trace"];
     let base = usize::from(worker);
     let level = if global.quiet { "error" } else { levels[(base + usize::from(global.verbose)).min(3)] };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ejctl={level},zookeeper_client=error")));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::stderr().is_terminal());
-    let _ = if json { builder.json().try_init() } else { builder.try_init() };
+    let ansi = std::io::stderr().is_terminal();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).with_ansi(ansi);
+    let _ = if json {
+        builder.with_writer(std::io::stderr).json().try_init()
+    } else {
+        builder.with_writer(super::logline::EscapedStderr { ansi }).try_init()
+    };
 }

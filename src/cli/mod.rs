@@ -26,6 +26,7 @@ pub mod global;
 pub mod history;
 pub mod instance;
 pub mod job;
+pub mod logline;
 pub mod output;
 pub mod prompt;
 pub mod run;

@@ -266,10 +266,10 @@ mod tests {
         assert_eq!(err(&c), "shardingTotalCount: must be at least 1, got 0");
         c.sharding_total_count = -2;
         assert_eq!(err(&c), "shardingTotalCount: must be at least 1, got -2");
-        c.sharding_total_count = 100_000;
+        c.sharding_total_count = 10_000;
         assert!(validate_config(&c).is_ok());
-        c.sharding_total_count = 100_001;
-        assert_eq!(err(&c), "shardingTotalCount: must be at most 100000, got 100001");
+        c.sharding_total_count = 10_001;
+        assert_eq!(err(&c), "shardingTotalCount: must be at most 10000, got 10001");
     }
 
     #[test]

@@ -381,7 +381,7 @@ fn bad_counts_and_numbers() {
     );
     assert_eq!(
         err(&format!("{HELLO}sharding_total_count = 1000000\n")),
-        "jobs.toml: job 'hello': sharding_total_count: must be at most 100000, got 1000000"
+        "jobs.toml: job 'hello': sharding_total_count: must be at most 10000, got 1000000"
     );
     assert_eq!(
         err(&format!("{HELLO}sharding_total_count = 99999999999\n")),
