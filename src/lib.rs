@@ -52,6 +52,7 @@ pub mod config;
 pub mod coord;
 pub mod exec;
 pub mod exit;
+pub mod files;
 pub mod jobfile;
 pub mod listener;
 pub mod notify;

@@ -927,3 +927,19 @@ fn spawn_lines(mut cmd: std::process::Command) -> (std::process::Child, std::syn
     });
     (child, rx)
 }
+
+/// A trace path that exists must be a SQLite database: a job file naming `/etc/passwd` or a
+/// directory is refused by name, and nothing is written there.
+#[tokio::test]
+async fn a_trace_path_that_is_no_database_is_refused() {
+    use ejctl::trace::TraceTarget;
+    use ejctl::trace::store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("passwd");
+    std::fs::write(&text, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    let err = Store::open(&TraceTarget::Sqlite(text.clone())).await.err().unwrap().to_string();
+    assert!(err.ends_with("passwd is not a SQLite database"), "{err}");
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), "root:x:0:0:root:/root:/bin/bash\n");
+    let err = Store::open(&TraceTarget::Sqlite(dir.path().to_path_buf())).await.err().unwrap().to_string();
+    assert!(err.ends_with("is not a regular file"), "{err}");
+}

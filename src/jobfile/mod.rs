@@ -215,7 +215,7 @@ pub fn load(paths: &[PathBuf]) -> Result<WorkerFiles, JobFileError> {
     let mut warnings = Vec::new();
     let mut defined_in: HashMap<String, &Path> = HashMap::new();
     for path in paths {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_regular(path, crate::files::JOB_FILE_LIMIT)
             .map_err(|e| JobFileError::new(path, None, None, format!("cannot read: {e}")))?;
         let contents = parse_file(path, &text)?;
         if let Some(section) = contents.registry {

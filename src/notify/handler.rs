@@ -122,17 +122,17 @@ impl ErrorHandler {
             "IGNORE" => ErrorHandler::Ignore,
             "THROW" => ErrorHandler::Throw,
             "DINGTALK" => ErrorHandler::Notify(Box::new(Notifier::DingTalk {
-                webhook: required(props, "dingtalk.webhook")?,
+                webhook: url(props, "dingtalk.webhook")?,
                 keyword: optional(props, "dingtalk.keyword").unwrap_or_default(),
                 secret: optional(props, "dingtalk.secret").unwrap_or_default(),
                 timeouts: timeouts(props, "dingtalk")?,
             })),
             "WECHAT" => ErrorHandler::Notify(Box::new(Notifier::WeChat {
-                webhook: required(props, "wechat.webhook")?,
+                webhook: url(props, "wechat.webhook")?,
                 timeouts: timeouts(props, "wechat")?,
             })),
             "WEBHOOK" => ErrorHandler::Notify(Box::new(Notifier::Webhook {
-                url: required(props, "webhook.url")?,
+                url: url(props, "webhook.url")?,
                 timeouts: timeouts(props, "webhook")?,
             })),
             "EMAIL" => ErrorHandler::Notify(Box::new(Notifier::Email(Box::new(email(props)?)))),
@@ -147,6 +147,20 @@ fn optional(props: &Props, key: &str) -> Option<String> {
 
 fn required(props: &Props, key: &str) -> Result<String, String> {
     optional(props, key).ok_or_else(|| format!("props '{key}' is required by the error handler"))
+}
+
+/// A required `http://` or `https://` URL with a host: checked when the configuration is, not at
+/// the first send (a `gopher://` or `file:` target is refused up front).
+fn url(props: &Props, key: &str) -> Result<String, String> {
+    let value = required(props, key)?;
+    let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"));
+    match rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or_default()) {
+        Some(host) if !host.is_empty() && !host.chars().any(char::is_whitespace) => Ok(value),
+        _ => Err(format!(
+            "props '{key}' must be an http:// or https:// URL with a host, got '{}'",
+            crate::config::secrets::mask_urls(&value)
+        )),
+    }
 }
 
 fn positive(props: &Props, key: &str, default: u64) -> Result<u64, String> {

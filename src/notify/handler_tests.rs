@@ -29,14 +29,17 @@ fn bad_properties_are_named() {
         ("DINGTALK", &[], "props 'dingtalk.webhook' is required"),
         (
             "WECHAT",
-            &[("wechat.webhook", "u"), ("wechat.readTimeoutMilliseconds", "0")],
+            &[("wechat.webhook", "https://h/w"), ("wechat.readTimeoutMilliseconds", "0")],
             "'wechat.readTimeoutMilliseconds' must be an integer > 0",
         ),
         (
             "WEBHOOK",
-            &[("webhook.url", "u"), ("webhook.connectTimeoutMilliseconds", "x")],
+            &[("webhook.url", "http://h:8080/w"), ("webhook.connectTimeoutMilliseconds", "x")],
             "'webhook.connectTimeoutMilliseconds'",
         ),
+        ("WEBHOOK", &[("webhook.url", "gopher://h/x")], "'webhook.url' must be an http:// or https:// URL"),
+        ("WECHAT", &[("wechat.webhook", "file:///etc/passwd")], "'wechat.webhook' must be an http://"),
+        ("DINGTALK", &[("dingtalk.webhook", "https://")], "'dingtalk.webhook' must be an http://"),
         ("EMAIL", &[("email.host", "h")], "'email.port' is required"),
         ("EMAIL", &[("email.host", "h"), ("email.port", "70000")], "'email.port' must be a port number"),
         (

@@ -157,6 +157,23 @@ pub struct HistoryQuery {
     pub with_output: bool,
 }
 
+/// Refuses an existing trace path that is not a regular file holding a SQLite database (its
+/// 16-byte header) or nothing.
+fn check_sqlite_file(path: &std::path::Path) -> anyhow::Result<()> {
+    use std::io::Read;
+    const HEADER: &[u8; 16] = b"SQLite format 3\0";
+    let refuse = |why: &str| anyhow::anyhow!("the trace store {} is {why}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| refuse(&format!("unreadable: {e}")))?;
+    if !meta.is_file() {
+        return Err(refuse("not a regular file"));
+    }
+    let mut head = Vec::with_capacity(16);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(16).read_to_end(&mut head))
+        .map_err(|e| refuse(&format!("unreadable: {e}")))?;
+    if head.is_empty() || head == HEADER { Ok(()) } else { Err(refuse("not a SQLite database")) }
+}
+
 /// The wall-clock time ElasticJob's TIMESTAMP columns hold: the writer's local time.
 pub fn local_timestamp(ms: i64) -> Option<NaiveDateTime> {
     DateTime::<Utc>::from_timestamp_millis(ms).map(|t| t.with_timezone(&Local).naive_local())
@@ -177,7 +194,11 @@ impl Store {
                 }
                 // Created owner-only before SQLite opens it: its `-wal` and `-shm` files take the
                 // database file's mode, and the runs' output tails may hold what scripts print.
-                if !path.exists() {
+                // An existing path must be a SQLite database (or an empty file): a job file's
+                // `url` naming `/etc/passwd`, a device or a directory is refused by name.
+                if path.exists() {
+                    check_sqlite_file(path)?;
+                } else {
                     use std::os::unix::fs::OpenOptionsExt;
                     std::fs::OpenOptions::new()
                         .write(true)

@@ -98,7 +98,8 @@ impl ZkTls {
 }
 
 fn read(path: &Path, what: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read the TLS {what} file {}: {e}", path.display()))
+    crate::files::read_regular(path, crate::files::TLS_FILE_LIMIT)
+        .map_err(|e| format!("cannot read the TLS {what} file {}: {e}", path.display()))
 }
 
 /// Repeats the TLS handshake with the first server of a normalised connect string
