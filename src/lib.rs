@@ -42,6 +42,7 @@
 //!   simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * [`exit`]: process exit codes and how errors map onto them.
+//! * [`files`]: reading the files a job file names, and job files: regular files of bounded size.
 //! * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
 //! * `sync`: locking a mutex whose holder panicked.
 //! * `task`: spawned tasks with an owner (aborted when dropped).

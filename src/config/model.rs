@@ -122,13 +122,4 @@ impl JobConfig {
     pub fn cron_expr(&self) -> Option<&str> {
         self.cron.as_deref().map(str::trim).filter(|c| !c.is_empty())
     }
-
-    /// The number of items, when `shardingTotalCount` is one ejctl runs and shows: 1 to
-    /// [`super::validate::MAX_SHARDING_TOTAL_COUNT`].
-    pub fn item_count(&self) -> Option<u32> {
-        (1..=super::validate::MAX_SHARDING_TOTAL_COUNT)
-            .contains(&self.sharding_total_count)
-            .then(|| u32::try_from(self.sharding_total_count).ok())
-            .flatten()
-    }
 }

@@ -82,6 +82,17 @@ pub struct Checked {
     pub completed_timeout: Option<std::time::Duration>,
 }
 
+impl JobConfig {
+    /// The number of items, when `shardingTotalCount` is one ejctl runs and shows: 1 to
+    /// [`MAX_SHARDING_TOTAL_COUNT`].
+    pub fn item_count(&self) -> Option<u32> {
+        (1..=MAX_SHARDING_TOTAL_COUNT)
+            .contains(&self.sharding_total_count)
+            .then(|| u32::try_from(self.sharding_total_count).ok())
+            .flatten()
+    }
+}
+
 /// Checks a job configuration; on success returns the warnings as text
 /// (`timeZone 'Asia/Shanghai' is an IANA name; ...`).
 ///

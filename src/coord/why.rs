@@ -15,12 +15,10 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use super::past_fire::TracedRun;
-use super::past_fire::{self, ItemRuns, JobFacts, Verdict};
 use super::state::{Health, ItemState, Schedule, item_states};
 use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
-use crate::registry::codec::result::{REFUSED_VALUE_CAP, cap_head};
-use crate::registry::codec::{ItemResult, RefusedValue, RunOutcome};
+use crate::registry::codec::{ItemResult, RunOutcome};
 use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
@@ -218,13 +216,13 @@ pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
     };
     job_level(s, config, &mut out);
     if let Some(fire) = s.fire {
-        fire_level(s, fire, &items, &mut out);
+        fire::fire_level(s, fire, &items, &mut out);
     }
     for &item in &items {
         let state = s.view.items.get(&item).cloned().unwrap_or_default();
         item_level(s, config, item, &state, &mut out);
     }
-    command_refused(s, config, &items, &mut out);
+    refused::command_refused(s, config, &items, &mut out);
     health_level(s, &items, &mut out);
     out.sort_by_key(|f| (!f.blocking, f.code, f.item));
     if !out.iter().any(|f| f.blocking) {
@@ -448,79 +446,6 @@ fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemView,
     }
 }
 
-/// The items' last runs ran the job file's command instead of the registry's — unless the
-/// registry has been set back to the job file's value since. One finding per worker and refused
-/// values, naming every item it concerns (not one per item).
-fn command_refused(s: &Snapshot<'_>, config: &JobConfig, items: &[u32], out: &mut Vec<Finding>) {
-    let current = |prop: &str| config.props.get(prop).filter(|v| !v.is_empty()).map(|v| cap_head(v, REFUSED_VALUE_CAP));
-    // (worker, values it refused) → the items and their results.
-    type Group<'r> = (&'r str, Vec<&'r RefusedValue>);
-    let mut groups: BTreeMap<Group<'_>, Vec<(u32, &ItemResult)>> = BTreeMap::new();
-    for &item in items {
-        let Some(result) = s.view.items.get(&item).and_then(|st| st.result.as_ref()) else { continue };
-        let refused: Vec<&RefusedValue> = result.refused.iter().filter(|r| current(&r.prop) != r.job_file).collect();
-        if !refused.is_empty() {
-            groups.entry((result.instance.as_str(), refused)).or_default().push((item, result));
-        }
-    }
-    let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(unset)".to_string(), |v| format!("'{v}'"));
-    let job = s.name();
-    for ((instance, refused), results) in groups {
-        let detail = refused
-            .iter()
-            .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.job_file)))
-            .collect::<Vec<_>>()
-            .join("; ");
-        // A value cut at the cap may not be the whole command: the fix cannot spell it.
-        let whole = refused.iter().all(|r| r.job_file.as_deref().is_none_or(|v| v.len() < REFUSED_VALUE_CAP - 4));
-        let set_back = if whole {
-            let assignments: Vec<String> = refused
-                .iter()
-                .map(|r| format!("props.{}={}", r.prop, r.job_file.as_deref().map(shell_quote).unwrap_or_default()))
-                .collect();
-            format!("ejctl config set {job} {}", assignments.join(" "))
-        } else {
-            format!("ejctl config edit {job}   (set the refused properties back to the job file's values)")
-        };
-        let numbers: Vec<String> = results.iter().map(|(item, _)| item.to_string()).collect();
-        let which = match numbers.as_slice() {
-            [one] => format!("item {one}"),
-            many => format!("items {}", many.join(",")),
-        };
-        out.push(Finding {
-            code: Condition::CommandRefused,
-            blocking: false,
-            item: match results.as_slice() {
-                [(item, _)] => Some(*item),
-                _ => None,
-            },
-            message: format!(
-                "the worker {instance} ran its job file's command for {which}, not the registry's, which it refuses: {detail}"
-            ),
-            evidence: results
-                .iter()
-                .map(|(item, result)| Evidence {
-                    node: s.paths.item_leaf(*item, ItemLeaf::Result),
-                    at: result.ended(),
-                    detail: format!("{} on {} ({}), refused {detail}", result.outcome.label(), result.instance, result.source),
-                })
-                .collect(),
-            fix: Some(format!(
-                "{set_back}   (or, to run the registry's, allow_registry_commands = true in the worker's job file, then restart it)"
-            )),
-        });
-    }
-}
-
-/// `v` as one shell word.
-fn shell_quote(v: &str) -> String {
-    if !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "/._-:@,+%".contains(c)) {
-        v.to_string()
-    } else {
-        format!("'{}'", v.replace('\'', "'\\''"))
-    }
-}
-
 fn result_level(s: &Snapshot<'_>, item: u32, result: &ItemResult, out: &mut Vec<Finding>) {
     let job = s.name().to_string();
     let node = s.paths.item_leaf(item, ItemLeaf::Result);
@@ -609,115 +534,8 @@ fn health_level(s: &Snapshot<'_>, items: &[u32], out: &mut Vec<Finding>) {
     }
 }
 
-/// What became of the past fire at `fire` on each of `items` ([`past_fire::check`]): one finding
-/// when the verdict is about the instant or the job, else one per item.
-fn fire_level(s: &Snapshot<'_>, fire: DateTime<Utc>, items: &[u32], out: &mut Vec<Finding>) {
-    let registered = s.view.instances.keys().filter_map(|id| s.ctimes.get(&s.paths.instance(id))).min().copied();
-    let facts = JobFacts {
-        cron: s.cron,
-        now: s.now,
-        created: s.ctimes.get(&s.paths.config()).copied(),
-        registered,
-        ran_before: s.trace.map(|t| t.ran_before),
-    };
-    let verdicts: Vec<(u32, Verdict)> =
-        items.iter().map(|&item| (item, past_fire::check(fire, &facts, &item_runs(s, item)))).collect();
-    if let Some((_, first)) = verdicts.first()
-        && first.is_job_wide()
-        && verdicts.iter().all(|(_, v)| v == first)
-    {
-        out.push(fire_finding(s, fire, s.item, first));
-        return;
-    }
-    out.extend(verdicts.iter().map(|(item, v)| fire_finding(s, fire, Some(*item), v)));
-}
-
-fn fire_finding(s: &Snapshot<'_>, fire: DateTime<Utc>, item: Option<u32>, verdict: &Verdict) -> Finding {
-    let tz = s.cron.map(|(_, tz)| *tz).unwrap_or_default();
-    let code = match verdict {
-        Verdict::NotDue => Condition::FireNotDue,
-        Verdict::NotAFireTime { .. } => Condition::FireNotAFireTime,
-        Verdict::BeforeJob { .. } => Condition::FireBeforeJob,
-        Verdict::NoInstance { .. } => Condition::FireNoInstance,
-        Verdict::InTime(_) => Condition::FireInTime,
-        Verdict::Late { .. } => Condition::FireCoveredLate,
-        Verdict::NotRun { .. } => Condition::FireNotRun,
-        Verdict::Unknown(_) => Condition::FireUnknown,
-    };
-    let mut evidence: Vec<Evidence> = verdict
-        .runs()
-        .into_iter()
-        .map(|(run, role)| Evidence {
-            node: run.node.clone(),
-            at: Some(run.start),
-            detail: format!("{role}: {} run for the fire at {} on {}", run.source, rfc3339(&run.fire), run.instance),
-        })
-        .collect();
-    if let Verdict::BeforeJob { .. } = verdict {
-        evidence.push(s.evidence(s.paths.config(), "created after the fire"));
-    }
-    let fix = match (verdict, item) {
-        (Verdict::NotRun { .. } | Verdict::Unknown(_), Some(item)) => {
-            Some(format!("ejctl history {} --item {item} --since {}", s.name(), rfc3339(&fire)))
-        }
-        _ => None,
-    };
-    Finding {
-        code,
-        blocking: false,
-        item,
-        message: verdict.message(fire, item, s.config.ok().and_then(JobConfig::cron_expr), &tz),
-        evidence,
-        fix,
-    }
-}
-
-/// What is known of `item`'s runs: the trace store's, or else the item's last result and its run
-/// in progress (runs before those are not known).
-fn item_runs(s: &Snapshot<'_>, item: u32) -> ItemRuns {
-    if let Some(trace) = s.trace {
-        return ItemRuns {
-            runs: trace.runs.iter().filter(|r| r.item == item).cloned().collect(),
-            known_since: None,
-            known_until: trace.known_until,
-        };
-    }
-    let state = s.view.items.get(&item);
-    let mut runs = Vec::new();
-    let mut known_since = s.now;
-    if let Some(result) = state.and_then(|st| st.result.as_ref()) {
-        let node = s.paths.item_leaf(item, ItemLeaf::Result);
-        let started = result.started().or_else(|| result.ended());
-        known_since = started.unwrap_or(known_since).min(known_since);
-        if let (Some(start), false) = (started, result.outcome == RunOutcome::Refused) {
-            runs.push(TracedRun {
-                node,
-                item,
-                fire: result.fire_ms.and_then(DateTime::from_timestamp_millis).unwrap_or(start),
-                start,
-                end: result.ended(),
-                source: result.source.clone(),
-                outcome: Some(result.outcome.label().to_lowercase()),
-                instance: result.instance.clone(),
-            });
-        }
-    }
-    let running = s.paths.item_leaf(item, ItemLeaf::Running);
-    if let (Some(state), Some(start)) = (state.filter(|st| st.running), s.ctimes.get(&running)) {
-        known_since = known_since.min(*start);
-        runs.push(TracedRun {
-            node: running,
-            item,
-            fire: *start,
-            start: *start,
-            end: None,
-            source: "current".into(),
-            outcome: None,
-            instance: state.failovering.clone().or_else(|| state.owner.clone()).unwrap_or_default(),
-        });
-    }
-    ItemRuns { runs, known_since: Some(known_since), known_until: None }
-}
+mod fire;
+mod refused;
 
 #[cfg(test)]
 #[path = "why_tests.rs"]
