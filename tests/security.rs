@@ -242,6 +242,45 @@ async fn digest_acls_keep_out_an_unauthenticated_client() {
         .success();
 }
 
+/// A client without credentials creates the namespace and a job's nodes, open to anyone, before a
+/// worker with a digest first runs: the worker refuses to start on them (it would adopt the nodes,
+/// write its configuration into them and take commands from them), unless its job file accepts
+/// open ACLs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_squatted_namespace_is_refused() {
+    let server = ZkServer::start();
+    let ns = unique_ns("squat");
+    let dir = tempfile::tempdir().unwrap();
+    let (job, out) = marker_job(dir.path(), "squatted", "ran");
+    let client = zkc::Client::connector().connect(&server.connect_string()).await.unwrap();
+    let open = zkc::CreateMode::Persistent.with_acls(zkc::Acls::anyone_all());
+    for node in [format!("/{ns}"), format!("/{ns}/squatted")] {
+        client.create(&node, b"", &open).await.unwrap();
+    }
+    let file = job_file(dir.path(), &server.connect_string(), &ns, "digest = \"ops:s3cret\"\n", &job);
+    let refused = ejctl().args(["run"]).arg(&file).timeout(Duration::from_secs(60)).assert().failure();
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains(&format!("/{ns} is open to world:anyone beyond this worker's credentials")), "{err}");
+    assert!(err.contains("allow_open_acl = true"), "{err}");
+    // Nothing was written into the squatted nodes.
+    assert_eq!(client.list_children(&format!("/{ns}/squatted")).await.unwrap(), Vec::<String>::new());
+    assert!(lines(&out).is_empty());
+
+    // The namespace made creator-only: the job's node is still open, and named.
+    client.set_acl(&format!("/{ns}"), &zkc::Acls::creator_all(), None).await.ok();
+    let digest =
+        zkc::Client::connector().with_auth("digest", b"ops:s3cret").connect(&server.connect_string()).await.unwrap();
+    digest.set_acl(&format!("/{ns}"), &zkc::Acls::creator_all(), None).await.unwrap();
+    let refused = ejctl().args(["run"]).arg(&file).timeout(Duration::from_secs(60)).assert().failure();
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains(&format!("/{ns}/squatted is open to world:anyone")), "{err}");
+
+    // Accepted on purpose: the worker runs.
+    job_file(dir.path(), &server.connect_string(), &ns, "digest = \"ops:s3cret\"\nallow_open_acl = true\n", &job);
+    let _worker = WorkerProcess::start(&file, &[]);
+    eventually(30, "a run", async || !lines(&out).is_empty()).await;
+}
+
 #[tokio::test]
 async fn the_dump_port_listens_on_loopback_unless_an_address_is_configured() {
     let start = |address: Option<std::net::IpAddr>| async move {

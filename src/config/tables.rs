@@ -22,6 +22,11 @@ pub const REGISTRY_KEYS: &[TableKey] = &[
     key("servers", "ZooKeeper connect string", "required"),
     key("namespace", "ZooKeeper chroot", "required"),
     key("digest", "`user:password`", "none"),
+    key(
+        "allow_open_acl",
+        "with credentials: accept namespace and job nodes others can read or write (else the worker refuses to start)",
+        "`false`",
+    ),
     key("session_timeout_ms", "", "`60000`"),
     key("connection_timeout_ms", "", "`15000`"),
     key("fencing_timeout_ms", "less than `session_timeout_ms`", "half the session timeout"),

@@ -107,6 +107,8 @@ pub struct RegistrySection {
     pub fencing_timeout: Option<Duration>,
     /// `tls`: reach ZooKeeper over TLS.
     pub tls: Option<ZkTls>,
+    /// `allow_open_acl`: with credentials, accept namespace and job nodes others can use.
+    pub allow_open_acl: bool,
 }
 
 impl RegistrySection {
@@ -120,6 +122,7 @@ impl RegistrySection {
         options.request_timeout = self.session_timeout;
         options.create_namespace = true;
         options.tls.clone_from(&self.tls);
+        options.allow_open_acl = self.allow_open_acl;
         options
     }
 }
@@ -419,7 +422,17 @@ fn parse_registry(file: &Path, table: &Table) -> Result<RegistrySection, JobFile
         ));
     }
     let tls = tls::parse_tls(&f, "tls")?;
-    Ok(RegistrySection { servers, namespace, digest, session_timeout, connection_timeout, fencing_timeout, tls })
+    let allow_open_acl = f.boolean("allow_open_acl")?.unwrap_or(false);
+    Ok(RegistrySection {
+        servers,
+        namespace,
+        digest,
+        session_timeout,
+        connection_timeout,
+        fencing_timeout,
+        tls,
+        allow_open_acl,
+    })
 }
 
 fn parse_job(

@@ -56,6 +56,7 @@ fn full_file_with_every_key() {
             session_timeout: Duration::from_millis(30_000),
             connection_timeout: Duration::from_millis(5_000),
             fencing_timeout: Some(Duration::from_millis(20_000)),
+            allow_open_acl: false,
             tls: None,
         })
     );
@@ -208,6 +209,7 @@ fn registry_and_instance_defaults_and_zk_options() {
             connection_timeout: Duration::from_secs(15),
             fencing_timeout: None,
             tls: None,
+            allow_open_acl: false,
         }
     );
     let options = registry.zk_options();

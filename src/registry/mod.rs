@@ -421,6 +421,20 @@ impl Registry {
         dispatch!(self.children_many(paths))
     }
 
+    /// Who besides this connection's own identity may use a node (`scheme:id` of its ACL
+    /// entries, such as `world:anyone`); empty when the node is creator-only for this identity,
+    /// does not exist, or the connection has no identity of its own (nothing is then
+    /// creator-only), and always in the embedded registry.
+    ///
+    /// # Errors
+    /// Registry errors other than a missing node.
+    pub async fn foreign_access(&self, path: &str) -> Result<Vec<String>> {
+        match &self.backend {
+            Backend::Zk(b) => b.foreign_access(path).await,
+            Backend::Embedded(_) => Ok(Vec::new()),
+        }
+    }
+
     /// A node's metadata; `None` when it does not exist.
     ///
     /// # Errors

@@ -60,6 +60,7 @@ use crate::registry::cache::CacheHub;
 use crate::registry::codec::InstanceId;
 use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
+use crate::registry::path::JobPaths;
 use crate::registry::{Registry, ZkOptions};
 use crate::trace::writer::TraceService;
 use crate::trace::{HostInfo, TraceConfig, Tracer};
@@ -239,6 +240,36 @@ impl Settings {
     }
 }
 
+/// With credentials, the namespace node and the jobs' root and configuration nodes must be the
+/// worker's own: created creator-only, as workers with credentials create them. A node others can
+/// read or write — made by a client without credentials before the worker first ran, to squat the
+/// namespace — is refused rather than adopted (the worker would write the configuration, secrets
+/// included, into it and take commands from it), unless the job file's `[registry]` says
+/// `allow_open_acl = true`.
+async fn check_acls(registry: &Registry, options: &ZkOptions, jobs: &[JobDefinition]) -> anyhow::Result<()> {
+    if !options.has_identity() || options.allow_open_acl {
+        return Ok(());
+    }
+    let mut nodes = vec![("/".to_string(), format!("/{}", options.namespace))];
+    for job in jobs {
+        let paths = JobPaths::new(&job.config.job_name);
+        for node in [paths.root().to_string(), paths.config()] {
+            let shown = format!("/{}{node}", options.namespace);
+            nodes.push((node, shown));
+        }
+    }
+    for (node, shown) in nodes {
+        let others = registry.foreign_access(&node).await.with_context(|| format!("cannot read the ACL of {shown}"))?;
+        if !others.is_empty() {
+            anyhow::bail!(
+                "{shown} is open to {} beyond this worker's credentials: another client created it (the namespace may be squatted); delete it so that the worker creates it creator-only, or restrict it (zkCli: setAcl -R {shown} auth::cdrwa), or accept it with allow_open_acl = true in the job file's [registry] table",
+                others.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
 /// One watch on the namespace for the caches of all the worker's jobs, when they are at least half
 /// of the namespace's jobs (counting those it is about to publish); otherwise each job's cache
 /// watches its own subtree.
@@ -317,6 +348,9 @@ impl Worker {
             }
             RegistryTarget::Embedded(store) => Registry::embedded(store),
         };
+        if let RegistryTarget::ZooKeeper(options) = &config.registry {
+            check_acls(&registry, options, &config.jobs).await?;
+        }
         let ip = match &config.ip {
             Some(ip) => ip.clone(),
             None => detect_ip(),

@@ -65,6 +65,9 @@ pub struct ZkOptions {
     pub create_namespace: bool,
     /// Reach the servers over TLS.
     pub tls: Option<ZkTls>,
+    /// With credentials, accept namespace and job nodes that others can read or write
+    /// ([`super::Registry::foreign_access`]); workers refuse them otherwise.
+    pub allow_open_acl: bool,
 }
 
 impl ZkOptions {
@@ -80,7 +83,14 @@ impl ZkOptions {
             request_timeout: Duration::from_secs(60),
             create_namespace: false,
             tls: None,
+            allow_open_acl: false,
         }
+    }
+
+    /// Whether the connection has an identity of its own (a digest, or a client certificate):
+    /// the nodes it creates are then creator-only.
+    pub fn has_identity(&self) -> bool {
+        self.digest.is_some() || self.tls.as_ref().is_some_and(|t| t.cert.is_some())
     }
 }
 
@@ -243,6 +253,22 @@ impl ZkBackend {
         .await
     }
 
+    pub(crate) async fn foreign_access(&self, p: &str) -> Result<Vec<String>> {
+        if !self.options.has_identity() {
+            return Ok(Vec::new());
+        }
+        let client = self.client();
+        let user = self.options.digest.as_deref().and_then(|d| d.split_once(':')).map(|(u, _)| u);
+        self.call(async {
+            match client.get_acl(p).await {
+                Ok((acls, _)) => Ok(foreign(&acls, user)),
+                Err(zkc::Error::NoNode) => Ok(Vec::new()),
+                Err(e) => Err(RegistryError::from_zk(e, p)),
+            }
+        })
+        .await
+    }
+
     pub(crate) async fn exists(&self, p: &str) -> Result<Option<Stat>> {
         let client = self.client();
         self.call(async {
@@ -319,8 +345,21 @@ impl ZkBackend {
 }
 
 fn acls(options: &ZkOptions) -> zkc::Acls<'static> {
-    let x509 = options.tls.as_ref().is_some_and(|t| t.cert.is_some());
-    if options.digest.is_some() || x509 { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
+    if options.has_identity() { zkc::Acls::creator_all() } else { zkc::Acls::anyone_all() }
+}
+
+/// The entries of `acls` that grant access to someone other than the digest user `user` (or, with
+/// a client certificate, other than a certificate identity: ZooKeeper names the subject, which
+/// this side does not know, so `x509` entries pass), as `scheme:id`.
+fn foreign(acls: &[zkc::Acl], user: Option<&str>) -> Vec<String> {
+    acls.iter()
+        .filter(|a| match a.scheme() {
+            "digest" => user.is_none_or(|u| a.id().split(':').next() != Some(u)),
+            "x509" => false,
+            _ => true,
+        })
+        .map(|a| format!("{}:{}", a.scheme(), a.id()))
+        .collect()
 }
 
 fn zk_mode(mode: Mode) -> zkc::CreateMode {
