@@ -120,6 +120,28 @@ async fn failover_is_counted_on_the_instance_that_takes_over() {
     let _ = idb;
 }
 
+/// A worker killed with its session still open: the other instance of the job reports its items
+/// `OVERDUE` (`ejctl_items_overdue`) until the session expires and they are resharded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_owners_items_are_overdue_on_the_other_instance() {
+    let job = "name = \"ov\"\ncron = \"* * * * * ?\"\nsharding_total_count = 2\ncommand = \"{script} {record}\"";
+    let options = ClusterOptions { session_timeout_ms: 20_000, http: true, ..ClusterOptions::default() };
+    let mut c = Cluster::zookeeper_with("ov", job, options).await;
+    let a = c.start("127.0.0.1").await;
+    let b = c.start("127.0.0.2").await;
+    c.wait_settled(&[c.id(a), c.id(b)], 2).await;
+    let overdue = "ejctl_items_overdue{job=\"ov\"}";
+    eventually(20, "both items running every second", async || {
+        c.runs().iter().filter(|r| r.item == 0).count() >= 3 && c.runs().iter().filter(|r| r.item == 1).count() >= 3
+    })
+    .await;
+    assert_eq!(value(&scrape(&c, b).await, overdue), 0.0);
+    c.kill(a);
+    eventually(15, "a's item overdue on b", async || value(&scrape(&c, b).await, overdue) == 1.0).await;
+    // The session expires; b takes the item over and it is no longer overdue.
+    eventually(60, "the item resharded to b", async || value(&scrape(&c, b).await, overdue) == 0.0).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readyz_is_unready_while_cut_off_from_zookeeper_and_ready_after() {
     let mut c = Cluster::zookeeper_with("fo", ONE_OFF_FAILOVER, options(true)).await;

@@ -186,6 +186,36 @@ pub fn item_states(view: &JobView, schedule: Schedule<'_>, now: DateTime<Utc>) -
         .collect()
 }
 
+/// The two fires after `t` and the period between them.
+fn period_after(
+    cron: Option<(&CronExpr, &JobTimeZone)>,
+    t: DateTime<Utc>,
+) -> Option<(DateTime<Utc>, DateTime<Utc>, Duration)> {
+    let (cron, tz) = cron?;
+    let first = cron.next_after(t, tz)?;
+    let second = cron.next_after(first, tz)?;
+    Some((first, second, (second - first).to_std().ok()?))
+}
+
+/// The `OVERDUE` rule, shared by every view and by a worker's `ejctl_items_overdue`: the job is
+/// `OK`, the item idle with a registered `owner` (`None` otherwise), and no run has started for
+/// two fires of the cron (plus [`OVERDUE_GRACE`]) since its last run ended at `ended`.
+pub fn overdue(
+    status: JobStatus,
+    owner: Option<&str>,
+    ended: Option<DateTime<Utc>>,
+    cron: Option<(&CronExpr, &JobTimeZone)>,
+    now: DateTime<Utc>,
+) -> Option<Overdue> {
+    let (owner, since) = (owner?, ended?);
+    let (_, second, period) = period_after(cron, since)?;
+    (status == JobStatus::Ok && now > second + OVERDUE_GRACE).then(|| Overdue {
+        since,
+        period,
+        owner: owner.to_string(),
+    })
+}
+
 /// Sets the item's health (and its reasons) from its last run, its owner and the cron.
 fn judge(item: &mut ItemState, status: JobStatus, schedule: Schedule<'_>, now: DateTime<Utc>) {
     if item.disabled {
@@ -193,21 +223,9 @@ fn judge(item: &mut ItemState, status: JobStatus, schedule: Schedule<'_>, now: D
         return;
     }
     let Some(last) = &item.last else { return };
-    let period_at = |t: DateTime<Utc>| {
-        let (cron, tz) = schedule.cron?;
-        let first = cron.next_after(t, tz)?;
-        let second = cron.next_after(first, tz)?;
-        Some((first, second, (second - first).to_std().ok()?))
-    };
-    let since = last.ended();
-    if status == JobStatus::Ok
-        && item.owner_registered
-        && !item.running
-        && let (Some(since), Some(owner)) = (since, item.owner.as_ref())
-        && let Some((_, second, period)) = period_at(since)
-        && now > second + OVERDUE_GRACE
-    {
-        item.overdue = Some(Overdue { since, period, owner: owner.clone() });
+    let owner = item.owner.as_deref().filter(|_| item.owner_registered && !item.running);
+    if let Some(overdue) = overdue(status, owner, last.ended(), schedule.cron, now) {
+        item.overdue = Some(overdue);
         item.health = Health::Overdue;
         return;
     }
@@ -216,6 +234,7 @@ fn judge(item: &mut ItemState, status: JobStatus, schedule: Schedule<'_>, now: D
         return;
     }
     let took = last.started().zip(last.ended()).and_then(|(s, e)| (e - s).to_std().ok());
+    let period_at = |t: DateTime<Utc>| period_after(schedule.cron, t);
     let coalesced = last.source == "misfire";
     if let Some(took) = took
         && let Some((_, _, period)) = last.fire().or(last.started()).and_then(|f| {

@@ -81,6 +81,7 @@ struct Families {
     run_duration: Family<Labels, Histogram>,
     fire_lateness: Family<Labels, Histogram>,
     items_running: Family<Labels, Gauge>,
+    items_overdue: Family<Labels, Gauge>,
     fires_due: Family<Labels, Gauge>,
     fire_overdue: Family<Labels, Gauge<f64, AtomicU64>>,
     misfires_owed: Family<Labels, Counter>,
@@ -125,6 +126,8 @@ pub(crate) struct JobProbe {
     refusals: AtomicU64,
     /// The values of those counters at the last scrape: sent, failed, dropped.
     notified: [AtomicU64; 3],
+    /// The job's items this instance saw `OVERDUE` at its last cron fire.
+    overdue_items: AtomicI64,
 }
 
 impl JobProbe {
@@ -132,6 +135,11 @@ impl JobProbe {
     pub(crate) fn turn(&self, next_fire: Option<DateTime<Utc>>, registered: bool) {
         self.next_fire_ms.store(next_fire.map_or(0, |t| t.timestamp_millis()), Ordering::Relaxed);
         self.registered.store(registered, Ordering::Relaxed);
+    }
+
+    /// Records how many of the job's items are overdue ([`crate::coord::state::overdue`]).
+    pub(crate) fn overdue(&self, items: i64) {
+        self.overdue_items.store(items, Ordering::Relaxed);
     }
 
     /// Counts a fire that refused the registry's command; returns how many have.
@@ -173,6 +181,11 @@ pub(crate) struct Readiness {
 }
 
 impl Metrics {
+    /// Whether anything is recorded (the worker serves metrics).
+    pub(crate) fn is_on(&self) -> bool {
+        self.inner.is_some()
+    }
+
     /// Metrics that record nothing.
     pub(crate) fn off() -> Metrics {
         Metrics { inner: None }
@@ -188,6 +201,7 @@ impl Metrics {
             run_duration: Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.01, 4.0, 10))),
             fire_lateness: Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.001, 4.0, 10))),
             items_running: Family::default(),
+            items_overdue: Family::default(),
             fires_due: Family::default(),
             fire_overdue: Family::default(),
             misfires_owed: Family::default(),
@@ -223,6 +237,11 @@ impl Metrics {
             f.fire_lateness.clone(),
         );
         r.register("items_running", "Items running in this process", f.items_running.clone());
+        r.register(
+            "items_overdue",
+            "Items of the job this instance sees OVERDUE: owner registered and idle, no run ended for two fires",
+            f.items_overdue.clone(),
+        );
         r.register(
             "fires_due_not_started",
             "Fires due and not started yet: a cron fire past its instant, or fires deferred while the registry is unreachable",
@@ -514,6 +533,7 @@ impl Metrics {
             let oldest = [cron_due, (deferred != 0).then_some(deferred)].into_iter().flatten().min();
             let count = i64::from(cron_due.is_some()) + i64::from(deferred != 0);
             f.fires_due.get_or_create(&labels).set(count);
+            f.items_overdue.get_or_create(&labels).set(probe.overdue_items.load(Ordering::Relaxed));
             let overdue = oldest.map_or(0.0, |t| (now_ms - t).max(0) as f64 / 1000.0);
             f.fire_overdue.get_or_create(&labels).set(overdue);
             if let Some(counts) = &probe.alerts {

@@ -26,6 +26,7 @@ mod failover;
 mod leader;
 mod listeners;
 mod once;
+mod overdue;
 mod registration;
 mod report;
 mod signals;
@@ -204,6 +205,9 @@ pub(crate) struct JobTask {
     leader: Leader,
     execution: Execution,
     failover: Failover,
+    /// When runs of the job's items ended, for `ejctl_items_overdue` (only with metrics on; boxed:
+    /// one word in an idle job's task otherwise).
+    run_ends: Option<Box<overdue::RunEnds>>,
 }
 
 impl JobTask {
@@ -277,6 +281,7 @@ impl JobTask {
         };
         let reader = cache.reader();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
+        let run_ends = ctx.settings.metrics.is_on().then(|| Box::new(overdue::RunEnds::new(ctx.now())));
         let mut task = JobTask {
             session: ctx.registry.session(),
             ctx,
@@ -290,6 +295,7 @@ impl JobTask {
             leader: Leader::new(),
             execution: Execution::new(reader),
             failover: Failover::new(),
+            run_ends,
         };
         // A change made between the publish and the cache's read is in the cache, but came as no
         // event: the read showed it already.
@@ -515,10 +521,18 @@ impl JobTask {
         }
         let checked = &self.config.checked;
         self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
+        if let Some(ends) = &self.run_ends {
+            let view = self.ctx.view(&self.cache);
+            let cron = checked.cron.as_ref().map(|c| (c, &checked.time_zone));
+            self.ctx.probe.overdue(ends.count(&view, self.config.total(), cron, self.ctx.now()));
+        }
         self.fire(Source::Cron(scheduled)).await;
     }
 
     async fn on_cache_events(&mut self, events: Vec<CacheEvent>) {
+        if let Some(ends) = &mut self.run_ends {
+            ends.heard(&self.ctx.paths, &events, self.ctx.now());
+        }
         if events.iter().any(crate::coord::failover::wakes) {
             self.failover.wake();
         }
