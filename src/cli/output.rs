@@ -220,13 +220,7 @@ impl Output {
     /// An unknown `--sort-by` column (exit 2); I/O errors.
     pub fn table(&mut self, table: Table) -> Result<()> {
         let text = if self.format == Format::Boxes {
-            let mut table = sorted(table, &self.tables)?;
-            table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-            table.set_content_arrangement(ContentArrangement::Disabled);
-            if self.tables.no_headers {
-                table = without_header(&table);
-            }
-            format!("{table}\n")
+            boxed_table(&table, &self.tables)?
         } else {
             let place = self.next_table;
             self.next_table += 1;
@@ -336,6 +330,28 @@ fn sort_key(cell: Option<&String>) -> (u8, f64, String) {
     }
 }
 
+/// `-o boxes`: the table drawn with borders, sorted and with or without the header as `options`
+/// say, every cell [`visible`].
+fn boxed_table(table: &Table, options: &TableOptions) -> Result<String> {
+    let safe = |row: &comfy_table::Row| -> Vec<String> {
+        cells(row).into_iter().map(|c| visible(&c, false).into_owned()).collect()
+    };
+    let mut escaped = Table::new();
+    if let Some(header) = table.header() {
+        escaped.set_header(safe(header));
+    }
+    for row in table.row_iter() {
+        escaped.add_row(safe(row));
+    }
+    let mut table = sorted(escaped, options)?;
+    table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.set_content_arrangement(ContentArrangement::Disabled);
+    if options.no_headers {
+        table = without_header(&table);
+    }
+    Ok(format!("{table}\n"))
+}
+
 fn without_header(table: &Table) -> Table {
     let mut out = Table::new();
     out.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
@@ -431,6 +447,8 @@ mod tests {
         assert_eq!(visible("a\nb", false), "a\\x0Ab");
         let (text, _) = fitted_table(&health_table("\x1b]0;pwned\x07"), &TableOptions::default(), None, &[]).unwrap();
         assert!(text.contains("\\x1B]0;pwned\\x07") && !text.contains('\x1b'), "{text}");
+        let boxes = boxed_table(&health_table("\x1b]0;pwned\x07"), &TableOptions::default()).unwrap();
+        assert!(boxes.contains("\\x1B]0;pwned\\x07") && !boxes.contains('\x1b') && boxes.contains('│'), "{boxes}");
     }
 
     #[test]
