@@ -201,15 +201,37 @@ async fn a_worker_trusting_the_wrong_ca_exits_5_and_says_why() {
     assert!(err.contains("registry.tls") && err.contains("nope.pem"), "{err}");
 }
 
+/// A ZooKeeper server and one worker running one marker job every second (`extra` lines in its
+/// `[registry]`), once the job has run.
+struct OneJob {
+    server: ZkServer,
+    ns: String,
+    dir: tempfile::TempDir,
+    file: PathBuf,
+    /// The job's `[[job]]` table.
+    job: String,
+    /// What its runs write.
+    out: PathBuf,
+    worker: WorkerProcess,
+}
+
+impl OneJob {
+    async fn start(prefix: &str, name: &str, extra: &str) -> OneJob {
+        let server = ZkServer::start();
+        let ns = unique_ns(prefix);
+        let dir = tempfile::tempdir().unwrap();
+        let (job, out) = marker_job(dir.path(), name, name);
+        let file = job_file(dir.path(), &server.connect_string(), &ns, extra, &job);
+        let worker = WorkerProcess::start(&file, &[]);
+        eventually(30, "a first run", async || !lines(&out).is_empty()).await;
+        OneJob { server, ns, dir, file, job, out, worker }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn digest_acls_keep_out_an_unauthenticated_client() {
-    let server = ZkServer::start();
-    let ns = unique_ns("acl");
-    let dir = tempfile::tempdir().unwrap();
-    let (job, out) = marker_job(dir.path(), "aclJob", "ran");
-    let file = job_file(dir.path(), &server.connect_string(), &ns, "digest = \"ops:s3cret\"\n", &job);
-    let _worker = WorkerProcess::start(&file, &[]);
-    eventually(30, "a run", async || !lines(&out).is_empty()).await;
+    let scene = OneJob::start("acl", "aclJob", "digest = \"ops:s3cret\"\n").await;
+    let (server, ns) = (&scene.server, scene.ns.clone());
 
     // A second client, with no credentials, straight on ZooKeeper.
     let client = zkc::Client::connector().connect(&server.connect_string()).await.unwrap();
@@ -299,16 +321,10 @@ async fn the_dump_port_listens_on_loopback_unless_an_address_is_configured() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workers_run_the_job_files_command_not_the_registrys() {
-    let server = ZkServer::start();
-    let ns = unique_ns("pin");
-    let dir = tempfile::tempdir().unwrap();
-    let (job, out) = marker_job(dir.path(), "pinned", "pinned");
+    let OneJob { server, ns, dir, file, job, out, mut worker } = OneJob::start("pin", "pinned", "").await;
     let evil = dir.path().join("evil.sh");
     let evil_out = dir.path().join("evil.out");
     write_script(&evil, &format!("#!/bin/sh\necho evil >> {}\n", evil_out.display()));
-    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &job);
-    let mut worker = WorkerProcess::start(&file, &[]);
-    eventually(30, "a first run", async || !lines(&out).is_empty()).await;
 
     // A registry writer changes the command: `config set` warns, the worker refuses it.
     let set = ejctl()
@@ -338,13 +354,8 @@ async fn workers_run_the_job_files_command_not_the_registrys() {
 /// timeout) is refused like an invalid one: the configuration in effect keeps firing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_configuration_that_cannot_run_keeps_the_one_in_effect() {
-    let server = ZkServer::start();
-    let ns = unique_ns("keep");
-    let dir = tempfile::tempdir().unwrap();
-    let (job, out) = marker_job(dir.path(), "kept", "kept");
-    let file = job_file(dir.path(), &server.connect_string(), &ns, "", &job);
-    let worker = WorkerProcess::start(&file, &[]);
-    eventually(30, "a first run", async || !lines(&out).is_empty()).await;
+    let scene = OneJob::start("keep", "kept", "").await;
+    let (server, worker, ns, out) = (&scene.server, &scene.worker, scene.ns.clone(), scene.out.clone());
     let registry = Registry::connect(zk_options(&server.connect_string(), &ns)).await.unwrap();
     let config = JobPaths::new("kept").config();
     let text = registry.get(&config).await.unwrap().unwrap().text();

@@ -246,6 +246,9 @@ impl Settings {
 /// namespace — is refused rather than adopted (the worker would write the configuration, secrets
 /// included, into it and take commands from it), unless the job file's `[registry]` says
 /// `allow_open_acl = true`.
+/// ACL reads of [`check_acls`] in flight at once.
+const ACL_READS_IN_FLIGHT: usize = 256;
+
 async fn check_acls(registry: &Registry, options: &ZkOptions, jobs: &[JobDefinition]) -> anyhow::Result<()> {
     if !options.has_identity() || options.allow_open_acl {
         return Ok(());
@@ -258,8 +261,17 @@ async fn check_acls(registry: &Registry, options: &ZkOptions, jobs: &[JobDefinit
             nodes.push((node, shown));
         }
     }
-    for (node, shown) in nodes {
-        let others = registry.foreign_access(&node).await.with_context(|| format!("cannot read the ACL of {shown}"))?;
+    // Pipelined rather than one round trip after another: a worker may start thousands of jobs.
+    let checked: Vec<(String, Vec<String>)> = futures::stream::iter(nodes)
+        .map(|(node, shown)| async move {
+            let others =
+                registry.foreign_access(&node).await.with_context(|| format!("cannot read the ACL of {shown}"))?;
+            anyhow::Ok((shown, others))
+        })
+        .buffered(ACL_READS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    for (shown, others) in checked {
         if !others.is_empty() {
             anyhow::bail!(
                 "{shown} is open to {} beyond this worker's credentials: another client created it (the namespace may be squatted); delete it so that the worker creates it creator-only, or restrict it (zkCli: setAcl -R {shown} auth::cdrwa), or accept it with allow_open_acl = true in the job file's [registry] table",
