@@ -1,10 +1,12 @@
 //! Error handlers end to end: a real `ejctl run` whose items fail notifies real local receivers
 //! (HTTP for `WEBHOOK`, `DINGTALK` and `WECHAT`, SMTP for `EMAIL`) once per failed item, in
-//! ElasticJob's formats; and a receiver that hangs or is down does not delay the next fire.
+//! ElasticJob's formats; a receiver that hangs or is down does not delay the next fire; a
+//! registry writer cannot redirect notifications; and mail needs TLS unless the job file says
+//! otherwise.
 
 use crate::support::receiver::{Answer, HttpReceiver, SmtpReceiver};
 use crate::support::worker::{Worker, failing_script};
-use crate::support::{ZkServer, eventually};
+use crate::support::{ZkServer, ejctl, eventually};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_handler_notifies_its_receiver_once_per_failed_item() {
@@ -26,7 +28,8 @@ async fn each_handler_notifies_its_receiver_once_per_failed_item() {
          [[job]]\nname = \"mail\"\ncron = \"*/2 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{cmd}\"\n\
          job_error_handler_type = \"EMAIL\"\nprops = {{ \"email.host\" = \"127.0.0.1\", \"email.port\" = \"{}\", \
          \"email.username\" = \"ops\", \"email.password\" = \"secret\", \"email.from\" = \"ejctl@example.com\", \
-         \"email.to\" = \"a@example.com,b@example.com\", \"email.cc\" = \"c@example.com\", \"email.useSsl\" = \"false\" }}\n",
+         \"email.to\" = \"a@example.com,b@example.com\", \"email.cc\" = \"c@example.com\", \"email.useSsl\" = \"false\", \
+         \"ejctl.email.plaintext\" = \"true\" }}\n",
         smtp.port
     );
     let mut worker = Worker::start(&server, dir, &jobs);
@@ -135,4 +138,71 @@ async fn a_hanging_or_absent_receiver_does_not_delay_the_next_fire() {
     assert!(gap < 4000, "a fire waited for a notification: {gap} ms between starts");
     let log = worker.log();
     assert!(log.contains("failure notification failed; retrying"), "the absent receiver is retried: {log}");
+}
+
+/// A registry writer points the error handler at its own receiver and switches it to e-mail (to
+/// collect the credentials): the worker refuses both, keeps notifying its job file's receiver,
+/// logs and counts the refusal with the URLs' tokens masked. And a job file's `EMAIL` with
+/// `useSsl = false` does not send the credentials to a server without STARTTLS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registry_writer_cannot_redirect_notifications_and_mail_needs_tls() {
+    let server = ZkServer::start();
+    let mine = HttpReceiver::start(Answer::Json(200, "{}".into())).await;
+    let evil = HttpReceiver::start(Answer::Json(200, "{}".into())).await;
+    let smtp = SmtpReceiver::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let script = failing_script(dir.path(), &dir.path().join("starts"));
+    let cmd = script.display();
+    let jobs = format!(
+        "[[job]]\nname = \"leak\"\ncron = \"*/2 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{cmd}\"\n\
+         job_error_handler_type = \"WEBHOOK\"\nprops = {{ \"webhook.url\" = \"{}/hook?token=mine-secret\" }}\n\n\
+         [[job]]\nname = \"mail\"\ncron = \"*/2 * * * * ?\"\nsharding_total_count = 1\ncommand = \"{cmd}\"\n\
+         job_error_handler_type = \"EMAIL\"\nprops = {{ \"email.host\" = \"127.0.0.1\", \"email.port\" = \"{}\", \
+         \"email.username\" = \"ops\", \"email.password\" = \"secret\", \"email.from\" = \"ejctl@example.com\", \
+         \"email.to\" = \"a@example.com\", \"email.useSsl\" = \"false\" }}\n",
+        mine.url, smtp.port
+    );
+    let mut worker = Worker::start(&server, dir, &jobs);
+    eventually(60, "the job file's receiver to be notified", async || {
+        worker.check_alive();
+        !mine.requests().is_empty()
+    })
+    .await;
+
+    // The registry writer's change: `config set` warns that workers refuse it.
+    let set = ejctl()
+        .args(["--zk", &server.connect_string(), "--namespace", &worker.ns, "config", "set", "leak"])
+        .arg("job_error_handler_type=EMAIL")
+        .arg(format!("props.webhook.url={}/steal?token=evil-secret", evil.url))
+        .args(["props.email.host=127.0.0.1", &format!("props.email.port={}", smtp.port)])
+        .args(["props.email.username=u", "props.email.password=p", "props.email.from=a@example.com"])
+        .args(["props.email.to=thief@example.com", "props.email.useSsl=false", "props.ejctl.email.plaintext=true"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&set.get_output().stderr).into_owned();
+    assert!(err.contains("allow_registry_error_handler"), "{err}");
+    let before = mine.requests().len();
+    eventually(60, "refused notifications to the job file's receiver", async || {
+        worker.check_alive();
+        worker.log().matches("refused the registry's error handler").count() >= 2 && mine.requests().len() >= before + 2
+    })
+    .await;
+    assert!(evil.requests().is_empty(), "the registry's receiver was notified");
+    let log = worker.log();
+    let refusal = log.lines().find(|l| l.contains("refused the registry's error handler")).unwrap();
+    assert!(refusal.contains("jobErrorHandlerType") && refusal.contains("allow_registry_error_handler"), "{refusal}");
+    assert!(refusal.contains("token=****"), "{refusal}");
+    assert!(!log.contains("mine-secret") && !log.contains("evil-secret"), "a token in the log: {log}");
+
+    // The job file's mail without TLS: no credentials leave, the failure is logged.
+    eventually(60, "the mail to fail", async || {
+        worker.check_alive();
+        worker
+            .log()
+            .lines()
+            .any(|l| l.contains("mail") && l.contains("failure notification") && !l.contains("notification sent"))
+            && worker.log().contains("TLS")
+    })
+    .await;
+    assert!(smtp.auths().is_empty() && smtp.mails().is_empty(), "credentials sent in clear: {:?}", smtp.auths());
 }

@@ -3,12 +3,13 @@
 //!
 //! * [`schema`]: the table of fields (YAML key, job-file key, kind, check, default) that the
 //!   YAML codec, the job-file parser, `config set/get`, `job show` and the guide's key table are
-//!   driven by; ejctl's `props` extensions.
+//!   driven by; ejctl's `props` extensions (in `extensions`, re-exported by it).
 //! * [`model`]: [`JobConfig`], with ElasticJob's POJO and builder defaults.
 //! * [`props`]: [`Props`], a job's properties.
 //! * [`validate`]: the checks every path shares, returning the parsed settings.
 //! * [`keys`]: the guide's key table, generated from the schema.
 
+mod extensions;
 pub mod keys;
 pub mod model;
 pub mod props;

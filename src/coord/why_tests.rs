@@ -311,6 +311,31 @@ fn refused_values_the_fix_spells_or_cannot() {
     c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused = vec![refused(Some(&long))];
     let f = run(&c);
     assert!(f[0].fix.as_deref().unwrap().starts_with("ejctl config edit j   (set the refused"), "{:?}", f[0].fix);
+    // The error handler's type: spelled with its job-file key; a URL with a token is masked and
+    // not spelled back.
+    let handler = |prop: &str, registry: &str, job_file: &str| RefusedValue {
+        prop: prop.into(),
+        registry: Some(registry.into()),
+        job_file: Some(job_file.into()),
+    };
+    c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused =
+        vec![handler("jobErrorHandlerType", "EMAIL", "WEBHOOK")];
+    let f = run(&c);
+    assert!(f[0].message.contains("notified its job file's error handler for item 1"), "{}", f[0].message);
+    assert_eq!(
+        f[0].fix.as_deref(),
+        Some(
+            "ejctl config set j job_error_handler_type=WEBHOOK   (or, to notify the registry's, allow_registry_error_handler = true in the worker's job file, then restart it)"
+        )
+    );
+    c.view.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused =
+        vec![handler("webhook.url", "https://evil/?token=x", "https://h/?token=mine"), refused(None)];
+    let f = run(&c);
+    assert!(f[0].message.contains("used its job file's command and error handler"), "{}", f[0].message);
+    assert!(f[0].message.contains("'https://h/?token=****'") && !f[0].message.contains("mine"), "{}", f[0].message);
+    let fix = f[0].fix.as_deref().unwrap();
+    assert!(fix.starts_with("ejctl config edit j"), "{fix}");
+    assert!(fix.contains("allow_registry_commands = true and allow_registry_error_handler = true"), "{fix}");
     // Every item refusing the same values on the same worker: one finding naming them.
     c.item = None;
     for item in [0, 1] {

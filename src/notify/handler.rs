@@ -103,7 +103,12 @@ pub struct Email {
     /// `email.subject`.
     pub subject: String,
     /// `email.useSsl` (default `true`): implicit TLS, as ElasticJob's `SSLSocketFactory`.
+    /// `false`: STARTTLS, required unless `plaintext`.
     pub use_ssl: bool,
+    /// `ejctl.email.plaintext = true`: with `useSsl` off, the session may go without TLS, as
+    /// ElasticJob's does (the credentials and the failure text then cross the network in
+    /// clear). Pinned to the job file ([`crate::coord::pin`]).
+    pub plaintext: bool,
     /// The whole exchange's bound.
     pub timeout: Duration,
 }
@@ -204,6 +209,8 @@ fn email(props: &Props) -> Result<Email, String> {
         bcc: addresses(optional(props, "email.bcc")),
         subject: optional(props, "email.subject").unwrap_or_else(|| EMAIL_SUBJECT.to_string()),
         use_ssl: optional(props, "email.useSsl").is_none_or(|v| !v.trim().eq_ignore_ascii_case("false")),
+        plaintext: optional(props, crate::config::schema::prop::EMAIL_PLAINTEXT)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")),
         timeout: SMTP_TIMEOUT,
     })
 }

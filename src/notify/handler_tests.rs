@@ -78,6 +78,7 @@ fn email_settings() {
     assert_eq!(e.to, ["a@example.com", "b@example.com"]);
     assert_eq!(e.subject, "ElasticJob error message");
     assert!(!e.use_ssl);
+    assert!(!e.plaintext, "STARTTLS is required unless the job file says otherwise");
     assert_eq!(e.port, 465);
 }
 

@@ -261,9 +261,11 @@ async fn mail(email: &Email, text: String) -> Result<(), Attempt> {
         .port(email.port)
         .credentials(Credentials::new(email.username.clone(), email.password.clone()))
         .timeout(Some(email.timeout));
-    if email.use_ssl {
+    // Implicit TLS, else STARTTLS that must succeed before the credentials go, else (the job
+    // file's explicit choice) none.
+    if email.use_ssl || !email.plaintext {
         let tls = TlsParameters::new(email.host.clone()).map_err(|e| Attempt::fatal(e.to_string()))?;
-        transport = transport.tls(Tls::Wrapper(tls));
+        transport = transport.tls(if email.use_ssl { Tls::Wrapper(tls) } else { Tls::Required(tls) });
     }
     match tokio::time::timeout(email.timeout, transport.build().send(message)).await {
         Ok(Ok(_)) => Ok(()),

@@ -26,6 +26,7 @@ use super::assign::{self, Assignment};
 use crate::config::JobConfig;
 use crate::config::schema::{self, EXTRA_CONFIGURATIONS, FieldId, Kind, field};
 use crate::config::validate;
+use crate::coord::pin::{self, PinKind};
 use crate::exec::Executor;
 use crate::exit::CliError;
 use crate::registry::codec::JobType;
@@ -365,22 +366,21 @@ pub fn check_change(
         warnings.push(format!("job '{job}': {message} (already so before this change)"));
     }
     if let Some(t) = job_type {
-        let empty = crate::config::Props::new();
-        // A value set back to what the workers' job files run is no refusal to warn of.
-        let restored = |prop: &&str| {
-            job_file
-                .get(*prop)
-                .is_some_and(|v| v.as_deref() == new.props.get(prop).map(String::as_str).filter(|v| !v.is_empty()))
-        };
-        let changed: Vec<&str> = crate::coord::pin::changed_pinned(t, old.map_or(&empty, |o| &o.props), &new.props)
-            .into_iter()
-            .filter(|p| !restored(p))
-            .collect();
-        if !changed.is_empty() {
-            warnings.push(format!(
-                "job '{job}': ejctl workers refuse a changed {} and keep running the one in their job file, unless their job file sets allow_registry_commands = true",
-                changed.join(", ")
-            ));
+        let empty = JobConfig::new(job, 0);
+        // A value set back to what the workers' job files use is no refusal to warn of.
+        let restored = |key: &&str| job_file.get(*key).is_some_and(|v| *v == pin::current(new, key));
+        let changed: Vec<&str> =
+            pin::changed_pinned(t, old.unwrap_or(&empty), new).into_iter().filter(|k| !restored(k)).collect();
+        for kind in [PinKind::Command, PinKind::ErrorHandler] {
+            let of_kind: Vec<&str> = changed.iter().copied().filter(|k| PinKind::of(k) == kind).collect();
+            if !of_kind.is_empty() {
+                warnings.push(format!(
+                    "job '{job}': ejctl workers refuse a changed {} and keep using the {} in their job file, unless their job file sets {} = true",
+                    of_kind.join(", "),
+                    kind.noun(),
+                    kind.switch()
+                ));
+            }
         }
     }
     Ok(warnings)

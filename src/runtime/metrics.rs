@@ -30,6 +30,7 @@ use tokio::sync::watch;
 
 use super::StopMode;
 use crate::config::schema::listener_key::{AFTER, AFTER_ONCE, BEFORE, BEFORE_ONCE};
+use crate::coord::pin::PinKind;
 use crate::registry::{LinkState, Registry, SessionStatus};
 use crate::sync::lock;
 use crate::trace::Tracer;
@@ -46,8 +47,10 @@ fn job(job: &str) -> Labels {
 pub(crate) enum Refusal {
     /// The local clock is off the registry's by more than `maxTimeDiffSeconds`.
     ClockSkew,
-    /// The registry's command differs from the job file's and was not run (the pinned one was).
-    RegistryCommand,
+    /// A registry value pinned to the job file differs from it and was not used (the job file's
+    /// was): a command (`registry_command`) or the error handler's destination
+    /// (`registry_error_handler`).
+    Registry(PinKind),
     /// The configuration in the registry cannot be run.
     Config,
 }
@@ -56,7 +59,8 @@ impl Refusal {
     fn label(self) -> &'static str {
         match self {
             Refusal::ClockSkew => "clock_skew",
-            Refusal::RegistryCommand => "registry_command",
+            Refusal::Registry(PinKind::Command) => "registry_command",
+            Refusal::Registry(PinKind::ErrorHandler) => "registry_error_handler",
             Refusal::Config => "config",
         }
     }

@@ -127,6 +127,8 @@ pub struct SmtpReceiver {
     /// Its port.
     pub port: u16,
     mails: Arc<Mutex<Vec<Mail>>>,
+    /// Every `AUTH` exchange's decoded credentials, on any connection (a mail sent or not).
+    auths: Arc<Mutex<Vec<String>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -144,11 +146,14 @@ impl SmtpReceiver {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let mails = Arc::new(Mutex::new(Vec::new()));
+        let auths = Arc::new(Mutex::new(Vec::new()));
         let seen = mails.clone();
+        let seen_auths = auths.clone();
         let task = tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else { return };
                 let seen = seen.clone();
+                let seen_auths = seen_auths.clone();
                 tokio::spawn(async move {
                     let (read, mut w) = stream.into_split();
                     let mut lines = BufReader::new(read).lines();
@@ -200,27 +205,35 @@ impl SmtpReceiver {
                                 data.push('\n');
                             }
                             mail.data = data;
+                            seen_auths.lock().unwrap().extend(mail.auth.iter().cloned());
                             seen.lock().unwrap().push(std::mem::take(&mut mail));
                             "250 queued\r\n".into()
                         } else if upper == "QUIT" {
+                            seen_auths.lock().unwrap().extend(mail.auth.drain(..));
                             let _ = w.write_all(b"221 bye\r\n").await;
                             return;
                         } else {
                             "250 ok\r\n".into()
                         };
                         if w.write_all(reply.as_bytes()).await.is_err() {
-                            return;
+                            break;
                         }
                     }
+                    seen_auths.lock().unwrap().extend(mail.auth.drain(..));
                 });
             }
         });
-        SmtpReceiver { port, mails, task }
+        SmtpReceiver { port, mails, auths, task }
     }
 
     /// The mails so far.
     pub fn mails(&self) -> Vec<Mail> {
         self.mails.lock().unwrap().clone()
+    }
+
+    /// The credentials sent so far, with a mail or without.
+    pub fn auths(&self) -> Vec<String> {
+        self.auths.lock().unwrap().clone()
     }
 }
 

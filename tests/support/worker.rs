@@ -7,6 +7,8 @@ use super::{ZkServer, unique_ns, write_script};
 
 /// An `ejctl run` process, killed when dropped.
 pub struct Worker {
+    /// The registry namespace of its job file.
+    pub ns: String,
     child: Child,
     stderr: PathBuf,
     _dir: tempfile::TempDir,
@@ -16,13 +18,14 @@ impl Worker {
     /// Runs `jobs` (`[[job]]` tables) on `server`.
     pub fn start(server: &ZkServer, dir: tempfile::TempDir, jobs: &str) -> Worker {
         let file = dir.path().join("jobs.toml");
+        let ns = unique_ns("worker");
         std::fs::write(
             &file,
             format!(
                 "[registry]\nservers = \"{}\"\nnamespace = \"{}\"\nsession_timeout_ms = 10000\n\n\
                  [instance]\nip = \"127.0.0.1\"\nshutdown_timeout_seconds = 5\n\n{jobs}",
                 server.connect_string(),
-                unique_ns("worker")
+                ns
             ),
         )
         .unwrap();
@@ -36,7 +39,7 @@ impl Worker {
             .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
             .unwrap();
-        Worker { child, stderr, _dir: dir }
+        Worker { ns, child, stderr, _dir: dir }
     }
 
     pub fn log(&self) -> String {

@@ -4,10 +4,10 @@
 //! the values it reads ([`Stored`]). Every fire, failover run and leader decision reads these;
 //! nothing is parsed again until the configuration changes.
 //!
-//! The executor runs the command properties the job file pins ([`crate::coord::pin`]): when the
-//! registry's differ, the executor is built from the job file's and the difference is kept in
-//! [`Effective::refused`], which every fire logs and counts and every run records on its item's
-//! `result` leaf.
+//! The executor and the error handler use the values the job file pins ([`crate::coord::pin`]):
+//! the configuration is validated and built with the job file's values put back where the
+//! registry's differ, and the difference is kept in [`Effective::refused`], which every fire logs
+//! and counts and every run records on its item's `result` leaf.
 
 use std::sync::{Arc, OnceLock};
 
@@ -75,8 +75,8 @@ pub(crate) struct Effective {
     /// The executor, or why the job cannot run until its configuration is fixed (a missing
     /// command, say): the job stays registered and fires are refused with this message.
     pub(crate) executor: Result<Arc<Executor>, Box<str>>,
-    /// The registry's command values the executor does not run (pinned to the job file); empty
-    /// when the registry agrees with the job file.
+    /// The registry's values the job does not use (pinned to the job file): commands and the
+    /// error handler's destination; empty when the registry agrees with the job file.
     pub(crate) refused: Box<[pin::Refused]>,
     /// The job file's `before` / `after` / `before_once` / `after_once` commands (pinned like the
     /// job's command).
@@ -86,8 +86,8 @@ pub(crate) struct Effective {
 }
 
 impl Effective {
-    /// Validates and parses a configuration for a job of `job_type`; the executor runs the
-    /// values `pin` holds for its command properties.
+    /// Validates and parses a configuration for a job of `job_type`, with the values `pin` holds
+    /// in place of the registry's.
     ///
     /// # Errors
     /// The validation error, naming the YAML key.
@@ -97,19 +97,15 @@ impl Effective {
         in_process: Option<Arc<dyn ErasedJob>>,
         pin: Option<&Pin>,
     ) -> Result<Effective, String> {
+        let (config, refused) = match pin.map(|p| p.apply(&config)) {
+            Some(applied) => (applied.config, applied.refused.into_boxed_slice()),
+            None => (config, Box::default()),
+        };
         let checked = validate::check(&config).map_err(|e| e.to_string())?;
-        let applied = pin.map(|p| p.apply(&config.props));
-        let command_listener = command_listener(applied.as_ref().map_or(&config.props, |a| &a.props))?;
+        let command_listener = command_listener(&config.props)?;
         let pool_limit =
             crate::coord::pool::limit(config.job_executor_pool_type.as_deref(), checked.max_concurrent_items, cores());
-        let (executor, refused) = match applied {
-            Some(applied) if !applied.refused.is_empty() => {
-                let mut pinned = config.clone();
-                pinned.props = applied.props;
-                (Executor::from_config(job_type, &pinned, in_process), applied.refused.into_boxed_slice())
-            }
-            _ => (Executor::from_config(job_type, &config, in_process), Box::default()),
-        };
+        let executor = Executor::from_config(job_type, &config, in_process);
         Ok(Effective {
             config: Stored::of(&config),
             checked,

@@ -58,7 +58,7 @@ use super::metrics::{JobProbe, Refusal};
 use super::{InjectedBug, Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
-use crate::coord::pin::Pin;
+use crate::coord::pin::{Pin, PinKind};
 use crate::coord::react::{self, Reaction};
 use crate::coord::view::{JobView, LiveView};
 use crate::exec::inproc::ErasedJob;
@@ -160,17 +160,24 @@ impl JobCtx {
         Effective::build(config, &self.job_type, self.in_process.clone(), self.pin.as_deref())
     }
 
-    /// Logs and counts a fire that runs the pinned command instead of the registry's.
+    /// Logs and counts a fire that uses pinned values instead of the registry's: one line and
+    /// one count per kind refused (a command, the error handler's destination).
     pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
-        if !config.refused.is_empty() {
-            let refused = crate::coord::pin::describe(&config.refused);
+        for kind in [PinKind::Command, PinKind::ErrorHandler] {
+            let refused: Vec<_> = config.refused.iter().filter(|r| PinKind::of(r.prop) == kind).cloned().collect();
+            if refused.is_empty() {
+                continue;
+            }
             let count = self.probe.refused();
-            self.settings.metrics.fire_refused(self.name(), Refusal::RegistryCommand);
+            self.settings.metrics.fire_refused(self.name(), Refusal::Registry(kind));
             tracing::warn!(
                 job = %self.name(),
                 items = ?items,
                 refusals = count,
-                "refused the registry's command (runs the job file's; set allow_registry_commands = true in the job file to accept it): {refused}"
+                "refused the registry's {noun} (uses the job file's; set {switch} = true in the job file to accept it): {refused}",
+                noun = kind.noun(),
+                switch = kind.switch(),
+                refused = crate::coord::pin::describe(&refused),
             );
         }
     }
@@ -235,7 +242,7 @@ impl JobTask {
     ) -> anyhow::Result<JobTask> {
         let paths = JobPaths::new(&setup.config.job_name);
         let Published { config: stored, fault, version } = published;
-        let pin = Pin::from_job_file(&setup.job_type, &setup.config.props).map(Box::new);
+        let pin = Pin::from_job_file(&setup.job_type, &setup.config).map(Box::new);
         let alerts = crate::notify::Alerts::start();
         let probe = settings.metrics.job(paths.job(), alerts.shared_counts());
         let ctx = JobCtx {
