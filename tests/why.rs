@@ -295,6 +295,20 @@ async fn a_registry_command_refused_by_a_real_worker() {
     eventually(60, "three more runs", async || lines(&quiet_out) >= seen + 3).await;
     assert_eq!(last_result(&r, "quiet", 0).await.unwrap().1, version, "one write per refusal, not per fire");
 
+    // Every view says the registry does not hold what runs: HEALTH OVERRIDDEN (the run itself
+    // was OK), and `job show` marks the value.
+    let list = ejctl_on(&server, &ns).args(["job", "list", "-o", "json"]).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let brief = list["jobs"].as_array().unwrap().iter().find(|j| j["name"] == "pinned").unwrap();
+    assert_eq!(
+        (&brief["health"], &brief["overriddenItems"]),
+        (&serde_json::json!("OVERRIDDEN"), &serde_json::json!([0])),
+        "{brief}"
+    );
+    let show = ejctl_on(&server, &ns).args(["job", "show", "pinned"]).output().unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(show.contains(&format!("script.command.line={} (overridden)", evil.display())), "{show}");
+    assert!(show.contains("item 0: OVERRIDDEN: its last run, on "), "{show}");
     for job in ["pinned", "quiet"] {
         let command = format!("{} {job}", dir.path().join(format!("{job}.sh")).display());
         let (code, doc) = why(&server, &ns, &[job]);

@@ -25,6 +25,7 @@ use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_tab
 use super::{prompt, trigger};
 use crate::config::schema::{self, Kind};
 use crate::config::secrets;
+use crate::coord::pin;
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
@@ -396,8 +397,17 @@ impl JobShow {
                     .map(|f| format!("{}={}", f.yaml, c.get(f.id).to_json()))
                     .collect();
                 kv("Options", flags.join(" "));
+                // A value the workers refuse is marked: what runs is their job file's.
+                let mark = |key: &str| if d.overridden.contains(key) { " (overridden)" } else { "" };
+                let handler = pin::current(c, pin::error_handler_type()).unwrap_or_default();
+                if handler != "LOG" || !mark(pin::error_handler_type()).is_empty() {
+                    kv("Error handler", format!("{handler}{}", mark(pin::error_handler_type())));
+                }
                 if !c.props.is_empty() {
-                    kv("Props", c.props.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+                    kv(
+                        "Props",
+                        c.props.iter().map(|(k, v)| format!("{k}={v}{}", mark(k))).collect::<Vec<_>>().join(" "),
+                    );
                 }
                 if let Some(desc) = c.description.as_deref().filter(|s| !s.is_empty()) {
                     kv("Description", desc.to_string());

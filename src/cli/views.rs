@@ -118,12 +118,12 @@ pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
     table
 }
 
-/// The items that are overdue or slow, one line each with why (their table shows only the word;
-/// a failure's message is in its RESULT cell).
+/// The items that are overdue, overridden or slow, one line each with why (their table shows only
+/// the word; a failure's message is in its RESULT cell).
 pub fn health_notes(rows: &[ItemRow]) -> Option<String> {
     let lines: Vec<String> = rows
         .iter()
-        .filter(|r| matches!(r.health, Health::Overdue | Health::Slow))
+        .filter(|r| matches!(r.health, Health::Overdue | Health::Overridden | Health::Slow))
         .filter_map(|r| Some(format!("item {}: {}: {}", r.item, r.health, r.reason.as_deref()?)))
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n") + "\n")

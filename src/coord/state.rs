@@ -14,6 +14,10 @@
 //!   expires; the item's history can say it stopped running. (From the end, not the start: fires
 //!   that came due during a long run are owed to the run after it, or skipped, not missed.)
 //! * `FAILING`: its last run failed, was killed, or its last fire was refused.
+//! * `OVERRIDDEN`: its last run used values of the worker's job file where the registry holds
+//!   others — a command or the error handler's destination, pinned to the job file
+//!   ([`crate::coord::pin`]) — and the registry still does. The run's own outcome (its RESULT)
+//!   may be a success: what is wrong is that the registry does not say what runs.
 //! * `SLOW`: its last run outlasted the cron's period, or was itself a coalesced misfire: fires due
 //!   while it runs coalesce into one run after it (misfire on) or are skipped (misfire off).
 //! * `OK`: its last run succeeded in time. `-` (unknown): nothing recorded (never ran, a Java
@@ -27,11 +31,12 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::pin;
 use super::status::{self, ItemStatus, JobStatus};
 use super::view::JobView;
 use crate::clock::humanize;
 use crate::config::JobConfig;
-use crate::registry::codec::ItemResult;
+use crate::registry::codec::{ItemResult, RefusedValue};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
 /// How long past the second fire due after an item's last run ended the item may still not have
@@ -49,6 +54,8 @@ pub enum Health {
     Ok,
     /// The last run outlasted the cron's period (or was a coalesced misfire).
     Slow,
+    /// The last run used the job file's pinned values, not the registry's.
+    Overridden,
     /// The last run failed, was killed, or the last fire was refused.
     Failing,
     /// Idle with a registered owner, and no start for two fires since its last run ended.
@@ -64,6 +71,7 @@ impl Health {
             Health::Unknown => "-",
             Health::Ok => "OK",
             Health::Slow => "SLOW",
+            Health::Overridden => "OVERRIDDEN",
             Health::Failing => "FAILING",
             Health::Overdue => "OVERDUE",
             Health::Disabled => "DISABLED",
@@ -135,6 +143,9 @@ pub struct ItemState {
     pub overdue: Option<Overdue>,
     /// Why it is `SLOW`.
     pub slow: Option<Slow>,
+    /// Why it is `OVERRIDDEN`: the values of its last run's worker's job file that the registry
+    /// still holds others for.
+    pub overridden: Vec<RefusedValue>,
     /// The next fire that will run it: none when disabled, for a one-off job, or when nothing
     /// will fire the job (no live instance, every server disabled).
     pub next_fire: Option<DateTime<Utc>>,
@@ -177,6 +188,7 @@ pub fn item_states(view: &JobView, schedule: Schedule<'_>, now: DateTime<Utc>) -
                 health: Health::Unknown,
                 overdue: None,
                 slow: None,
+                overridden: Vec::new(),
                 owner: state.owner,
                 last,
             };
@@ -233,6 +245,14 @@ fn judge(item: &mut ItemState, status: JobStatus, schedule: Schedule<'_>, now: D
         item.health = Health::Failing;
         return;
     }
+    if let Some(config) = schedule.config {
+        let standing = pin::standing(config, &last.refused);
+        if !standing.is_empty() {
+            item.overridden = standing.into_iter().cloned().collect();
+            item.health = Health::Overridden;
+            return;
+        }
+    }
     let took = last.started().zip(last.ended()).and_then(|(s, e)| (e - s).to_std().ok());
     let period_at = |t: DateTime<Utc>| period_after(schedule.cron, t);
     let coalesced = last.source == "misfire";
@@ -266,6 +286,8 @@ pub struct JobHealth {
     pub overdue: Vec<u32>,
     /// The items that are `SLOW`.
     pub slow: Vec<u32>,
+    /// The items that are `OVERRIDDEN`.
+    pub overridden: Vec<u32>,
     /// When the latest recorded run ended.
     pub last_run: Option<DateTime<Utc>>,
 }
@@ -287,6 +309,7 @@ impl JobHealth {
                 .collect(),
             overdue: with(Health::Overdue),
             slow: with(Health::Slow),
+            overridden: with(Health::Overridden),
             last_run: items.iter().filter_map(|i| i.last.as_ref()?.ended()).max(),
         }
     }
@@ -315,6 +338,14 @@ impl ItemState {
                 } else {
                     format!("{took}; {what}: fires due while it runs coalesce into one run after it")
                 }
+            }),
+            Health::Overridden => self.last.as_ref().map(|last| {
+                let values: Vec<&RefusedValue> = self.overridden.iter().collect();
+                format!(
+                    "its last run, on {}, used the worker's job file's values, not the registry's, which it refuses: {}",
+                    last.instance,
+                    pin::detail(&values)
+                )
             }),
             Health::Ok | Health::Unknown | Health::Disabled => None,
         }

@@ -185,3 +185,39 @@ fn items_beyond_the_total_keep_no_result_and_missing_items_are_listed() {
     assert_eq!((s[1].health, s[1].status), (Health::Unknown, ItemStatus::ShardingFlag));
     assert_eq!((s[3].health, s[3].last.is_none()), (Health::Unknown, true));
 }
+
+#[test]
+fn a_run_with_values_the_registry_still_disagrees_with_is_overridden() {
+    let mut v = job();
+    let refused = RefusedValue {
+        prop: "script.command.line".into(),
+        registry: Some("/tmp/evil.sh".into()),
+        job_file: Some("/opt/job.sh".into()),
+    };
+    v.items.get_mut(&1).unwrap().result.as_mut().unwrap().refused = vec![refused.clone()];
+    // The registry holds the refused value: the run was OK, the item is OVERRIDDEN.
+    let mut config = JobConfig::new("etl", 3);
+    config.props.insert("script.command.line".into(), "/tmp/evil.sh".into());
+    let expr = cron::parse("0/2 * * * * ?").unwrap();
+    let tz = JobTimeZone::Fixed(chrono::FixedOffset::east_opt(0).unwrap());
+    let at = |v: &JobView, config: &JobConfig| {
+        item_states(v, Schedule { config: Some(config), cron: Some((&expr, &tz)) }, t(1))
+    };
+    let s = at(&v, &config);
+    assert_eq!(healths(&s), [Health::Ok, Health::Overridden, Health::Ok]);
+    assert_eq!(s[1].overridden, [refused]);
+    assert_eq!(
+        s[1].reason(t(1)).unwrap(),
+        "its last run, on 10.0.0.1@-@1, used the worker's job file's values, not the registry's, which it refuses: \
+         script.command.line: the registry has '/tmp/evil.sh', the job file '/opt/job.sh'"
+    );
+    let h = JobHealth::of(&s);
+    assert_eq!((h.health, h.items.clone(), h.overridden.clone()), (Health::Overridden, vec![1], vec![1]));
+    // Set back to the job file's value: nothing stands.
+    config.props.insert("script.command.line".into(), "/opt/job.sh".into());
+    assert_eq!(healths(&at(&v, &config)), [Health::Ok; 3]);
+    // A failure outranks it.
+    v.items.get_mut(&0).unwrap().result = Some(run(RunOutcome::Failed, "cron", 0, 0, 1));
+    config.props.insert("script.command.line".into(), "/tmp/evil.sh".into());
+    assert_eq!(JobHealth::of(&at(&v, &config)).health, Health::Failing);
+}

@@ -11,6 +11,8 @@
 //!   those being failed over now (`sharding/{item}/failover` or `failovering`,
 //!   docs/src/design/compatibility.md#failover).
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -55,6 +57,9 @@ pub struct JobBrief {
     pub overdue_items: Vec<u32>,
     /// The items that are `SLOW`: their last run outlasted the cron's period.
     pub slow_items: Vec<u32>,
+    /// The items that are `OVERRIDDEN`: their last run used a worker's job-file values, not the
+    /// registry's.
+    pub overridden_items: Vec<u32>,
 }
 
 impl JobBrief {
@@ -75,6 +80,7 @@ impl JobBrief {
             Health::Failing => &self.failing_items,
             Health::Overdue => &self.overdue_items,
             Health::Slow => &self.slow_items,
+            Health::Overridden => &self.overridden_items,
             other => return other.to_string(),
         };
         format!(
@@ -110,6 +116,7 @@ pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
         failing_items: health.failing,
         overdue_items: health.overdue,
         slow_items: health.slow,
+        overridden_items: health.overridden,
     }
 }
 
@@ -144,6 +151,9 @@ pub struct JobDetail {
     pub instances: Vec<InstanceRow>,
     /// The sharding items.
     pub sharding: Vec<ItemRow>,
+    /// The configuration keys whose registry value the items' last runs did not use (their
+    /// workers' job files pin them): the items are `OVERRIDDEN`.
+    pub overridden: BTreeSet<String>,
     /// The failover state.
     pub failover: FailoverState,
 }
@@ -169,6 +179,7 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         servers: server_rows(job),
         instances: instance_rows(job),
         sharding: rows_of(&states, now),
+        overridden: states.iter().flat_map(|s| &s.overridden).map(|r| r.prop.clone()).collect(),
         failover: failover_of(&states),
     }
 }
