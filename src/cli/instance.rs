@@ -16,7 +16,7 @@ use super::global::{self, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::ops::check_job_name;
-use crate::ops::text::{did_you_mean, join_items};
+use crate::ops::text::{did_you_mean, item_ranges, join_items};
 use crate::ops::view::{self, InstanceRow};
 
 /// `ejctl instance ...`.
@@ -72,7 +72,7 @@ impl Render for InstanceShowDoc {
                 r.job.clone(),
                 r.server_status.clone().unwrap_or_else(|| "-".into()),
                 if r.leader { "yes".into() } else { String::new() },
-                join_items(&r.items),
+                item_ranges(&r.items),
             ]);
         }
         let head = format!("Instance {} (server {})\n", self.instance.id, self.instance.server_ip);
@@ -142,7 +142,7 @@ impl InstanceListDoc {
                 r.server_ip.clone(),
                 r.server_status.clone().unwrap_or_else(|| "-".into()),
                 if r.leader { "yes".into() } else { String::new() },
-                join_items(&r.items),
+                item_ranges(&r.items),
             ];
             if wide {
                 row.push(r.labels.clone().unwrap_or_else(|| "-".into()));

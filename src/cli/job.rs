@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table};
+use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table, overview_rows};
 use super::{prompt, trigger};
 use crate::config::schema::{self, Kind};
 use crate::config::secrets;
@@ -29,7 +29,7 @@ use crate::coord::pin;
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
-use crate::ops::text::{ago, join_items, name_list, rfc3339, when};
+use crate::ops::text::{ago, item_ranges, join_items, name_list, rfc3339, when};
 use crate::ops::view::{self, JobBrief, JobDetail};
 use crate::ops::{check_ip, check_job_name};
 use crate::registry::codec::ServerStatus;
@@ -322,6 +322,7 @@ impl Render for JobShow {
 
     fn table(&self) -> Vec<Block> {
         let d = &self.detail;
+        let (items, rest) = self.overview();
         let mut servers = Table::new();
         servers.set_header(["IP", "STATUS", "INSTANCES"]);
         for s in &d.servers {
@@ -334,7 +335,7 @@ impl Render for JobShow {
                 i.id.clone(),
                 i.server_ip.clone(),
                 if i.leader { "yes".into() } else { String::new() },
-                join_items(&i.items),
+                item_ranges(&i.items),
             ]);
         }
         let mut blocks = vec![
@@ -344,22 +345,28 @@ impl Render for JobShow {
             Block::Text("\nInstances\n".into()),
             Block::table(instances),
             Block::Text("\nSharding\n".into()),
-            Block::table(item_table(&d.sharding, self.job.time_zone(), false)),
+            Block::table(item_table(&items, self.job.time_zone(), false)),
         ];
-        blocks.extend(health_notes(&d.sharding).map(Block::Text));
+        blocks.extend(rest.map(Block::Text));
+        blocks.extend(health_notes(&items).map(Block::Text));
         blocks
     }
 
     fn wide(&self) -> Vec<Block> {
         let mut blocks = self.table();
         if let Some(table) = blocks.iter_mut().rfind(|b| matches!(b, Block::Table(..))) {
-            *table = Block::table(item_table(&self.detail.sharding, self.job.time_zone(), true));
+            *table = Block::table(item_table(&self.overview().0, self.job.time_zone(), true));
         }
         blocks
     }
 }
 
 impl JobShow {
+    /// The item rows the table views show, and the note on the rest ([`overview_rows`]).
+    fn overview(&self) -> (Vec<view::ItemRow>, Option<String>) {
+        overview_rows(&self.detail.sharding, &self.detail.name)
+    }
+
     /// The key-value head of the table view.
     fn head(&self) -> String {
         let (job, d) = (&self.job, &self.detail);
@@ -420,7 +427,7 @@ impl JobShow {
             kv("Resharding", "pending (the leader's resharding flag is set)".to_string());
         }
         let failover_queue: Vec<u32> = d.failover.pending.iter().map(|p| p.item).collect();
-        kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { join_items(&failover_queue) });
+        kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { item_ranges(&failover_queue) });
         let width = head.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
         head.iter().map(|(k, v)| format!("{}\n", format!("{k:<width$}   {v}").trim_end())).collect()
     }

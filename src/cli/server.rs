@@ -29,7 +29,7 @@ use super::views::{ActionDoc, ActionView};
 use crate::exit::Exit;
 use crate::ops::change::Changed;
 use crate::ops::read::JobData;
-use crate::ops::text::{join_items, name_list};
+use crate::ops::text::{item_ranges, join_items, name_list};
 use crate::ops::view::{self, ServerSummary};
 use crate::ops::{Admin, change, check_ip};
 use crate::registry::codec::ServerStatus;
@@ -251,7 +251,7 @@ impl Render for ServerShowDoc {
                 j.job.clone(),
                 j.status.clone().unwrap_or_else(|| "-".into()),
                 j.instances.join(", "),
-                join_items(&j.items),
+                item_ranges(&j.items),
             ]);
         }
         vec![Block::Text(format!("Server {}\n", self.server.ip)), Block::table(table)]

@@ -22,7 +22,7 @@ use crate::coord::strategy::{self, Strategy};
 use crate::exit::{CliError, Exit};
 use crate::ops::change;
 use crate::ops::check_job_name;
-use crate::ops::text::join_items;
+use crate::ops::text::{item_ranges, join_items};
 use crate::ops::view::{self, ItemRow};
 
 /// `ejctl sharding ...`.
@@ -115,7 +115,7 @@ impl Render for PlanDoc {
         let mut table = Table::new();
         table.set_header(["INSTANCE", "ITEMS"]);
         for a in &self.assignments {
-            table.add_row([a.instance.clone(), join_items(&a.items)]);
+            table.add_row([a.instance.clone(), item_ranges(&a.items)]);
         }
         vec![Block::table(table)]
     }
@@ -223,10 +223,10 @@ async fn switch(global: &GlobalArgs, args: &ItemArgs, disable: bool, out: &mut O
     let action = if disable { "disable" } else { "enable" };
     let word = if disable { "disabled" } else { "enabled" };
     let note = if changed.is_empty() {
-        format!("job '{}': item(s) {} already {word}: nothing to change", job.name, join_items(&items))
+        format!("job '{}': item(s) {} already {word}: nothing to change", job.name, item_ranges(&items))
     } else {
         let done: Vec<u32> = changed.iter().filter_map(|c| c.item).collect();
-        format!("job '{}': item(s) {} {word}", job.name, join_items(&done))
+        format!("job '{}': item(s) {} {word}", job.name, item_ranges(&done))
     };
     let doc = ActionDoc { action, job: Some(job.name.clone()), server: None, changed };
     out.render(&ActionView { doc, note })?;

@@ -118,6 +118,43 @@ pub fn item_table(rows: &[ItemRow], zone: Option<&str>, wide: bool) -> Table {
     table
 }
 
+/// At most this many items in `job show`'s item table, which is an overview: `sharding show`
+/// lists every item (and `-o json` / `-o plain` of both carry them all).
+pub const OVERVIEW_ITEMS: usize = 20;
+
+/// The rows `job show` shows of a job's items: all of them for a small job; for a larger one the
+/// items whose health calls for attention (overdue, failing, overridden, slow) first, the lowest
+/// items after them, [`OVERVIEW_ITEMS`] in all, in item order — and a line that counts the rest
+/// by health and says where the whole list is.
+pub fn overview_rows(rows: &[ItemRow], job: &str) -> (Vec<ItemRow>, Option<String>) {
+    if rows.len() <= OVERVIEW_ITEMS {
+        return (rows.to_vec(), None);
+    }
+    let attention = |h: Health| matches!(h, Health::Overdue | Health::Failing | Health::Overridden | Health::Slow);
+    let mut chosen: Vec<&ItemRow> = rows.iter().filter(|r| attention(r.health)).take(OVERVIEW_ITEMS).collect();
+    for r in rows {
+        if chosen.len() >= OVERVIEW_ITEMS {
+            break;
+        }
+        if !attention(r.health) {
+            chosen.push(r);
+        }
+    }
+    chosen.sort_by_key(|r| r.item);
+    let shown: std::collections::BTreeSet<u32> = chosen.iter().map(|r| r.item).collect();
+    let mut rest: std::collections::BTreeMap<Health, usize> = std::collections::BTreeMap::new();
+    for r in rows.iter().filter(|r| !shown.contains(&r.item)) {
+        *rest.entry(r.health).or_default() += 1;
+    }
+    let counts: Vec<String> = rest.iter().rev().map(|(h, n)| format!("{n} {h}")).collect();
+    let note = format!(
+        "… and {} more items ({}): `ejctl sharding show {job}` lists every item\n",
+        rows.len() - chosen.len(),
+        counts.join(", ")
+    );
+    (chosen.into_iter().cloned().collect(), Some(note))
+}
+
 /// The items that are overdue, overridden or slow, one line each with why (their table shows only
 /// the word; a failure's message is in its RESULT cell).
 pub fn health_notes(rows: &[ItemRow]) -> Option<String> {
@@ -156,4 +193,45 @@ pub fn item_plain_row(kind: &str, r: &ItemRow) -> Vec<String> {
         row.insert(0, kind.to_string());
     }
     row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(item: u32, health: Health) -> ItemRow {
+        ItemRow {
+            item,
+            instance: None,
+            server_ip: None,
+            status: crate::coord::status::ItemStatus::Pending,
+            health,
+            reason: None,
+            failover: None,
+            failovering: None,
+            running: false,
+            misfire: false,
+            disabled: false,
+            last_run: None,
+            result: None,
+            exit_code: None,
+            message: None,
+            last_instance: None,
+            next_fire: None,
+        }
+    }
+
+    #[test]
+    fn job_show_lists_a_large_job_s_items_that_need_attention_and_counts_the_rest() {
+        let small: Vec<ItemRow> = (0..20).map(|i| row(i, Health::Ok)).collect();
+        let (shown, note) = overview_rows(&small, "j");
+        assert_eq!((shown.len(), note), (20, None));
+        let mut big: Vec<ItemRow> = (0..10_000).map(|i| row(i, Health::Ok)).collect();
+        big[9_000].health = Health::Failing;
+        big[42].health = Health::Overdue;
+        let (shown, note) = overview_rows(&big, "j");
+        let items: Vec<u32> = shown.iter().map(|r| r.item).collect();
+        assert_eq!(items, [&(0..18).collect::<Vec<u32>>()[..], &[42, 9_000]].concat());
+        assert_eq!(note.unwrap(), "… and 9980 more items (9980 OK): `ejctl sharding show j` lists every item\n");
+    }
 }

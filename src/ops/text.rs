@@ -68,6 +68,30 @@ pub fn join_items(items: &[u32]) -> String {
     items.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
 }
 
+/// Items for people, in order, runs of three or more as ranges: `0-4999`, `1,3,5-9`. The tables,
+/// the console and the logs show a job's items this way, so an instance of a 10,000-item job is
+/// one short cell; `-o plain` and JSON keep every number ([`join_items`]).
+pub fn item_ranges(items: &[u32]) -> String {
+    let mut sorted = items.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        match j - i {
+            0 => parts.push(sorted[i].to_string()),
+            1 => parts.extend([sorted[i].to_string(), sorted[j].to_string()]),
+            _ => parts.push(format!("{}-{}", sorted[i], sorted[j])),
+        }
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
 /// Names for a message: `a, b, c` (at most 5, then `and N more`).
 pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
     let shown: Vec<&str> = names.iter().take(5).map(AsRef::as_ref).collect();
@@ -137,6 +161,9 @@ mod tests {
         assert_eq!(name_list(&["a", "b"]), "a, b");
         assert_eq!(name_list(&["1", "2", "3", "4", "5", "6", "7"]), "1, 2, 3, 4, 5 and 2 more");
         assert_eq!(join_items(&[0, 2]), "0,2");
+        assert_eq!(item_ranges(&[]), "");
+        assert_eq!(item_ranges(&(0..10_000).collect::<Vec<u32>>()), "0-9999");
+        assert_eq!(item_ranges(&[9, 1, 3, 5, 6, 7, 8, 11, 12]), "1,3,5-9,11,12");
     }
 
     #[test]

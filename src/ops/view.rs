@@ -89,7 +89,7 @@ impl JobBrief {
             items.len(),
             self.sharding_total_count,
             if items.len() == 1 { "" } else { "s" },
-            super::text::join_items(items)
+            super::text::item_ranges(items)
         )
     }
 }

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 use crate::coord::status::JobStatus;
 use crate::ops::read::JobData;
-use crate::ops::text::join_items;
+use crate::ops::text::item_ranges;
 use crate::ops::view::{self, JobBrief};
 use crate::registry::{NodeData, Stat, TreeNode};
 
@@ -253,14 +253,14 @@ fn changes(name: &str, old: Option<&JobData>, new: Option<&JobData>) -> Vec<(&'s
         let text = new
             .items_by_owner()
             .iter()
-            .map(|(id, items)| format!("{id}: {}", join_items(items)))
+            .map(|(id, items)| format!("{id}: {}", item_ranges(items)))
             .collect::<Vec<_>>()
             .join("; ");
         out.push(("reshard", format!("items assigned: {text}")));
     }
     let disabled = |d: &JobData| d.view.items.iter().filter(|(_, s)| s.disabled).map(|(i, _)| *i).collect::<Vec<_>>();
     if disabled(old) != disabled(new) {
-        out.push(("items", format!("disabled items: {}", none_or(&join_items(&disabled(new))))));
+        out.push(("items", format!("disabled items: {}", none_or(&item_ranges(&disabled(new))))));
     }
     let failover = |d: &JobData| {
         let mut items: Vec<u32> = d.view.failover_queue.iter().copied().collect();
@@ -270,7 +270,7 @@ fn changes(name: &str, old: Option<&JobData>, new: Option<&JobData>) -> Vec<(&'s
         items
     };
     if failover(old) != failover(new) {
-        out.push(("failover", format!("items failing over: {}", none_or(&join_items(&failover(new))))));
+        out.push(("failover", format!("items failing over: {}", none_or(&item_ranges(&failover(new))))));
     }
     if old.config_text != new.config_text {
         out.push(("config", "configuration changed".to_string()));

@@ -9,7 +9,7 @@ use super::data::Data;
 use crate::cli::views::item_flags;
 use crate::coord::status;
 use crate::ops::read::JobData;
-use crate::ops::text::{ago, join_items, name_list};
+use crate::ops::text::{ago, item_ranges, name_list};
 use crate::ops::view;
 use crate::registry::codec::decode_text;
 
@@ -250,7 +250,7 @@ fn table(view: &View, data: &Data, now: DateTime<Utc>) -> Vec<(RowId, Vec<String
                 view::instance_rows(&j.data).into_iter().map(|r| {
                     let leader = if r.leader { "yes" } else { "" }.to_string();
                     let id = RowId::Instance(r.job.clone(), r.id.clone());
-                    (id, vec![r.job, r.id, r.server_ip, leader, join_items(&r.items)])
+                    (id, vec![r.job, r.id, r.server_ip, leader, item_ranges(&r.items)])
                 })
             })
             .collect(),
@@ -334,7 +334,10 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
             .into_iter()
             .map(|r| {
                 let leader = if r.leader { "yes" } else { "" }.to_string();
-                (RowId::Instance(name.to_string(), r.id.clone()), vec![r.id, r.server_ip, leader, join_items(&r.items)])
+                (
+                    RowId::Instance(name.to_string(), r.id.clone()),
+                    vec![r.id, r.server_ip, leader, item_ranges(&r.items)],
+                )
             })
             .collect(),
     }

@@ -7,6 +7,7 @@ use super::effective::Effective;
 use crate::coord::leader::{self, LeaderStep, SHARD_ATTEMPTS};
 use crate::coord::strategy;
 use crate::coord::view::{self, JobView};
+use crate::ops::text::item_ranges;
 use crate::registry::cache::TreeCache;
 use crate::registry::codec;
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
@@ -107,7 +108,8 @@ impl Leader {
             }
             match written {
                 Ok(()) => {
-                    let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
+                    let summary: Vec<String> =
+                        assignment.iter().map(|(id, items)| format!("{id}=[{}]", item_ranges(items))).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
                     self.written = true;
                     ctx.settings.metrics.reshard(ctx.name(), began.elapsed());
