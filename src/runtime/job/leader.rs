@@ -1,6 +1,13 @@
 //! The leader's sharding duty, carried out: [`crate::coord::leader::step`] decides, this room
 //! writes the flag or the new assignment. Owns whether a sharding transaction was written that
-//! the cache has not shown yet.
+//! the cache has not shown yet, and the count of sharding attempts that failed in a row.
+//!
+//! A sharding that does not complete is said beyond the worker's log: the leader writes its
+//! record ([`ShardingFailure`]) into the resharding flag, which every view of the job reads
+//! (`CANNOT_SHARD`), and its job's probe makes `/readyz` answer not ready. The record is best
+//! effort — a registry that refuses the sharding may refuse it too — and goes with the flag when
+//! a sharding completes; the probe is cleared then, or when the flag is seen gone or this
+//! instance no longer leads.
 
 use super::JobCtx;
 use super::effective::Effective;
@@ -8,7 +15,7 @@ use crate::coord::leader::{self, LeaderStep, SHARD_ATTEMPTS};
 use crate::coord::strategy;
 use crate::coord::view::{self, JobView};
 use crate::registry::cache::TreeCache;
-use crate::registry::codec;
+use crate::registry::codec::{self, ShardingFailure};
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
 use crate::runtime::InjectedBug;
 
@@ -16,16 +23,24 @@ use crate::runtime::InjectedBug;
 pub(super) struct Leader {
     /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
     written: bool,
+    /// The sharding attempts that failed in a row (0: the last one completed), and when the
+    /// first of them did (epoch ms).
+    failed: u32,
+    failed_since_ms: i64,
 }
 
 impl Leader {
     pub(super) fn new() -> Leader {
-        Leader { written: false }
+        Leader { written: false, failed: 0, failed_since_ms: 0 }
     }
 
     /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
     /// is running.
     pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
+        if !view.necessary {
+            // Whoever completed the sharding, it completed.
+            self.forget_failures(ctx);
+        }
         match leader::step(view, &config.sharding(ctx.name()), &mut self.written) {
             LeaderStep::Idle => {}
             LeaderStep::Flag => {
@@ -39,6 +54,35 @@ impl Leader {
             }
             LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
             LeaderStep::Shard => self.shard(ctx, config, cache, view).await,
+        }
+    }
+
+    /// This instance does not lead: a failure it recorded is the next leader's business.
+    pub(super) fn not_leading(&mut self, ctx: &JobCtx) {
+        self.forget_failures(ctx);
+    }
+
+    fn forget_failures(&mut self, ctx: &JobCtx) {
+        if self.failed > 0 {
+            self.failed = 0;
+            ctx.probe.sharding_failed(None);
+        }
+    }
+
+    /// Counts a sharding attempt that failed with `error`, says so in the resharding flag (best
+    /// effort) and in the job's probe.
+    async fn record_failure(&mut self, ctx: &JobCtx, error: &str) {
+        if self.failed == 0 {
+            self.failed_since_ms = ctx.now().timestamp_millis();
+        }
+        self.failed = self.failed.saturating_add(1);
+        let since = chrono::DateTime::from_timestamp_millis(self.failed_since_ms).unwrap_or_default();
+        let record = ShardingFailure::new(since, self.failed, error, ctx.me.as_str());
+        tracing::error!(job = %ctx.name(), attempts = self.failed, error = %record.error, "sharding did not complete; it will be retried");
+        ctx.probe.sharding_failed(Some(record.error.clone()));
+        let flag = ctx.paths.sharding_necessary();
+        if let Err(e) = ctx.registry.set(&flag, &record.encode(), None).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot record the failed sharding in the resharding flag");
         }
     }
 
@@ -86,10 +130,16 @@ impl Leader {
         let now_ms = ctx.now().timestamp_millis();
         let mut current = view.clone();
         let mut leaves = view::item_leaves(&ctx.paths, &cache.view());
+        let mut failure: Option<String> = None;
         for attempt in 1..=SHARD_ATTEMPTS {
             current.processing = true;
             let available = current.available_instances();
-            if available.is_empty() || !current.necessary {
+            if !current.necessary {
+                // Another leader's sharding completed meanwhile.
+                failure = None;
+                break;
+            }
+            if available.is_empty() {
                 break;
             }
             let assignment = strategy::assign(config.checked.strategy, ctx.name(), &available, total, now_ms);
@@ -110,11 +160,13 @@ impl Leader {
                     let summary: Vec<String> = assignment.iter().map(|(id, items)| format!("{id}={items:?}")).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
                     self.written = true;
+                    self.forget_failures(ctx);
                     ctx.settings.metrics.reshard(ctx.name(), began.elapsed());
                     return;
                 }
                 Err(e) => {
                     tracing::warn!(job = %ctx.name(), attempt, error = %e, "sharding transaction failed; re-reading");
+                    failure = Some(e.to_string());
                     match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
                         Ok(Some(nodes)) => {
                             current = JobView::from_nodes(&ctx.paths, &nodes);
@@ -129,7 +181,12 @@ impl Leader {
                 }
             }
         }
-        tracing::error!(job = %ctx.name(), "sharding did not complete; it will be retried");
+        match failure {
+            Some(error) => self.record_failure(ctx, &error).await,
+            None => {
+                tracing::info!(job = %ctx.name(), "no sharding written: no instance is available, or the flag is gone")
+            }
+        }
         if let Err(e) = ctx.registry.delete_if_exists(&processing).await {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
         }

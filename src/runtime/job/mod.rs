@@ -642,6 +642,9 @@ impl JobTask {
         let config = &self.config.config;
         let duties =
             react::duties(&view, self.ctx.me.as_str(), self.config.total(), config.failover, config.monitor_execution);
+        if !duties.lead {
+            self.leader.not_leading(&self.ctx);
+        }
         if duties.resign {
             tracing::info!(job = %self.name(), "server disabled: giving up leadership");
             self.election.resign(&self.ctx).await;
