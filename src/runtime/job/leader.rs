@@ -8,6 +8,16 @@
 //! effort — a registry that refuses the sharding may refuse it too — and goes with the flag when
 //! a sharding completes; the probe is cleared then, or when the flag is seen gone or this
 //! instance no longer leads.
+//!
+//! A failed round is retried after a pause that doubles with each failed round in a row, from
+//! [`RETRY_FIRST`] to [`RETRY_CAP`]: the round's own writes (the `processing` marker, the record)
+//! are changes that re-evaluate the job, so without it a transaction the registry keeps refusing
+//! (a node nobody may write, one over `jute.maxbuffer`) was retried as fast as the registry
+//! answered — some 200 rounds a second, four log lines and a dozen requests each.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::JobCtx;
 use super::effective::Effective;
@@ -19,6 +29,12 @@ use crate::registry::codec::{self, ShardingFailure};
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
 use crate::runtime::InjectedBug;
 
+/// The pause after a first failed sharding round before the next.
+const RETRY_FIRST: Duration = Duration::from_millis(100);
+
+/// The longest pause between failed sharding rounds.
+const RETRY_CAP: Duration = Duration::from_secs(10);
+
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
     /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
@@ -27,11 +43,25 @@ pub(super) struct Leader {
     /// first of them did (epoch ms).
     failed: u32,
     failed_since_ms: i64,
+    /// After a failed round: the next waits until then.
+    retry_at: Option<Instant>,
 }
 
 impl Leader {
     pub(super) fn new() -> Leader {
-        Leader { written: false, failed: 0, failed_since_ms: 0 }
+        Leader { written: false, failed: 0, failed_since_ms: 0, retry_at: None }
+    }
+
+    /// When the next sharding round may go, after a failed one.
+    pub(super) fn retry_at(&self) -> Option<Instant> {
+        self.retry_at
+    }
+
+    /// The pause after a failed round is over, if it is.
+    pub(super) fn retry(&mut self) {
+        if self.retry_at.is_some_and(|at| at <= Instant::now()) {
+            self.retry_at = None;
+        }
     }
 
     /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
@@ -41,7 +71,14 @@ impl Leader {
             // Whoever completed the sharding, it completed.
             self.forget_failures(ctx);
         }
-        match leader::step(view, &config.sharding(ctx.name()), &mut self.written) {
+        let step = leader::step(view, &config.sharding(ctx.name()), &mut self.written);
+        if matches!(step, LeaderStep::Shard | LeaderStep::WaitForRunning)
+            && self.retry_at.is_some_and(|at| at > Instant::now())
+        {
+            tracing::debug!(job = %ctx.name(), "sharding failed: the next round waits");
+            return;
+        }
+        match step {
             LeaderStep::Idle => {}
             LeaderStep::Flag => {
                 tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
@@ -63,6 +100,7 @@ impl Leader {
     }
 
     fn forget_failures(&mut self, ctx: &JobCtx) {
+        self.retry_at = None;
         if self.failed > 0 {
             self.failed = 0;
             ctx.probe.sharding_failed(None);
@@ -76,6 +114,8 @@ impl Leader {
             self.failed_since_ms = ctx.now().timestamp_millis();
         }
         self.failed = self.failed.saturating_add(1);
+        let pause = RETRY_FIRST.saturating_mul(1 << (self.failed - 1).min(16)).min(RETRY_CAP);
+        self.retry_at = Some(Instant::now() + pause);
         let since = chrono::DateTime::from_timestamp_millis(self.failed_since_ms).unwrap_or_default();
         let record = ShardingFailure::new(since, self.failed, error, ctx.me.as_str());
         tracing::error!(job = %ctx.name(), attempts = self.failed, error = %record.error, "sharding did not complete; it will be retried");

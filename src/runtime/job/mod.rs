@@ -453,13 +453,15 @@ impl JobTask {
     }
 
     /// When the next retry is due (of the registration, a failover round, the election, an
-    /// ended run's bookkeeping), and the next chore: that retry or the reconcile tick.
+    /// ended run's bookkeeping, a sharding round), and the next chore: that retry or the
+    /// reconcile tick.
     fn chores(&self) -> (Option<Instant>, Option<Instant>) {
         let retry_at = [
             self.registration.retry_at(),
             self.failover.retry_at(),
             self.election.retry_at(),
             self.execution.retry_at(),
+            self.leader.retry_at(),
         ]
         .into_iter()
         .flatten()
@@ -519,7 +521,7 @@ impl JobTask {
     }
 
     /// Something that failed is due to be tried again: a registration, a failover round, a
-    /// contention for leadership.
+    /// contention for leadership, a sharding round.
     async fn on_retry(&mut self) {
         let now = Instant::now();
         if self.registration.retry_at().is_some_and(|at| at <= now) {
@@ -529,6 +531,7 @@ impl JobTask {
             self.failover.retry();
         }
         self.election.retry();
+        self.leader.retry();
         let link_ok = self.link_ok();
         self.execution.retry_unsettled(&self.ctx, link_ok).await;
         self.after_change().await;
