@@ -122,7 +122,11 @@ async fn a_java_tree_is_listed_and_shown() {
     assert_eq!(&rows[2][..3], [SIMPLE, "OK", "0/5 * * * * ?"]);
     assert_eq!(&rows[2][4..7], ["2", "3", "order settlement"]);
     assert_eq!(&rows[2][7..9], ["", "-"], "no run recorded: no last run, health unknown");
-    assert_eq!(&rows[2][9..], ["GMT+08:00", "", "", ""], "the time zone, the failing, overdue and slow items");
+    assert_eq!(
+        &rows[2][9..],
+        ["GMT+08:00", "", "", "", ""],
+        "the time zone, the failing, overdue and slow items, why it cannot shard"
+    );
     let (code, table, _) = run(ejctl_on(&server, &ns).args(["job", "list"]));
     assert_eq!(code, 0);
     assert!(table.contains("NEXT FIRE") && table.contains("SHARDING_FLAG") && table.contains("(GMT+08:00)"), "{table}");

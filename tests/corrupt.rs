@@ -204,7 +204,18 @@ async fn missing_nodes_and_wrong_modes() {
 async fn unknown_job_type() {
     let mut scene = Scene::start().await;
     let root = scene.paths().root().to_string();
+    // The running worker says each change, with both values escaped, and runs its job file's
+    // type.
+    scene.set(&root, b"Evil\nforged line").await;
+    let said = r#"old="SCRIPT" new="Evil\nforged line" runs=SCRIPT"#;
+    eventually(40, "the change of the job root logged", async || scene.log().contains(said)).await;
     scene.set(&root, b"com.example.NoSuchJob").await;
+    let said = r#"old="Evil\nforged line" new="com.example.NoSuchJob" runs=SCRIPT"#;
+    eventually(40, "the second change logged", async || scene.log().contains(said)).await;
+    let log = scene.log();
+    let line = log.lines().find(|l| l.contains(said)).unwrap_or_default();
+    assert!(line.contains("WARN") && line.contains("victim"), "{line}");
+    assert!(!log.lines().any(|l| l.starts_with("forged")), "{log}");
     scene.wait_runs("both jobs with an unknown type in the registry", 2, 2).await;
     scene.assert_admin_shows("com.example.NoSuchJob");
     // A worker started on it: it says so and runs its job file's type.

@@ -97,3 +97,6 @@ mod packaging;
 
 /// The worker's HTTP endpoint: Prometheus metrics from real workers, readiness while cut off.
 mod metrics;
+
+/// A job whose sharding ZooKeeper refuses: every view, `why` and `/readyz` say so until it shards.
+mod sharding;

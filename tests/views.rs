@@ -1,6 +1,7 @@
 //! Every view of an item tells one story: a table of tree states (a healthy job, a dead owner whose
 //! session is still open, an owner frozen mid-run, a job slower than its period, a disabled item
-//! whose last run failed, an item failing over, a removed job), written to a real ZooKeeper and to
+//! whose last run failed, an item failing over, a job whose leader cannot shard it, a removed
+//! job), written to a real ZooKeeper and to
 //! the embedded registry, read by the list read (`job list`, `failover list`) and the whole read
 //! (`job show`, `sharding show`), and shown by every command: each must show the state
 //! `coord::state` decides, and nothing else.
@@ -12,7 +13,7 @@ use ejctl::config::JobConfig;
 use ejctl::coord::state::Health;
 use ejctl::ops::Admin;
 use ejctl::ops::view::{failover_state, job_brief};
-use ejctl::registry::codec::{InstanceId, InstanceInfo, ItemResult, RunOutcome};
+use ejctl::registry::codec::{InstanceId, InstanceInfo, ItemResult, RunOutcome, ShardingFailure};
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::registry::path::{ItemLeaf, JobPaths};
 use ejctl::registry::{Mode, Op, Registry};
@@ -87,6 +88,7 @@ const EXPECTED: &[(&str, Health, &[u32])] = &[
     ("slower_than_period", Health::Slow, &[0, 2]),
     ("disabled_failing", Health::Failing, &[2]),
     ("failing_over", Health::Ok, &[]),
+    ("cannot_shard", Health::CannotShard, &[]),
 ];
 
 /// Writes the table's jobs.
@@ -148,6 +150,16 @@ async fn write_states(r: &Registry) {
         ]
     })
     .await;
+    // Its leader recorded that its sharding fails; item 2's last run failed too.
+    let record = ShardingFailure::new(now - Duration::seconds(30), 7, "transaction too large", me().as_str()).encode();
+    tree(r, "cannot_shard", DAILY, |p| {
+        vec![
+            create(format!("{}/sharding", p.leader()), b""),
+            create(p.sharding_necessary(), &record),
+            set(p.item_leaf(2, ItemLeaf::Result), &failed),
+        ]
+    })
+    .await;
     // Removed: `job remove` left the job's root with a stray child, and no configuration.
     r.transaction(&[create("/removed".into(), b""), create("/removed/servers".into(), b"")]).await.unwrap();
 }
@@ -177,6 +189,8 @@ async fn reads_agree(r: &Registry, namespace: &str) {
             _ => &Vec::new(),
         };
         assert_eq!((brief.health, of_health.as_slice()), (*health, *items), "{namespace}/{}", job.name);
+        let whole_brief = job_brief(&whole, now);
+        assert_eq!(brief.cannot_shard, whole_brief.cannot_shard, "{namespace}/{}", job.name);
     }
     assert_eq!(admin.read_job("removed").await.unwrap_err().exit.code(), 3);
 }
@@ -228,6 +242,16 @@ async fn every_command_shows_the_same_state() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("OVERDUE 3/3 (items 0-2)") && text.contains("SLOW 2/3 (items 0,2)"), "{text}");
     assert!(text.contains("FAILING 1/3 (item 2)"), "a disabled item does not count: {text}");
+    assert!(text.contains("CANNOT_SHARD: sharding failed 7 times since "), "{text}");
+    let brief = list["jobs"].as_array().unwrap().iter().find(|j| j["name"] == "cannot_shard").unwrap();
+    assert_eq!((&brief["cannotShard"]["attempts"], &brief["failingItems"]), (&7.into(), &vec![2].into()), "{brief}");
+    let (_, show) = run(&["job", "show", "cannot_shard"]);
+    assert_eq!(show["job"]["cannotShard"], brief["cannotShard"], "{show}");
+    let (_, sharding) = run(&["sharding", "show", "cannot_shard"]);
+    assert_eq!(sharding["cannotShard"], brief["cannotShard"], "{sharding}");
+    let out = ejctl_on(&server, &ns).args(["sharding", "show", "cannot_shard"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("job health: CANNOT_SHARD: sharding failed 7 times"), "{text}");
     let out = ejctl_on(&server, &ns).args(["sharding", "show", "dead_owner"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(

@@ -183,6 +183,7 @@ impl Render for JobList {
                     join_items(&b.failing_items),
                     join_items(&b.overdue_items),
                     join_items(&b.slow_items),
+                    b.cannot_shard.as_ref().map(|c| c.reason.clone()).unwrap_or_default(),
                 ]
             })
             .collect();
@@ -288,6 +289,7 @@ impl Render for JobShow {
             vec!["namespace".into(), d.namespace.clone()],
             vec!["resharding_needed".into(), d.resharding_needed.to_string()],
             vec!["config_error".into(), d.config_error.clone().unwrap_or_default()],
+            vec!["cannot_shard".into(), d.cannot_shard.as_ref().map(|c| c.reason.clone()).unwrap_or_default()],
         ];
         for s in &d.servers {
             rows.push(vec!["server".into(), s.ip.clone(), s.status.clone(), s.instances.join(",")]);
@@ -425,6 +427,9 @@ impl JobShow {
         kv("Leader", d.leader.as_deref().filter(|s| !s.is_empty()).unwrap_or("-").to_string());
         if d.resharding_needed {
             kv("Resharding", "pending (the leader's resharding flag is set)".to_string());
+        }
+        if let Some(c) = &d.cannot_shard {
+            kv("Health", format!("{}: {}", crate::ops::view::Health::CannotShard, c.reason));
         }
         let failover_queue: Vec<u32> = d.failover.pending.iter().map(|p| p.item).collect();
         kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { item_ranges(&failover_queue) });

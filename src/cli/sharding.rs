@@ -17,13 +17,13 @@ use serde::Serialize;
 
 use super::global::{self, GlobalArgs, Offline, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table};
+use super::views::{ActionDoc, ActionView, cannot_shard_note, health_notes, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
 use crate::exit::{CliError, Exit};
 use crate::ops::change;
 use crate::ops::check_job_name;
 use crate::ops::text::{item_ranges, join_items};
-use crate::ops::view::{self, ItemRow};
+use crate::ops::view::{self, CannotShard, ItemRow};
 
 /// `ejctl sharding ...`.
 #[derive(Debug, Subcommand)]
@@ -157,13 +157,15 @@ fn plan(args: PlanArgs, out: &mut Output) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `sharding show -o json`: `{"job", "shardingTotalCount", "items": [ItemRow]}`.
+/// `sharding show -o json`: `{"job", "shardingTotalCount", "items": [ItemRow], "cannotShard"}`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ShowDoc {
     job: String,
     sharding_total_count: u32,
     items: Vec<ItemRow>,
+    /// Why the job cannot shard (`null` unless it is `CANNOT_SHARD`).
+    cannot_shard: Option<CannotShard>,
     /// The job's time zone, for the times in tables.
     #[serde(skip)]
     time_zone: Option<String>,
@@ -188,9 +190,12 @@ impl Render for ShowDoc {
 }
 
 impl ShowDoc {
-    /// The item table, and why items are overdue or slow under it.
+    /// The item table, with why the job cannot shard above it and why items are overdue or slow
+    /// under it.
     fn blocks(&self, wide: bool) -> Vec<Block> {
-        let mut blocks = vec![Block::table(item_table(&self.items, self.time_zone.as_deref(), wide))];
+        let mut blocks: Vec<Block> =
+            cannot_shard_note(self.cannot_shard.as_ref()).map(Block::Text).into_iter().collect();
+        blocks.push(Block::table(item_table(&self.items, self.time_zone.as_deref(), wide)));
         blocks.extend(health_notes(&self.items).map(Block::Text));
         blocks
     }
@@ -201,9 +206,11 @@ async fn show(global: &GlobalArgs, name: &str, watch: bool, out: &mut Output) ->
     let admin = global::admin(global).await?;
     let read = async || -> Result<ShowDoc> {
         let job = admin.read_job(name).await?;
-        let items = view::item_rows(&job, chrono::Utc::now());
+        let now = chrono::Utc::now();
+        let items = view::item_rows(&job, now);
         let time_zone = job.time_zone().map(str::to_string);
-        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items, time_zone })
+        let cannot_shard = view::cannot_shard(&job, now);
+        Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items, cannot_shard, time_zone })
     };
     let doc = read().await?;
     if watch {

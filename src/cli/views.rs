@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::output::{Block, Render};
 use crate::ops::change::Changed;
 use crate::ops::text::{ago, rfc3339, when};
-use crate::ops::view::{Health, ItemRow};
+use crate::ops::view::{CannotShard, Health, ItemRow};
 use crate::registry::path::ItemLeaf;
 
 /// The result of a mutation in `-o json|yaml`.
@@ -153,6 +153,12 @@ pub fn overview_rows(rows: &[ItemRow], job: &str) -> (Vec<ItemRow>, Option<Strin
         counts.join(", ")
     );
     (chosen.into_iter().cloned().collect(), Some(note))
+}
+
+/// The job's health when it cannot shard, with why: said above its item table, whose items keep
+/// the old assignment's owners.
+pub fn cannot_shard_note(c: Option<&CannotShard>) -> Option<String> {
+    c.map(|c| format!("job health: {}: {}\n", Health::CannotShard, c.reason))
 }
 
 /// The items that are overdue, overridden or slow, one line each with why (their table shows only

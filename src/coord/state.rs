@@ -24,6 +24,12 @@
 //!   cluster, `monitorExecution` off).
 //!
 //! A disabled item has no health: it does not run, and its last result is history.
+//!
+//! A job's health ([`JobHealth`]) is its worst item's, unless the job cannot shard: the leader
+//! recorded in `leader/sharding/necessary` that its sharding attempts fail
+//! ([`crate::registry::codec::ShardingFailure`]). The job is then `CANNOT_SHARD`, worse than any
+//! item's health: no item's health says it (their owners are the old assignment's, their runs
+//! wait), and nothing runs until a sharding completes, which deletes the flag and the record.
 //! Pure functions: no I/O, no clock (the instant is an argument).
 
 use std::time::Duration;
@@ -36,7 +42,7 @@ use super::status::{self, ItemStatus, JobStatus};
 use super::view::JobView;
 use crate::clock::humanize;
 use crate::config::JobConfig;
-use crate::registry::codec::{ItemResult, RefusedValue};
+use crate::registry::codec::{ItemResult, RefusedValue, ShardingFailure};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
 /// How long past the second fire due after an item's last run ended the item may still not have
@@ -60,12 +66,15 @@ pub enum Health {
     Failing,
     /// Idle with a registered owner, and no start for two fires since its last run ended.
     Overdue,
+    /// The job's sharding does not complete (a job's health only, never an item's).
+    CannotShard,
     /// The item is disabled.
     Disabled,
 }
 
 impl Health {
-    /// The name the views show: `OK`, `SLOW`, `FAILING`, `OVERDUE`, `DISABLED`, `-`.
+    /// The name the views show: `OK`, `SLOW`, `FAILING`, `OVERDUE`, `CANNOT_SHARD`, `DISABLED`,
+    /// `-`.
     pub fn as_str(self) -> &'static str {
         match self {
             Health::Unknown => "-",
@@ -74,6 +83,7 @@ impl Health {
             Health::Overridden => "OVERRIDDEN",
             Health::Failing => "FAILING",
             Health::Overdue => "OVERDUE",
+            Health::CannotShard => "CANNOT_SHARD",
             Health::Disabled => "DISABLED",
         }
     }
@@ -270,11 +280,12 @@ fn judge(item: &mut ItemState, status: JobStatus, schedule: Schedule<'_>, now: D
     item.health = Health::Ok;
 }
 
-/// A job's health from its items' states: the worst item's, with the items in that state.
+/// A job's health from its items' states: the worst item's, with the items in that state; or
+/// `CANNOT_SHARD` (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobHealth {
-    /// The worst health among the items that are not disabled (`-` when none has a recorded
-    /// run).
+    /// `CANNOT_SHARD` when the leader recorded that sharding fails; else the worst health among
+    /// the items that are not disabled (`-` when none has a recorded run).
     pub health: Health,
     /// The items in that health.
     pub items: Vec<u32>,
@@ -290,17 +301,25 @@ pub struct JobHealth {
     pub overridden: Vec<u32>,
     /// When the latest recorded run ended.
     pub last_run: Option<DateTime<Utc>>,
+    /// The leader's record of its failing sharding.
+    pub sharding_failure: Option<ShardingFailure>,
 }
 
 impl JobHealth {
-    /// The health of a job whose items are `items`.
-    pub fn of(items: &[ItemState]) -> JobHealth {
+    /// The health of `view`'s job, whose items are `items` ([`item_states`] of the view).
+    pub fn of(view: &JobView, items: &[ItemState]) -> JobHealth {
         let counted: Vec<&ItemState> = items.iter().filter(|i| i.health != Health::Disabled).collect();
         let worst = counted.iter().map(|i| i.health).max().unwrap_or(Health::Unknown);
         let with = |h: Health| counted.iter().filter(|i| i.health == h).map(|i| i.item).collect::<Vec<u32>>();
+        let sharding_failure = view.sharding_failure.clone().filter(|_| view.necessary);
+        let health = if sharding_failure.is_some() { Health::CannotShard } else { worst };
         JobHealth {
-            health: worst,
-            items: if worst == Health::Ok || worst == Health::Unknown { Vec::new() } else { with(worst) },
+            health,
+            items: if matches!(health, Health::Ok | Health::Unknown | Health::CannotShard) {
+                Vec::new()
+            } else {
+                with(health)
+            },
             of: counted.len(),
             failing: counted
                 .iter()
@@ -311,8 +330,24 @@ impl JobHealth {
             slow: with(Health::Slow),
             overridden: with(Health::Overridden),
             last_run: items.iter().filter_map(|i| i.last.as_ref()?.ended()).max(),
+            sharding_failure,
         }
     }
+
+    /// Why the job is `CANNOT_SHARD`, for people (the same words in every view); `None`
+    /// otherwise.
+    pub fn reason(&self) -> Option<String> {
+        self.sharding_failure.as_ref().map(cannot_shard_reason)
+    }
+}
+
+/// `sharding failed 3 times since 2024-05-01T10:00:00Z on 10.0.0.1@-@42: <error>`.
+pub fn cannot_shard_reason(f: &ShardingFailure) -> String {
+    let since = f
+        .since()
+        .map_or_else(|| "an unknown time".to_string(), |t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    let times = if f.attempts == 1 { "once".to_string() } else { format!("{} times", f.attempts) };
+    format!("sharding failed {times} since {since} on {}: {}", f.instance, f.error)
 }
 
 impl ItemState {
@@ -347,7 +382,7 @@ impl ItemState {
                     pin::detail(&values)
                 )
             }),
-            Health::Ok | Health::Unknown | Health::Disabled => None,
+            Health::Ok | Health::Unknown | Health::Disabled | Health::CannotShard => None,
         }
     }
 }

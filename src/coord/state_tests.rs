@@ -70,10 +70,11 @@ fn healths(states: &[ItemState]) -> Vec<Health> {
 
 #[test]
 fn items_that_ran_in_time_are_ok() {
-    let s = states(&job(), 1);
+    let view = job();
+    let s = states(&view, 1);
     assert_eq!(healths(&s), [Health::Ok; 3]);
     assert_eq!(s[0].next_fire, Some(t(2)));
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&view, &s);
     assert_eq!((h.health, h.items.len(), h.of), (Health::Ok, 0, 3));
     assert_eq!(h.last_run, Some(t(1)));
 }
@@ -94,7 +95,7 @@ fn an_idle_item_whose_registered_owner_stopped_starting_it_is_overdue() {
             "no run started in the 7s since the last one ended, on a 2s cron; owner {B} registered but silent (dead with its session open, frozen, or cut off)"
         )
     );
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&view, &s);
     assert_eq!((h.health, h.overdue.clone()), (Health::Overdue, vec![0, 1, 2]));
 }
 
@@ -125,7 +126,7 @@ fn a_disabled_item_has_no_health_and_does_not_count_as_failing() {
     let s = states(&view, 1);
     assert_eq!(healths(&s), [Health::Ok, Health::Disabled, Health::Ok]);
     assert_eq!(s[1].next_fire, None);
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&view, &s);
     assert_eq!((h.health, h.failing.clone(), h.of), (Health::Ok, vec![], 2));
 }
 
@@ -136,7 +137,7 @@ fn a_failed_last_run_is_failing_with_its_message() {
     let s = states(&view, 1);
     assert_eq!(s[2].health, Health::Failing);
     assert_eq!(s[2].reason(t(1)).as_deref(), Some("exit 1"));
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&view, &s);
     assert_eq!((h.health, h.items.clone(), h.failing.clone()), (Health::Failing, vec![2], vec![2]));
 }
 
@@ -157,7 +158,7 @@ fn a_run_longer_than_the_period_or_a_misfire_run_is_slow() {
         s[0].reason(t(6)).unwrap().starts_with("its last run took 5s on a 2s cron: fires due while it runs coalesce")
     );
     assert!(s[1].slow.as_ref().unwrap().coalesced);
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&view, &s);
     assert_eq!((h.health, h.slow.clone()), (Health::Slow, vec![0, 1]));
 }
 
@@ -211,7 +212,7 @@ fn a_run_with_values_the_registry_still_disagrees_with_is_overridden() {
         "its last run, on 10.0.0.1@-@1, used the worker's job file's values, not the registry's, which it refuses: \
          script.command.line: the registry has '/tmp/evil.sh', the job file '/opt/job.sh'"
     );
-    let h = JobHealth::of(&s);
+    let h = JobHealth::of(&v, &s);
     assert_eq!((h.health, h.items.clone(), h.overridden.clone()), (Health::Overridden, vec![1], vec![1]));
     // Set back to the job file's value: nothing stands.
     config.props.insert("script.command.line".into(), "/opt/job.sh".into());
@@ -219,5 +220,33 @@ fn a_run_with_values_the_registry_still_disagrees_with_is_overridden() {
     // A failure outranks it.
     v.items.get_mut(&0).unwrap().result = Some(run(RunOutcome::Failed, "cron", 0, 0, 1));
     config.props.insert("script.command.line".into(), "/tmp/evil.sh".into());
-    assert_eq!(JobHealth::of(&at(&v, &config)).health, Health::Failing);
+    assert_eq!(JobHealth::of(&v, &at(&v, &config)).health, Health::Failing);
+}
+
+#[test]
+fn a_job_whose_leader_recorded_failed_shardings_cannot_shard_whatever_its_items() {
+    let mut view = job();
+    view.items.get_mut(&2).unwrap().result = Some(run(RunOutcome::Failed, "cron", 0, 0, 1));
+    let failure = ShardingFailure::new(t(3), 4, "transaction too large", A);
+    view.sharding_failure = Some(failure.clone());
+    view.necessary = true;
+    let s = states(&view, 4);
+    let h = JobHealth::of(&view, &s);
+    assert_eq!((h.health, h.items.clone(), h.failing.clone()), (Health::CannotShard, vec![], vec![2]));
+    assert_eq!(h.sharding_failure, Some(failure));
+    assert!(Health::CannotShard > Health::Overdue, "ranked worse than any item's health");
+    assert_eq!(Health::CannotShard.as_str(), "CANNOT_SHARD");
+    assert_eq!(
+        h.reason().unwrap(),
+        format!("sharding failed 4 times since 2023-11-14T22:14:03Z on {A}: transaction too large")
+    );
+    assert_eq!(healths(&s)[2], Health::Failing, "no item is CANNOT_SHARD");
+
+    // The flag gone (a sharding completed), the record with it: the items' health again.
+    view.necessary = false;
+    let h = JobHealth::of(&view, &s);
+    assert_eq!((h.health, h.reason()), (Health::Failing, None));
+    // A record of one failure says so.
+    let once = ShardingFailure::new(t(3), 1, "e", A);
+    assert_eq!(cannot_shard_reason(&once), format!("sharding failed once since 2023-11-14T22:14:03Z on {A}: e"));
 }

@@ -64,6 +64,9 @@ pub struct JobView {
     pub sharding_root: bool,
     /// `leader/sharding/necessary` exists.
     pub necessary: bool,
+    /// The leader's record in `leader/sharding/necessary`: its sharding does not complete. Only
+    /// from a read of the node's data (a worker's cache does not read it).
+    pub sharding_failure: Option<codec::ShardingFailure>,
     /// `leader/sharding/processing` exists.
     pub processing: bool,
     /// Items queued under `leader/failover/items`.
@@ -128,7 +131,10 @@ impl JobView {
                 }
             }
             Node::LeaderInstance => self.leader = None,
-            Node::ShardingNecessary => self.necessary = false,
+            Node::ShardingNecessary => {
+                self.necessary = false;
+                self.sharding_failure = None;
+            }
             Node::ShardingProcessing => self.processing = false,
             Node::FailoverItem(i) => {
                 self.failover_queue.remove(i);
@@ -190,7 +196,10 @@ impl JobView {
                 }
             }
             Node::LeaderInstance => self.leader = text(),
-            Node::ShardingNecessary => self.necessary = true,
+            Node::ShardingNecessary => {
+                self.necessary = true;
+                self.sharding_failure = data.and_then(codec::ShardingFailure::decode);
+            }
             Node::ShardingProcessing => self.processing = true,
             Node::FailoverItem(i) => {
                 self.failover_queue.insert(i);
@@ -583,9 +592,11 @@ mod tests {
 
         fn data_pool() -> Vec<Option<Vec<u8>>> {
             let info = InstanceInfo::new(&InstanceId::new("10.0.0.1", 1)).to_yaml();
+            let failure = codec::ShardingFailure::new(chrono::DateTime::UNIX_EPOCH, 2, "too large", "10.0.0.1@-@1");
+            let failure = String::from_utf8_lossy(&failure.encode()).into_owned();
             [Some(info), Some("ENABLED".into()), Some("DISABLED".into()), Some("10.0.0.2@-@2".into())]
                 .into_iter()
-                .chain([Some(String::new()), Some(": not yaml".into()), None])
+                .chain([Some(String::new()), Some(": not yaml".into()), Some(failure), None])
                 .map(|d| d.map(String::into_bytes))
                 .collect()
         }
@@ -593,7 +604,7 @@ mod tests {
         proptest! {
             #[test]
             fn equals_the_view_built_from_every_node(
-                steps in prop::collection::vec((0usize..63, prop::option::of((0usize..7, any::<bool>()))), 1..80),
+                steps in prop::collection::vec((0usize..63, prop::option::of((0usize..8, any::<bool>()))), 1..80),
                 rebuild_at in 0usize..80,
                 threshold in 0usize..12,
             ) {

@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use super::past_fire::TracedRun;
-use super::state::{Health, ItemState, Schedule, item_states};
+use super::state::{Health, ItemState, Schedule, cannot_shard_reason, item_states};
 use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
 use crate::registry::codec::{ItemResult, RunOutcome};
@@ -42,6 +42,9 @@ pub enum Condition {
     NeverTriggered,
     /// There is no leader to shard the job.
     NoLeader,
+    /// The leader's sharding does not complete: it recorded its failed attempts in the
+    /// resharding flag.
+    CannotShard,
     /// Resharding is flagged or in progress, or items have no owner yet.
     ShardingPending,
     /// The item's owner is gone and failover is queued (it runs as soon as a live instance
@@ -350,7 +353,18 @@ fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
         });
     }
     let total = config.item_count().unwrap_or(0);
-    if !view.instances.is_empty() && view.sharding_pending(total) {
+    if let Some(failure) = view.sharding_failure.as_ref().filter(|_| view.necessary) {
+        out.push(Finding {
+            code: Condition::CannotShard,
+            blocking: true,
+            item: None,
+            message: format!("the job cannot shard: {}; fires wait until a sharding completes", cannot_shard_reason(failure)),
+            evidence: vec![s.evidence(s.paths.sharding_necessary(), "resharding flagged, with the leader's record of its failures")],
+            fix: Some(format!(
+                "read the leader's log and the ZooKeeper servers' logs for why the sharding transaction is refused; one larger than jute.maxbuffer is: raise jute.maxbuffer (servers and clients) or lower the total: ejctl config set {job} shardingTotalCount=N"
+            )),
+        });
+    } else if !view.instances.is_empty() && view.sharding_pending(total) {
         let mut evidence = Vec::new();
         if view.necessary {
             evidence.push(s.evidence(s.paths.sharding_necessary(), "resharding flagged"));

@@ -165,6 +165,22 @@ fn each_condition() {
         Case { expect: vec![Condition::NoLeader], ..case("no leader", |v, _| v.leader = None) },
         Case { expect: vec![Condition::ShardingPending], ..case("resharding flagged", |v, _| v.necessary = true) },
         Case {
+            // One finding: the failure says why sharding is pending.
+            expect: vec![Condition::CannotShard],
+            ..case("sharding fails", |v, _| {
+                v.necessary = true;
+                v.sharding_failure = Some(crate::registry::codec::ShardingFailure::new(t(0), 2, "too large", A));
+            })
+        },
+        Case {
+            // A record without the flag is no record (the flag's deletion clears it).
+            expect: vec![Condition::WillRun],
+            blocking: false,
+            ..case("sharding failed, then completed", |v, _| {
+                v.sharding_failure = Some(crate::registry::codec::ShardingFailure::new(t(0), 2, "too large", A));
+            })
+        },
+        Case {
             expect: vec![Condition::FailoverPending, Condition::WillRun],
             item: Some(0),
             blocking: false,

@@ -44,7 +44,7 @@ pub struct JobData {
     pub config: Result<JobConfig, String>,
     /// The coordination state.
     pub view: JobView,
-    /// `leader/sharding/necessary` exists (only known from a full read).
+    /// `leader/sharding/necessary` exists.
     pub resharding: bool,
     /// The parsed cron and time zone (`None`: a one-off job, or one that does not parse).
     schedule: Option<Parsed>,
@@ -208,7 +208,8 @@ impl Admin {
         self.read_jobs(&names).await
     }
 
-    /// Reads what the list views need of many jobs — root, config, leader, `servers/*`,
+    /// Reads what the list views need of many jobs — root, config, leader, the resharding flag
+    /// (with the leader's record of a sharding that fails), `servers/*`,
     /// `instances/*`, the failover queue and every item's leaves (the data of its owner, result
     /// and failover owners; which flags exist) — so that a job read here has the same item states
     /// ([`crate::coord::state`]) as one read whole with [`Admin::read_job`]. Two rounds of pipelined
@@ -222,8 +223,10 @@ impl Admin {
         let cannot = |e| CliError::registry("cannot read the jobs", e);
         let registry = self.registry();
         let paths: Vec<JobPaths> = names.iter().map(|n| JobPaths::new(n)).collect();
-        let gets: Vec<String> =
-            paths.iter().flat_map(|p| [p.root().to_string(), p.config(), p.leader_instance()]).collect();
+        let gets: Vec<String> = paths
+            .iter()
+            .flat_map(|p| [p.root().to_string(), p.config(), p.leader_instance(), p.sharding_necessary()])
+            .collect();
         let lists: Vec<String> =
             paths.iter().flat_map(|p| [p.servers(), p.instances(), p.sharding(), p.failover_items()]).collect();
         let (values, children) =
@@ -236,7 +239,8 @@ impl Admin {
         // Each job's items, whose leaves are listed in the second round.
         let mut items: Vec<(usize, u32)> = Vec::new();
         for (name, p) in names.iter().zip(&paths) {
-            let (root, config, leader) = (values.next().flatten(), values.next().flatten(), values.next().flatten());
+            let (root, config, leader, necessary) =
+                (values.next().flatten(), values.next().flatten(), values.next().flatten(), values.next().flatten());
             let (servers, instances, sharding, queued) = (
                 children.next().flatten(),
                 children.next().flatten(),
@@ -252,6 +256,9 @@ impl Admin {
                 }
                 if let Some(leader) = leader {
                     nodes.push(tree_node(p.leader_instance(), Some(leader)));
+                }
+                if let Some(necessary) = necessary {
+                    nodes.push(tree_node(p.sharding_necessary(), Some(necessary)));
                 }
                 second.extend(servers.unwrap_or_default().iter().map(|ip| p.server(ip)));
                 second.extend(instances.unwrap_or_default().iter().map(|id| p.instance(id)));

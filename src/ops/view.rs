@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::read::JobData;
 use super::text::serialize_rfc3339;
 pub use crate::coord::state::Health;
-use crate::coord::state::{ItemState, JobHealth};
+use crate::coord::state::{ItemState, JobHealth, cannot_shard_reason};
 use crate::coord::status::{self, ItemStatus, JobStatus};
 use crate::registry::codec::ItemResult;
 
@@ -60,6 +60,44 @@ pub struct JobBrief {
     /// The items that are `OVERRIDDEN`: their last run used a worker's job-file values, not the
     /// registry's.
     pub overridden_items: Vec<u32>,
+    /// Why the job is `CANNOT_SHARD` (`null` otherwise).
+    pub cannot_shard: Option<CannotShard>,
+}
+
+/// The leader's record of a sharding that does not complete
+/// ([`crate::registry::codec::ShardingFailure`]), as the documents show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CannotShard {
+    /// When the first of the failed attempts in a row failed (RFC 3339 in documents).
+    #[serde(serialize_with = "serialize_rfc3339")]
+    pub since: Option<DateTime<Utc>>,
+    /// How many attempts in a row failed.
+    pub attempts: u32,
+    /// The last attempt's error.
+    pub error: String,
+    /// The leader that failed.
+    pub instance: String,
+    /// All of it, for people: `sharding failed 3 times since ... on ...: ...`.
+    pub reason: String,
+}
+
+/// Why `j` is `CANNOT_SHARD`, if it is.
+pub fn cannot_shard(j: &JobData, now: DateTime<Utc>) -> Option<CannotShard> {
+    CannotShard::of(&JobHealth::of(&j.view, &j.item_states(now)))
+}
+
+impl CannotShard {
+    fn of(health: &JobHealth) -> Option<CannotShard> {
+        let f = health.sharding_failure.as_ref()?;
+        Some(CannotShard {
+            since: f.since(),
+            attempts: f.attempts,
+            error: f.error.clone(),
+            instance: f.instance.clone(),
+            reason: cannot_shard_reason(f),
+        })
+    }
 }
 
 impl JobBrief {
@@ -73,9 +111,12 @@ impl JobBrief {
         }
     }
 
-    /// `OK`, `-`, or the worst health with its items, `FAILING 1/3 (item 2)`: a failing,
-    /// overdue or slow job stands out.
+    /// `OK`, `-`, the worst health with its items, `FAILING 1/3 (item 2)`, or `CANNOT_SHARD:`
+    /// and why: a failing, overdue, slow or unshardable job stands out.
     pub fn health_cell(&self) -> String {
+        if let Some(c) = &self.cannot_shard {
+            return format!("{}: {}", self.health, c.reason);
+        }
         let items = match self.health {
             Health::Failing => &self.failing_items,
             Health::Overdue => &self.overdue_items,
@@ -101,8 +142,9 @@ pub fn job_briefs(jobs: &[JobData], now: DateTime<Utc>) -> Vec<JobBrief> {
 
 /// One job as `job list` shows it.
 pub fn job_brief(j: &JobData, now: DateTime<Utc>) -> JobBrief {
-    let health = JobHealth::of(&j.item_states(now));
+    let health = JobHealth::of(&j.view, &j.item_states(now));
     JobBrief {
+        cannot_shard: CannotShard::of(&health),
         name: j.name.clone(),
         status: j.status(),
         cron: j.cron().map(str::to_string),
@@ -145,6 +187,9 @@ pub struct JobDetail {
     pub leader: Option<String>,
     /// The leader's resharding flag is set.
     pub resharding_needed: bool,
+    /// Why the job cannot shard, when the leader recorded that its sharding fails (`null`
+    /// otherwise).
+    pub cannot_shard: Option<CannotShard>,
     /// The servers.
     pub servers: Vec<ServerRow>,
     /// The live instances.
@@ -176,6 +221,7 @@ pub fn job_detail(namespace: &str, job: &JobData, now: DateTime<Utc>) -> JobDeta
         next_fire: job.upcoming_fire(now),
         leader: job.view.leader.clone(),
         resharding_needed: job.resharding,
+        cannot_shard: CannotShard::of(&JobHealth::of(&job.view, &states)),
         servers: server_rows(job),
         instances: instance_rows(job),
         sharding: rows_of(&states, now),

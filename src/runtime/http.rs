@@ -6,8 +6,9 @@
 //!   liveness probe that failed during a ZooKeeper outage would restart every worker at once,
 //!   which fixes nothing and loses the running items; the outage is `/readyz`'s business.
 //! * `GET /readyz`: 200 when connected to the registry, answered by it recently (not fenced),
-//!   every job registered in the current session and the worker not stopping; 503 otherwise.
-//!   The body lists each check.
+//!   every job registered in the current session, no job whose sharding this worker leads failed
+//!   without completing since (a line names the job and the error), and the worker not stopping;
+//!   503 otherwise. The body lists each check.
 //! * `GET /dump/{job}`: what the dump port answers for `dump@{job}` (404 for a job this worker
 //!   does not run).
 //!

@@ -132,6 +132,8 @@ pub(crate) struct JobProbe {
     notified: [AtomicU64; 3],
     /// The job's items this instance saw `OVERDUE` at its last cron fire.
     overdue_items: AtomicI64,
+    /// This instance leads the job and its last sharding attempt failed, with this error.
+    sharding_failed: Mutex<Option<String>>,
 }
 
 impl JobProbe {
@@ -144,6 +146,12 @@ impl JobProbe {
     /// Records how many of the job's items are overdue ([`crate::coord::state::overdue`]).
     pub(crate) fn overdue(&self, items: i64) {
         self.overdue_items.store(items, Ordering::Relaxed);
+    }
+
+    /// The job's sharding, led here, failed with this error (`None`: it completed, or this
+    /// instance no longer leads).
+    pub(crate) fn sharding_failed(&self, error: Option<String>) {
+        *lock(&self.sharding_failed) = error;
     }
 
     /// Counts a fire that refused the registry's command; returns how many have.
@@ -487,7 +495,7 @@ impl Metrics {
     }
 
     /// Readiness: connected to the registry, not fenced, every job registered in this session,
-    /// not stopping.
+    /// no job whose sharding, led here, failed and has not completed since, not stopping.
     pub(crate) fn readiness(&self, registry: &Registry, fence: Link, stopping: bool) -> Readiness {
         let connected = registry.session().borrow().state == LinkState::Connected;
         let mut lines = vec![
@@ -506,15 +514,19 @@ impl Metrics {
         if stopping {
             lines.push("worker: stopping".to_string());
         }
-        let mut registered = true;
+        let mut jobs_ok = true;
         if let Some(inner) = self.inner.as_deref() {
             for (name, probe) in lock(&inner.jobs).iter() {
                 let ok = probe.registered.load(Ordering::Relaxed);
-                registered &= ok;
+                jobs_ok &= ok;
                 lines.push(format!("job {name}: {}", if ok { "registered" } else { "not registered" }));
+                if let Some(error) = lock(&probe.sharding_failed).as_deref() {
+                    jobs_ok = false;
+                    lines.push(format!("job {name}: cannot shard: {error}"));
+                }
             }
         }
-        let ready = connected && fence.healthy && !fence.fenced && registered && !stopping;
+        let ready = connected && fence.healthy && !fence.fenced && jobs_ok && !stopping;
         if let Some(f) = self.f() {
             f.ready.set(i64::from(ready));
         }

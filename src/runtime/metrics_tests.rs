@@ -84,6 +84,22 @@ fn readiness_needs_registration_and_a_healthy_link() {
     assert!(!m.readiness(&registry, HEALTHY, true).ready);
 }
 
+#[test]
+fn a_job_that_cannot_shard_makes_the_worker_unready_until_it_shards() {
+    let m = Metrics::on();
+    let probe = m.job("j", Arc::default());
+    let store = crate::registry::embedded::EmbeddedStore::new();
+    let registry = Registry::embedded(&store);
+    probe.turn(None, true);
+    probe.sharding_failed(Some("transaction refused".into()));
+    let r = m.readiness(&registry, HEALTHY, false);
+    assert!(!r.ready);
+    assert!(r.detail.contains("\njob j: cannot shard: transaction refused\n"), "{}", r.detail);
+    probe.sharding_failed(None);
+    let r = m.readiness(&registry, HEALTHY, false);
+    assert!(r.ready && !r.detail.contains("cannot shard"), "{}", r.detail);
+}
+
 /// Family names with their series name (`_total` for counters), from the `# TYPE` lines.
 fn families() -> Vec<(String, String)> {
     let store = crate::registry::embedded::EmbeddedStore::new();

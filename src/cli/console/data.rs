@@ -272,6 +272,14 @@ fn changes(name: &str, old: Option<&JobData>, new: Option<&JobData>) -> Vec<(&'s
     if failover(old) != failover(new) {
         out.push(("failover", format!("items failing over: {}", none_or(&item_ranges(&failover(new))))));
     }
+    let cannot_shard = |d: &JobData| d.view.sharding_failure.clone();
+    if cannot_shard(old).is_some() != cannot_shard(new).is_some() {
+        let text = cannot_shard(new).map_or_else(
+            || "sharding completed".to_string(),
+            |f| format!("cannot shard: {}", crate::coord::state::cannot_shard_reason(&f)),
+        );
+        out.push(("sharding", text));
+    }
     if old.config_text != new.config_text {
         out.push(("config", "configuration changed".to_string()));
     }

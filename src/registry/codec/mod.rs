@@ -19,6 +19,8 @@
 //!   `trigger-results/{token}/{item}` (ejctl): a [`TriggerResult`].
 //! * `sharding/{i}/result` (ejctl): the item's last run or refused fire ([`ItemResult`], in
 //!   [`result`]).
+//! * `leader/sharding/necessary`: empty (ElasticJob), or the leader's record of a sharding that
+//!   does not complete (ejctl: [`ShardingFailure`], in [`sharding`]).
 //! * marker nodes (`running` without failover, `disabled`, ...): empty data ([`EMPTY`]).
 //!
 //! Nothing here does I/O; the runtime, the admin commands and `ejctl dump` share these decoders,
@@ -27,6 +29,7 @@
 pub mod bounded;
 pub mod instance;
 pub mod result;
+pub mod sharding;
 pub mod yaml;
 
 use std::fmt;
@@ -35,6 +38,7 @@ use chrono::{DateTime, Utc};
 
 pub use self::instance::{InstanceId, InstanceInfo, instance_ip};
 pub use self::result::{ItemResult, RefusedValue, RunOutcome};
+pub use self::sharding::ShardingFailure;
 
 /// The data of marker nodes.
 pub const EMPTY: &[u8] = b"";

@@ -1,6 +1,23 @@
 //! The leader's sharding duty, carried out: [`crate::coord::leader::step`] decides, this room
 //! writes the flag or the new assignment. Owns whether a sharding transaction was written that
-//! the cache has not shown yet.
+//! the cache has not shown yet, and the count of sharding attempts that failed in a row.
+//!
+//! A sharding that does not complete is said beyond the worker's log: the leader writes its
+//! record ([`ShardingFailure`]) into the resharding flag, which every view of the job reads
+//! (`CANNOT_SHARD`), and its job's probe makes `/readyz` answer not ready. The record is best
+//! effort — a registry that refuses the sharding may refuse it too — and goes with the flag when
+//! a sharding completes; the probe is cleared then, or when the flag is seen gone or this
+//! instance no longer leads.
+//!
+//! A failed round is retried after a pause that doubles with each failed round in a row, from
+//! [`RETRY_FIRST`] to [`RETRY_CAP`]: the round's own writes (the `processing` marker, the record)
+//! are changes that re-evaluate the job, so without it a transaction the registry keeps refusing
+//! (a node nobody may write, one over `jute.maxbuffer`) was retried as fast as the registry
+//! answered — some 200 rounds a second, four log lines and a dozen requests each.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::JobCtx;
 use super::effective::Effective;
@@ -9,25 +26,60 @@ use crate::coord::strategy;
 use crate::coord::view::{self, JobView};
 use crate::ops::text::item_ranges;
 use crate::registry::cache::TreeCache;
-use crate::registry::codec;
+use crate::registry::codec::{self, ShardingFailure};
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
 use crate::runtime::InjectedBug;
+
+/// The pause after a first failed sharding round before the next.
+const RETRY_FIRST: Duration = Duration::from_millis(100);
+
+/// The longest pause between failed sharding rounds.
+const RETRY_CAP: Duration = Duration::from_secs(10);
 
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
     /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
     written: bool,
+    /// The sharding attempts that failed in a row (0: the last one completed), and when the
+    /// first of them did (epoch ms).
+    failed: u32,
+    failed_since_ms: i64,
+    /// After a failed round: the next waits until then.
+    retry_at: Option<Instant>,
 }
 
 impl Leader {
     pub(super) fn new() -> Leader {
-        Leader { written: false }
+        Leader { written: false, failed: 0, failed_since_ms: 0, retry_at: None }
+    }
+
+    /// When the next sharding round may go, after a failed one.
+    pub(super) fn retry_at(&self) -> Option<Instant> {
+        self.retry_at
+    }
+
+    /// The pause after a failed round is over, if it is.
+    pub(super) fn retry(&mut self) {
+        if self.retry_at.is_some_and(|at| at <= Instant::now()) {
+            self.retry_at = None;
+        }
     }
 
     /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
     /// is running.
     pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
-        match leader::step(view, &config.sharding(ctx.name()), &mut self.written) {
+        if !view.necessary {
+            // Whoever completed the sharding, it completed.
+            self.forget_failures(ctx);
+        }
+        let step = leader::step(view, &config.sharding(ctx.name()), &mut self.written);
+        if matches!(step, LeaderStep::Shard | LeaderStep::WaitForRunning)
+            && self.retry_at.is_some_and(|at| at > Instant::now())
+        {
+            tracing::debug!(job = %ctx.name(), "sharding failed: the next round waits");
+            return;
+        }
+        match step {
             LeaderStep::Idle => {}
             LeaderStep::Flag => {
                 tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
@@ -40,6 +92,38 @@ impl Leader {
             }
             LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
             LeaderStep::Shard => self.shard(ctx, config, cache, view).await,
+        }
+    }
+
+    /// This instance does not lead: a failure it recorded is the next leader's business.
+    pub(super) fn not_leading(&mut self, ctx: &JobCtx) {
+        self.forget_failures(ctx);
+    }
+
+    fn forget_failures(&mut self, ctx: &JobCtx) {
+        self.retry_at = None;
+        if self.failed > 0 {
+            self.failed = 0;
+            ctx.probe.sharding_failed(None);
+        }
+    }
+
+    /// Counts a sharding attempt that failed with `error`, says so in the resharding flag (best
+    /// effort) and in the job's probe.
+    async fn record_failure(&mut self, ctx: &JobCtx, error: &str) {
+        if self.failed == 0 {
+            self.failed_since_ms = ctx.now().timestamp_millis();
+        }
+        self.failed = self.failed.saturating_add(1);
+        let pause = RETRY_FIRST.saturating_mul(1 << (self.failed - 1).min(16)).min(RETRY_CAP);
+        self.retry_at = Some(Instant::now() + pause);
+        let since = chrono::DateTime::from_timestamp_millis(self.failed_since_ms).unwrap_or_default();
+        let record = ShardingFailure::new(since, self.failed, error, ctx.me.as_str());
+        tracing::error!(job = %ctx.name(), attempts = self.failed, error = %record.error, "sharding did not complete; it will be retried");
+        ctx.probe.sharding_failed(Some(record.error.clone()));
+        let flag = ctx.paths.sharding_necessary();
+        if let Err(e) = ctx.registry.set(&flag, &record.encode(), None).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot record the failed sharding in the resharding flag");
         }
     }
 
@@ -87,10 +171,16 @@ impl Leader {
         let now_ms = ctx.now().timestamp_millis();
         let mut current = view.clone();
         let mut leaves = view::item_leaves(&ctx.paths, &cache.view());
+        let mut failure: Option<String> = None;
         for attempt in 1..=SHARD_ATTEMPTS {
             current.processing = true;
             let available = current.available_instances();
-            if available.is_empty() || !current.necessary {
+            if !current.necessary {
+                // Another leader's sharding completed meanwhile.
+                failure = None;
+                break;
+            }
+            if available.is_empty() {
                 break;
             }
             let assignment = strategy::assign(config.checked.strategy, ctx.name(), &available, total, now_ms);
@@ -112,11 +202,13 @@ impl Leader {
                         assignment.iter().map(|(id, items)| format!("{id}=[{}]", item_ranges(items))).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
                     self.written = true;
+                    self.forget_failures(ctx);
                     ctx.settings.metrics.reshard(ctx.name(), began.elapsed());
                     return;
                 }
                 Err(e) => {
                     tracing::warn!(job = %ctx.name(), attempt, error = %e, "sharding transaction failed; re-reading");
+                    failure = Some(e.to_string());
                     match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
                         Ok(Some(nodes)) => {
                             current = JobView::from_nodes(&ctx.paths, &nodes);
@@ -131,7 +223,12 @@ impl Leader {
                 }
             }
         }
-        tracing::error!(job = %ctx.name(), "sharding did not complete; it will be retried");
+        match failure {
+            Some(error) => self.record_failure(ctx, &error).await,
+            None => {
+                tracing::info!(job = %ctx.name(), "no sharding written: no instance is available, or the flag is gone")
+            }
+        }
         if let Err(e) = ctx.registry.delete_if_exists(&processing).await {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
         }

@@ -98,6 +98,33 @@ fn expected_nodes(total: u32) -> usize {
     usize::try_from(total).unwrap_or(usize::MAX).saturating_mul(2).saturating_add(17)
 }
 
+/// The longest part of the job root's data a log line shows.
+const ROOT_SHOWN: usize = 256;
+
+/// The job root's data after `events`, when they changed it from `seen`; logged. The root holds
+/// the job's type (a Java class name for a Java job): someone who changes it while this worker
+/// runs the job changes nothing here — the worker runs its job file's type, the one it was given
+/// to run — but every reader of the registry (`job show`, a console) now sees another type, so
+/// the change is said, with both values (capped; the text log escapes control characters).
+fn root_changed(ctx: &JobCtx, cache: &TreeCache, events: &[CacheEvent], seen: &str) -> Option<Box<str>> {
+    let root = ctx.paths.root();
+    let touched = events.iter().any(|e| match e {
+        CacheEvent::Created(p) | CacheEvent::Changed(p) => &**p == root,
+        CacheEvent::Resynced => true,
+        CacheEvent::Deleted(_) => false,
+    });
+    let now = cache.view().text(root).filter(|now| touched && now != seen)?;
+    let cap = |s: &str| codec::result::cap_head(s, ROOT_SHOWN);
+    tracing::warn!(
+        job = %ctx.name(),
+        old = ?cap(seen),
+        new = ?cap(&now),
+        runs = %ctx.job_type,
+        "the job root's type changed in the registry; this worker keeps running its job file's type"
+    );
+    Some(now.into_boxed_str())
+}
+
 /// Whether the job's cache shows a node, as the registration asks it.
 fn shows(cache: &TreeCache) -> impl Fn(&str) -> bool + Sync + '_ {
     move |p| cache.view().exists(p)
@@ -215,6 +242,8 @@ pub(crate) struct JobTask {
     /// When runs of the job's items ended, for `ejctl_items_overdue` (only with metrics on; boxed:
     /// one word in an idle job's task otherwise).
     run_ends: Option<Box<overdue::RunEnds>>,
+    /// The job root's data (its type) as last seen, to log a change of it ([`root_changed`]).
+    root: Box<str>,
 }
 
 impl JobTask {
@@ -287,6 +316,7 @@ impl JobTask {
             None => TreeCache::start_projected(ctx.registry.clone(), root, lazy_path, live, expected).await?,
         };
         let reader = cache.reader();
+        let root_seen = cache.view().text(root).unwrap_or_default().into_boxed_str();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let run_ends = ctx.settings.metrics.is_on().then(|| Box::new(overdue::RunEnds::new(ctx.now())));
         let mut task = JobTask {
@@ -303,6 +333,7 @@ impl JobTask {
             execution: Execution::new(reader),
             failover: Failover::new(),
             run_ends,
+            root: root_seen,
         };
         // A change made between the publish and the cache's read is in the cache, but came as no
         // event: the read showed it already.
@@ -429,13 +460,15 @@ impl JobTask {
     }
 
     /// When the next retry is due (of the registration, a failover round, the election, an
-    /// ended run's bookkeeping), and the next chore: that retry or the reconcile tick.
+    /// ended run's bookkeeping, a sharding round), and the next chore: that retry or the
+    /// reconcile tick.
     fn chores(&self) -> (Option<Instant>, Option<Instant>) {
         let retry_at = [
             self.registration.retry_at(),
             self.failover.retry_at(),
             self.election.retry_at(),
             self.execution.retry_at(),
+            self.leader.retry_at(),
         ]
         .into_iter()
         .flatten()
@@ -495,7 +528,7 @@ impl JobTask {
     }
 
     /// Something that failed is due to be tried again: a registration, a failover round, a
-    /// contention for leadership.
+    /// contention for leadership, a sharding round.
     async fn on_retry(&mut self) {
         let now = Instant::now();
         if self.registration.retry_at().is_some_and(|at| at <= now) {
@@ -505,6 +538,7 @@ impl JobTask {
             self.failover.retry();
         }
         self.election.retry();
+        self.leader.retry();
         let link_ok = self.link_ok();
         self.execution.retry_unsettled(&self.ctx, link_ok).await;
         self.after_change().await;
@@ -542,6 +576,9 @@ impl JobTask {
         }
         if events.iter().any(crate::coord::failover::wakes) {
             self.failover.wake();
+        }
+        if let Some(new) = root_changed(&self.ctx, &self.cache, &events, &self.root) {
+            self.root = new;
         }
         let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
         let Reaction { config_changed, own_instance_deleted, triggered, reevaluate } =
@@ -649,6 +686,9 @@ impl JobTask {
         let config = &self.config.config;
         let duties =
             react::duties(&view, self.ctx.me.as_str(), self.config.total(), config.failover, config.monitor_execution);
+        if !duties.lead {
+            self.leader.not_leading(&self.ctx);
+        }
         if duties.resign {
             tracing::info!(job = %self.name(), "server disabled: giving up leadership");
             self.election.resign(&self.ctx).await;
