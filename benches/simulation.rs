@@ -23,6 +23,10 @@ use std::time::Instant;
 
 use ejctl::runtime::InjectedBug;
 use support::sim::{self, SimConfig, check};
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -31,13 +35,10 @@ fn arg(name: &str) -> Option<String> {
 
 fn main() {
     // `RUST_LOG=ejctl=debug` shows what the simulated workers log (with virtual timestamps off).
-    if std::env::var_os("RUST_LOG").is_some() {
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-            .with_writer(std::io::stderr)
-            .with_timer(VirtualTime)
-            .with_ansi(false)
-            .try_init();
+    if let Some(filter) = std::env::var("RUST_LOG").ok().and_then(|v| v.parse::<Targets>().ok()) {
+        let layer =
+            tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_timer(VirtualTime).with_ansi(false);
+        let _ = tracing_subscriber::registry().with(layer.with_filter(filter)).try_init();
     }
     let json = std::env::args().any(|a| a == "--json");
     let inject = arg("--inject");

@@ -91,16 +91,26 @@ fn clap_error(e: &clap::Error) -> ExitCode {
 /// errors with `-q`; `RUST_LOG` overrides both. Colour only when stderr is a terminal. Text logs
 /// keep one event per line ([`super::logline`]).
 fn init_logging(global: &GlobalArgs, worker: bool, json: bool) {
-    let levels = ["warn", "info", "debug", "trace"];
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    use tracing_subscriber::{Layer as _, fmt};
+
+    let levels = [LevelFilter::WARN, LevelFilter::INFO, LevelFilter::DEBUG, LevelFilter::TRACE];
     let base = usize::from(worker);
-    let level = if global.quiet { "error" } else { levels[(base + usize::from(global.verbose)).min(3)] };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ejctl={level},zookeeper_client=error")));
+    let level = if global.quiet { LevelFilter::ERROR } else { levels[(base + usize::from(global.verbose)).min(3)] };
+    // `RUST_LOG` as `target=level` directives (`ejctl=debug,zookeeper_client=warn`, or a bare
+    // level); one that does not parse leaves the default.
+    let filter = std::env::var("RUST_LOG").ok().and_then(|v| v.parse::<Targets>().ok()).unwrap_or_else(|| {
+        Targets::new().with_target("ejctl", level).with_target("zookeeper_client", LevelFilter::ERROR)
+    });
     let ansi = std::io::stderr().is_terminal();
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).with_ansi(ansi);
+    let layer = fmt::layer().with_target(false).with_ansi(ansi);
     let _ = if json {
-        builder.with_writer(std::io::stderr).json().try_init()
+        let layer = layer.json().with_writer(std::io::stderr).with_filter(filter);
+        tracing_subscriber::registry().with(layer).try_init()
     } else {
-        builder.with_writer(super::logline::EscapedStderr { ansi }).try_init()
+        let layer = layer.with_writer(super::logline::EscapedStderr { ansi }).with_filter(filter);
+        tracing_subscriber::registry().with(layer).try_init()
     };
 }
