@@ -4,48 +4,52 @@
 //!
 //! # Layout
 //!
-//! One line per module, from the command line down to the registry (a test checks that no files
-//! import each other in a circle):
+//! One line per module, in layers from the command line down to the foundations. A module
+//! imports from its own layer or those below, never from a layer above, and no modules import
+//! each other in a circle (`tests/layout.rs` checks both):
 //!
-//! * [`cli`]: the command-line interface: clap definitions, one module per command group,
-//!   confirmations and progress, and the one rendering path that writes to stdout.
-//! * [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
-//!   views built from them, every mutation of ElasticJob's operations API as planned changes
-//!   applied in transactions, trigger-and-wait, configuration get/set/edit, publishing
-//!   configurations (`config apply` / `diff`, a worker's start-up), `why`.
-//! * [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
-//!   each owning rooms for registration, election, leadership (sharding), execution (fires, runs,
-//!   misfire) and failover, plus fencing, the dump port and the HTTP endpoint (metrics, health and
-//!   readiness probes). It carries out what [`coord`] decides.
-//! * [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
-//!   typed job view, which items a fire runs, the registry transactions of runs, failover and
-//!   leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
-//!   commands, `why`'s explanations.
-//! * [`config`]: the one schema of job configuration keys (ElasticJob's YAML keys, job-file keys,
-//!   checks, defaults), the typed configuration, and its validation, done once.
-//! * [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
-//! * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
-//!   process supervision.
-//! * [`listener`]: job listeners run before and after each fire's items, on each instance or once
-//!   across all of them: the [`listener::JobListener`] and [`listener::DistributeOnceListener`]
-//!   traits for library jobs and the job file's `before` / `after` / `before_once` /
-//!   `after_once` commands.
-//! * [`notify`]: error handlers (`jobErrorHandlerType`: LOG, IGNORE, THROW, DINGTALK, WECHAT,
-//!   EMAIL, WEBHOOK) and the bounded, rate-limited background sender of their notifications.
-//! * [`schedule`]: Quartz cron expressions and job time zones.
-//! * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
-//!   SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl history`'s
-//!   queries.
-//! * [`registry`]: node paths (the only place that spells node names) and value codecs of
-//!   ElasticJob 3.x's ZooKeeper layout, the [`registry::Registry`] handle with a ZooKeeper
-//!   (plaintext or TLS) and an embedded in-process backend (with fault injection for the
-//!   simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
-//! * [`clock`]: where the wall clock is read (injectable, for the simulator).
-//! * [`exit`]: process exit codes and how errors map onto them.
-//! * [`files`]: reading the files a job file names, and job files: regular files of bounded size.
-//! * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
-//! * `sync`: locking a mutex whose holder panicked.
-//! * `task`: spawned tasks with an owner (aborted when dropped).
+//! 1. [`cli`]: the command-line interface: clap definitions, one module per command group,
+//!    confirmations and progress, and the one rendering path that writes to stdout.
+//! 2. [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
+//!    each owning rooms for registration, election, leadership (sharding), execution (fires,
+//!    runs, misfire) and failover, plus fencing, the dump port and the HTTP endpoint (metrics,
+//!    health and readiness probes). It carries out what [`coord`] decides.
+//! 3. [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
+//!    views built from them, every mutation of ElasticJob's operations API as planned changes
+//!    applied in transactions, trigger-and-wait, configuration get/set/edit, publishing
+//!    configurations (`config apply` / `diff`, a worker's start-up), `why`.
+//! 4. [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
+//! 5. [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
+//!    typed job view, which items a fire runs, the registry transactions of runs, failover and
+//!    leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
+//!    values, a configuration's validation (done once), `why`'s explanations.
+//! 6. The adapters around a run:
+//!    * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
+//!      process supervision.
+//!    * [`listener`]: job listeners run before and after each fire's items, on each instance or
+//!      once across all of them: the [`listener::JobListener`] and
+//!      [`listener::DistributeOnceListener`] traits for library jobs and the job file's `before` /
+//!      `after` / `before_once` / `after_once` commands.
+//!    * [`notify`]: error handlers (`jobErrorHandlerType`: LOG, IGNORE, THROW, DINGTALK, WECHAT,
+//!      EMAIL, WEBHOOK) and the bounded, rate-limited background sender of their notifications.
+//!    * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
+//!      SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl
+//!      history`'s queries.
+//!    * [`exit`]: process exit codes and how errors map onto them.
+//! 7. [`registry`]: node paths (the only place that spells node names) and value codecs of
+//!    ElasticJob 3.x's ZooKeeper layout, the [`registry::Registry`] handle with a ZooKeeper
+//!    (plaintext or TLS) and an embedded in-process backend (with fault injection for the
+//!    simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
+//! 8. [`config`]: the one schema of job configuration keys (ElasticJob's YAML keys, job-file
+//!    keys, checks, defaults) and the typed configuration.
+//! 9. Foundations:
+//!    * [`schedule`]: Quartz cron expressions and job time zones.
+//!    * [`clock`]: where the wall clock is read (injectable, for the simulator).
+//!    * [`files`]: reading the files a job file names, and job files: regular files of bounded
+//!      size.
+//!    * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
+//!    * `sync`: locking a mutex whose holder panicked.
+//!    * `task`: spawned tasks with an owner (aborted when dropped).
 
 pub mod cli;
 pub mod clock;

@@ -98,8 +98,9 @@ fn referenced_paths(module: &str, code: &str) -> Vec<Vec<String>> {
     out
 }
 
-#[test]
-fn no_import_cycles_between_modules() {
+/// Every module of `src/` (test files left out) and the modules each imports, its ancestors left
+/// out.
+fn import_graph() -> (BTreeSet<String>, BTreeMap<String, BTreeSet<String>>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -118,6 +119,11 @@ fn no_import_cycles_between_modules() {
             }
         }
     }
+    (modules.into_keys().collect(), edges)
+}
+
+/// The first cycle through each strongly connected part of `edges`, as `a → b → a`.
+fn cycles(nodes: &BTreeSet<String>, edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     // Depth-first search for a cycle, reporting it.
     fn visit(
         m: &str,
@@ -144,13 +150,61 @@ fn no_import_cycles_between_modules() {
         state.insert(m.to_string(), 2);
     }
     let mut state = BTreeMap::new();
-    let mut cycles = Vec::new();
-    for m in modules.keys() {
+    let mut found = Vec::new();
+    for m in nodes {
         if state.get(m.as_str()).copied().unwrap_or(0) == 0 {
-            visit(m, &edges, &mut state, &mut Vec::new(), &mut cycles);
+            visit(m, edges, &mut state, &mut Vec::new(), &mut found);
         }
     }
-    assert!(cycles.is_empty(), "import cycles between modules:\n{}", cycles.join("\n"));
+    found
+}
+
+#[test]
+fn no_import_cycles_between_modules() {
+    let (modules, edges) = import_graph();
+    let found = cycles(&modules, &edges);
+    assert!(found.is_empty(), "import cycles between modules:\n{}", found.join("\n"));
+}
+
+/// The top-level modules in layers, lowest first, as the crate doc's map (src/lib.rs) lists
+/// them: a module imports from its own layer or those below, never from a layer above.
+const LAYERS: &[&[&str]] = &[
+    &["sync", "task", "queue", "files", "clock", "schedule"],
+    &["config"],
+    &["registry"],
+    &["exit", "exec", "listener", "notify", "trace"],
+    &["coord"],
+    &["jobfile"],
+    &["ops"],
+    &["runtime"],
+    &["cli"],
+];
+
+/// A module's top-level module: `registry::codec` → `registry`.
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+#[test]
+fn top_level_modules_import_downwards_only_and_have_no_cycles() {
+    let (modules, edges) = import_graph();
+    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&top(m)));
+    let tops: BTreeSet<String> = modules.iter().map(|m| top(m).to_string()).filter(|m| !m.is_empty()).collect();
+    let unplaced: Vec<&String> = tops.iter().filter(|m| layer(m).is_none()).collect();
+    assert!(unplaced.is_empty(), "top-level modules missing from LAYERS: {unplaced:?}");
+    let mut upward = Vec::new();
+    let mut top_edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, targets) in &edges {
+        for to in targets.iter().filter(|to| top(to) != top(from) && !top(from).is_empty()) {
+            top_edges.entry(top(from).to_string()).or_default().insert(top(to).to_string());
+            if layer(to) > layer(from) {
+                upward.push(format!("{from} → {to}"));
+            }
+        }
+    }
+    let found = cycles(&tops, &top_edges);
+    assert!(found.is_empty(), "import cycles between top-level modules:\n{}", found.join("\n"));
+    assert!(upward.is_empty(), "imports from a layer above (see LAYERS):\n{}", upward.join("\n"));
 }
 
 #[test]
@@ -177,7 +231,7 @@ fn the_crate_doc_maps_every_top_level_module() {
         .lines()
         .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
         .map(|m| m.trim_end_matches(';'))
-        .filter(|m| !map.contains(&format!("* [`{m}`]")) && !map.contains(&format!("* `{m}`")))
+        .filter(|m| ["* [`{}`]", "* `{}`", ". [`{}`]"].iter().all(|f| !map.contains(&f.replace("{}", m))))
         .collect();
     assert!(missing.is_empty(), "modules without a line in the crate doc's layout map (src/lib.rs): {missing:?}");
 }

@@ -58,7 +58,7 @@ proptest! {
     #[test]
     fn config_yaml_never_panics(text in any::<String>()) {
         if let Ok(mut c) = JobConfig::from_yaml(&text) {
-            let _ = ejctl::config::validate::check(&c);
+            let _ = ejctl::coord::validate::check(&c);
             let mut again = JobConfig::from_yaml(&c.to_yaml()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             c.preserved.clear();
             again.preserved.clear();

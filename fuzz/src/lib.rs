@@ -42,7 +42,7 @@ pub fn assignments(data: &[u8]) {
         for a in &assignments {
             apply_assignment(&mut config, a);
         }
-        let _ = ejctl::config::validate::check(&config);
+        let _ = ejctl::coord::validate::check(&config);
     }
 }
 
@@ -93,7 +93,7 @@ pub fn bounded_yaml(data: &[u8]) {
 pub fn config_yaml(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(mut config) = JobConfig::from_yaml(&text) {
-        let _ = ejctl::config::validate::check(&config);
+        let _ = ejctl::coord::validate::check(&config);
         let mut again = JobConfig::from_yaml(&config.to_yaml()).expect("re-encoded configuration decodes");
         config.preserved.clear();
         again.preserved.clear();

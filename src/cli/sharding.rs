@@ -79,7 +79,7 @@ pub struct PlanArgs {
     #[arg(long, value_delimiter = ',', required = true)]
     pub instances: Vec<String>,
     /// shardingTotalCount (1 to 10000, as in a job configuration).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::config::validate::MAX_SHARDING_TOTAL_COUNT)))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::coord::validate::MAX_SHARDING_TOTAL_COUNT)))]
     pub total: u32,
     /// Use the instances in the order given instead of ElasticJob's (reverse lexicographic).
     #[arg(long)]

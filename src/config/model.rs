@@ -2,7 +2,7 @@
 //!
 //! [`JobConfig`] is the one in-memory form every path shares: the YAML codec
 //! ([`crate::registry::codec`]) reads and writes it, job files build it, `ejctl config set`
-//! changes it field by field through [`super::schema`], and [`super::validate`] turns it into the
+//! changes it field by field through [`super::schema`], and [`crate::coord::validate`] turns it into the
 //! parsed settings the runtime uses.
 
 use super::Props;

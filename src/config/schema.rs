@@ -4,7 +4,7 @@
 //! (docs/src/design/compatibility.md#job-configuration) is one [`Field`] row of [`FIELDS`]: its
 //! YAML key, its job-file key, the kind of value it holds, how it is validated and its default. The
 //! rows drive the YAML codec ([`crate::registry::codec`]), the job-file parser
-//! ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation ([`super::validate`])
+//! ([`crate::jobfile`]), `ejctl config set/get` and `job show`, validation ([`crate::coord::validate`])
 //! and the key table of the guide ([`super::keys::key_table`], kept in step by a test).
 //! Options ElasticJob has no field for are stored in `props` under the names in [`EXTENSIONS`]
 //! ([`prop`] holds the property names the executors read).

@@ -13,5 +13,6 @@ pub mod state;
 pub mod status;
 pub mod strategy;
 pub mod txn;
+pub mod validate;
 pub mod view;
 pub mod why;

@@ -206,7 +206,7 @@ pub fn explain(s: &Snapshot<'_>) -> Vec<Finding> {
             item: None,
             message: format!(
                 "shardingTotalCount {count} is not one ejctl runs (1 to {}): workers refuse the configuration and keep the one in effect",
-                crate::config::validate::MAX_SHARDING_TOTAL_COUNT
+                super::validate::MAX_SHARDING_TOTAL_COUNT
             ),
             evidence: vec![s.evidence(s.paths.config(), format!("shardingTotalCount: {count}"))],
             fix: Some(format!("ejctl config set {job} shardingTotalCount=N")),

@@ -81,7 +81,7 @@ use crate::config::schema::{
     EXTENSIONS, EXTRA_CONFIGURATIONS_FILE_KEY, ExtKind, Extension, FIELDS, FieldId, Kind, REGISTRY_KEYS, TYPE_FILE_KEY,
     Value as FieldValue, camel_to_snake,
 };
-use crate::config::validate;
+use crate::coord::validate;
 use crate::exec::Executor;
 use crate::registry::codec::JobType;
 use crate::registry::path::validate_namespace;

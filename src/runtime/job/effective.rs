@@ -1,5 +1,5 @@
 //! The configuration a job runs with: the registry's [`JobConfig`], validated once and parsed
-//! once ([`crate::config::validate::check`]) into the cron, time zone, strategy and item
+//! once ([`crate::coord::validate::check`]) into the cron, time zone, strategy and item
 //! parameters, with the executor built from it; of the configuration itself the job keeps only
 //! the values it reads ([`Stored`]). Every fire, failover run and leader decision reads these;
 //! nothing is parsed again until the configuration changes.
@@ -12,11 +12,11 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::config::schema::prop;
-use crate::config::validate::{self, Checked};
 use crate::config::{JobConfig, Props};
 use crate::coord::leader::Sharding;
 use crate::coord::pin::{self, Pin};
 use crate::coord::react::Switches;
+use crate::coord::validate::{self, Checked};
 use crate::exec::Executor;
 use crate::exec::context::ShardingContext;
 use crate::exec::inproc::ErasedJob;

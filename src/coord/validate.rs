@@ -3,7 +3,7 @@
 //! One set of checks shared by job files (`ejctl run`), the admin's `config set` / `edit` /
 //! `apply`, and the runtime when it adopts a configuration from the registry, so that a
 //! configuration one path accepts the others accept too. Each field is checked as its row of
-//! [`super::schema::FIELDS`] says; the executor properties of a job (`props`) depend on its type and are
+//! [`schema::FIELDS`] says; the executor properties of a job (`props`) depend on its type and are
 //! checked by [`crate::exec::Executor::from_config`].
 //!
 //! [`check`] returns the parsed settings ([`Checked`]: cron, time zone, strategy, item
@@ -14,15 +14,17 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::model::JobConfig;
-use super::schema::{Check, FIELDS, FieldId, Kind, Value};
-use crate::coord::once;
-use crate::coord::params::parse_item_parameters;
-use crate::coord::strategy::Strategy;
+use super::once;
+use super::params::parse_item_parameters;
+use super::strategy::Strategy;
+use crate::config::JobConfig;
+use crate::config::schema::{self, Check, FIELDS, FieldId, Kind, Value};
 use crate::registry::path::validate_job_name;
 use crate::schedule::cron::{self, CronExpr, JobTimeZone};
 
-pub use super::schema::{ERROR_HANDLER_TYPES, EXECUTOR_POOL_TYPES, MAX_SHARDING_TOTAL_COUNT, canonical_type_name};
+pub use crate::config::schema::{
+    ERROR_HANDLER_TYPES, EXECUTOR_POOL_TYPES, MAX_SHARDING_TOTAL_COUNT, canonical_type_name,
+};
 
 /// A configuration value that cannot be accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -110,7 +112,7 @@ pub fn check_config(cfg: &JobConfig) -> Result<Vec<ConfigWarning>, ConfigError> 
     check(cfg).map(|checked| checked.warnings.into_vec())
 }
 
-/// Checks every field as its row of [`super::schema::FIELDS`] says, in the table's order:
+/// Checks every field as its row of [`schema::FIELDS`] says, in the table's order:
 ///
 /// * `jobName` is a valid node name;
 /// * `shardingTotalCount` is between 1 and [`MAX_SHARDING_TOTAL_COUNT`];
@@ -200,29 +202,26 @@ pub fn check(cfg: &JobConfig) -> Result<Checked, ConfigError> {
     }
     checked.total = u32::try_from(cfg.sharding_total_count).unwrap_or(0);
     checked.error_handler = crate::notify::ErrorHandler::from_config(cfg)
-        .map_err(|m| ConfigError::new(super::schema::yaml_key(FieldId::ErrorHandler), m))?;
-    if let Some(v) = cfg.props.get(super::schema::prop::MAX_CONCURRENT_ITEMS) {
+        .map_err(|m| ConfigError::new(schema::yaml_key(FieldId::ErrorHandler), m))?;
+    if let Some(v) = cfg.props.get(schema::prop::MAX_CONCURRENT_ITEMS) {
         let n = v.trim().parse::<u32>().ok().filter(|n| *n > 0);
-        let prop = super::schema::prop::MAX_CONCURRENT_ITEMS;
+        let prop = schema::prop::MAX_CONCURRENT_ITEMS;
         checked.max_concurrent_items = Some(n.ok_or_else(|| {
-            ConfigError::new(
-                super::schema::yaml_key(FieldId::Props),
-                format!("'{prop}' must be an integer > 0, got '{v}'"),
-            )
+            ConfigError::new(schema::yaml_key(FieldId::Props), format!("'{prop}' must be an integer > 0, got '{v}'"))
         })?);
     }
     let timeout = |prop: &str, default: i64| -> Result<Option<std::time::Duration>, ConfigError> {
         let Some(v) = cfg.props.get(prop) else { return Ok(once::timeout(default)) };
         let ms = v.trim().parse::<i64>().map_err(|_| {
             ConfigError::new(
-                super::schema::yaml_key(FieldId::Props),
+                schema::yaml_key(FieldId::Props),
                 format!("'{prop}' must be an integer (milliseconds; 0 or less: no timeout), got '{v}'"),
             )
         })?;
         Ok(once::timeout(ms))
     };
-    checked.started_timeout = timeout(super::schema::prop::STARTED_TIMEOUT, once::DEFAULT_STARTED_TIMEOUT_MS)?;
-    checked.completed_timeout = timeout(super::schema::prop::COMPLETED_TIMEOUT, once::DEFAULT_COMPLETED_TIMEOUT_MS)?;
+    checked.started_timeout = timeout(schema::prop::STARTED_TIMEOUT, once::DEFAULT_STARTED_TIMEOUT_MS)?;
+    checked.completed_timeout = timeout(schema::prop::COMPLETED_TIMEOUT, once::DEFAULT_COMPLETED_TIMEOUT_MS)?;
     checked.warnings = warnings.into_boxed_slice();
     Ok(checked)
 }
@@ -350,7 +349,7 @@ mod tests {
     #[test]
     fn max_concurrent_items() {
         let mut c = cfg();
-        let prop = super::super::schema::prop::MAX_CONCURRENT_ITEMS;
+        let prop = schema::prop::MAX_CONCURRENT_ITEMS;
         c.props.insert(prop.into(), "2".into());
         assert_eq!(check(&c).unwrap().max_concurrent_items, Some(2));
         c.props.insert(prop.into(), "0".into());
