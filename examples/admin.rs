@@ -6,8 +6,9 @@
 //!
 //! `EJCTL_ZK=127.0.0.1:2181 EJCTL_NAMESPACE=demo cargo run --example admin [-- --disable JOB]`
 //!
-//! Every operation fails with an `ejctl::exit::CliError`: a one-line message and the exit code
-//! `ejctl` documents for it (3 for a job that does not exist, 5 for an unreachable registry).
+//! Every operation fails with an `ejctl::ops::OpsError`: a one-line message and its kind, which
+//! `ejctl::exit::classify` maps onto the exit code `ejctl` documents (3 for a job that does not
+//! exist, 5 for an unreachable registry).
 
 // An example reports on stdout, and its errors on stderr.
 #![allow(clippy::print_stdout, clippy::print_stderr)]

@@ -1,12 +1,13 @@
 //! Process exit codes (docs/src/reference/exit-codes.md) and how an error chain maps onto them.
 //!
 //! Every command returns either `Ok(Exit)` or an `anyhow::Error`; `main` turns an error into a code
-//! with [`classify`]. Errors that carry their own code are [`CliError`]s (the admin operations of
-//! [`crate::ops`] return nothing else); registry errors are classified by kind
-//! ([`for_registry_error`]). The registry layer itself knows nothing about exit codes.
+//! with [`classify`]. Errors that carry their own code are [`CliError`]s; the admin operations'
+//! [`OpsError`]s are mapped by kind ([`for_ops_error`]) and registry errors by theirs
+//! ([`for_registry_error`]). Neither the operations nor the registry know about exit codes.
 
 use std::fmt;
 
+use crate::ops::{ErrorKind, OpsError};
 use crate::registry::RegistryError;
 
 /// The documented exit codes of every `ejctl` command.
@@ -98,6 +99,15 @@ impl From<RegistryError> for CliError {
     }
 }
 
+/// An admin operation's error, with the exit code of its kind ([`for_ops_error`]).
+impl From<OpsError> for CliError {
+    fn from(error: OpsError) -> CliError {
+        let exit = for_ops_error(&error);
+        let (message, registry, chained) = error.into_parts();
+        CliError { exit, message, registry, chained }
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -123,12 +133,27 @@ pub fn for_registry_error(error: &RegistryError) -> Exit {
     }
 }
 
-/// Maps an error chain onto an exit code: the first [`CliError`] or [`RegistryError`] in the chain
-/// decides; anything else is a plain failure.
+/// The exit code of an admin operation's error: its kind's, or its registry error's.
+pub fn for_ops_error(error: &OpsError) -> Exit {
+    match error.kind {
+        ErrorKind::Failure => Exit::Failure,
+        ErrorKind::Usage => Exit::Usage,
+        ErrorKind::NotFound => Exit::NotFound,
+        ErrorKind::Refused => Exit::Refused,
+        ErrorKind::Interrupted => Exit::Interrupted,
+        ErrorKind::Registry => error.registry_error().map_or(Exit::Failure, for_registry_error),
+    }
+}
+
+/// Maps an error chain onto an exit code: the first [`CliError`], [`OpsError`] or
+/// [`RegistryError`] in the chain decides; anything else is a plain failure.
 pub fn classify(err: &anyhow::Error) -> Exit {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<CliError>() {
             return e.exit;
+        }
+        if let Some(e) = cause.downcast_ref::<OpsError>() {
+            return for_ops_error(e);
         }
         if let Some(e) = cause.downcast_ref::<RegistryError>() {
             return for_registry_error(e);

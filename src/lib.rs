@@ -10,20 +10,22 @@
 //!
 //! 1. [`cli`]: the command-line interface: clap definitions, one module per command group,
 //!    confirmations and progress, and the one rendering path that writes to stdout.
-//! 2. [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
+//! 2. [`exit`]: the command line's exit codes and how errors (its own, the operations', the
+//!    registry's) map onto them.
+//! 3. [`runtime`]: the worker behind `ejctl run`: a [`runtime::Worker`] runs one task per job,
 //!    each owning rooms for registration, election, leadership (sharding), execution (fires,
 //!    runs, misfire) and failover, plus fencing, the dump port and the HTTP endpoint (metrics,
 //!    health and readiness probes). It carries out what [`coord`] decides.
-//! 3. [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
+//! 4. [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
 //!    views built from them, every mutation of ElasticJob's operations API as planned changes
 //!    applied in transactions, trigger-and-wait, configuration get/set/edit, publishing
 //!    configurations (`config apply` / `diff`, a worker's start-up), `why`.
-//! 4. [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
-//! 5. [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
+//! 5. [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
+//! 6. [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
 //!    typed job view, which items a fire runs, the registry transactions of runs, failover and
 //!    leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
 //!    values, a configuration's validation (done once), `why`'s explanations.
-//! 6. The adapters around a run:
+//! 7. The adapters around a run:
 //!    * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
 //!      process supervision.
 //!    * [`listener`]: job listeners run before and after each fire's items, on each instance or
@@ -35,14 +37,13 @@
 //!    * [`trace`]: the event trace — every run in ElasticJob's trace tables (and ejctl's own) in
 //!      SQLite or PostgreSQL, written off the fire path by a background writer; `ejctl
 //!      history`'s queries.
-//!    * [`exit`]: process exit codes and how errors map onto them.
-//! 7. [`registry`]: node paths (the only place that spells node names) and value codecs of
+//! 8. [`registry`]: node paths (the only place that spells node names) and value codecs of
 //!    ElasticJob 3.x's ZooKeeper layout, the [`registry::Registry`] handle with a ZooKeeper
 //!    (plaintext or TLS) and an embedded in-process backend (with fault injection for the
 //!    simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
-//! 8. [`config`]: the one schema of job configuration keys (ElasticJob's YAML keys, job-file
+//! 9. [`config`]: the one schema of job configuration keys (ElasticJob's YAML keys, job-file
 //!    keys, checks, defaults) and the typed configuration.
-//! 9. Foundations:
+//! 10. Foundations:
 //!    * [`schedule`]: Quartz cron expressions and job time zones.
 //!    * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //!    * [`files`]: reading the files a job file names, and job files: regular files of bounded

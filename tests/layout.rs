@@ -172,10 +172,11 @@ const LAYERS: &[&[&str]] = &[
     &["sync", "task", "queue", "files", "clock", "schedule"],
     &["config"],
     &["registry"],
-    &["exit", "exec", "listener", "notify", "trace"],
+    &["exec", "listener", "notify", "trace"],
     &["coord"],
     &["jobfile"],
     &["ops"],
+    &["exit"],
     &["runtime"],
     &["cli"],
 ];

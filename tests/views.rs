@@ -192,7 +192,7 @@ async fn reads_agree(r: &Registry, namespace: &str) {
         let whole_brief = job_brief(&whole, now);
         assert_eq!(brief.cannot_shard, whole_brief.cannot_shard, "{namespace}/{}", job.name);
     }
-    assert_eq!(admin.read_job("removed").await.unwrap_err().exit.code(), 3);
+    assert_eq!(ejctl::exit::for_ops_error(&admin.read_job("removed").await.unwrap_err()).code(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,10 +19,10 @@
 
 use serde::Serialize;
 
+use super::OpsError;
 use super::read::JobData;
 use super::{Admin, check_ip};
 use crate::coord::status;
-use crate::exit::CliError;
 use crate::registry::codec::{self, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths};
 use crate::registry::{Mode, Op};
@@ -129,7 +129,7 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors; a failed transaction wrote nothing of its part.
-    pub async fn apply(&self, changes: &[Change]) -> Result<Vec<Changed>, CliError> {
+    pub async fn apply(&self, changes: &[Change]) -> Result<Vec<Changed>, OpsError> {
         let registry = self.registry();
         let mut done = Vec::new();
         let sets: Vec<(&Change, Op)> = changes
@@ -144,7 +144,7 @@ impl Admin {
             .collect();
         for chunk in sets.chunks(TRANSACTION_CHUNK) {
             let ops: Vec<Op> = chunk.iter().map(|(_, op)| op.clone()).collect();
-            registry.transaction(&ops).await.map_err(|e| CliError::registry("cannot change the server status", e))?;
+            registry.transaction(&ops).await.map_err(|e| OpsError::registry("cannot change the server status", e))?;
             done.extend(chunk.iter().map(|(c, _)| c.done()));
         }
         let items: Vec<&Change> = changes.iter().filter(|c| matches!(c, Change::Item { .. })).collect();
@@ -154,7 +154,7 @@ impl Admin {
             registry
                 .transaction(&ops)
                 .await
-                .map_err(|e| CliError::registry(format!("cannot {action} items of job '{job}'"), e))?;
+                .map_err(|e| OpsError::registry(format!("cannot {action} items of job '{job}'"), e))?;
             done.extend(items.iter().map(|c| c.done()));
         }
         let instances: Vec<&Change> = changes.iter().filter(|c| matches!(c, Change::Instance { .. })).collect();
@@ -163,7 +163,7 @@ impl Admin {
             registry
                 .delete_if_exists(&JobPaths::new(job).instance(id))
                 .await
-                .map_err(|e| CliError::registry(format!("cannot delete instance '{id}' of job '{job}'"), e))
+                .map_err(|e| OpsError::registry(format!("cannot delete instance '{id}' of job '{job}'"), e))
         }))
         .await;
         for (c, result) in instances.iter().zip(deleted) {
@@ -182,7 +182,7 @@ impl Admin {
             let deleted = registry
                 .delete_recursive(&path)
                 .await
-                .map_err(|e| CliError::registry(format!("cannot delete {what}"), e))?;
+                .map_err(|e| OpsError::registry(format!("cannot delete {what}"), e))?;
             if deleted {
                 done.push(c.done());
             }
@@ -200,7 +200,7 @@ impl Admin {
         job: &str,
         server: Option<&str>,
         to: &ServerStatus,
-    ) -> Result<Vec<Changed>, CliError> {
+    ) -> Result<Vec<Changed>, OpsError> {
         let job = self.read_job(job).await?;
         let changes = job_status(self, &job, server, to)?;
         self.apply(&changes).await
@@ -228,13 +228,13 @@ fn item_ops(change: &Change) -> Vec<Op> {
 
 /// Checks that `ip` is a server of `job` (`servers/{ip}` exists, or with `or_instances` a live
 /// instance runs there).
-fn check_server(admin: &Admin, job: &JobData, ip: &str, or_instances: bool) -> Result<(), CliError> {
+fn check_server(admin: &Admin, job: &JobData, ip: &str, or_instances: bool) -> Result<(), OpsError> {
     check_ip(ip)?;
     if job.view.servers.contains_key(ip) || (or_instances && !status::instances_on(&job.view, ip).is_empty()) {
         return Ok(());
     }
     let hint = super::text::did_you_mean(ip, job.view.servers.keys().map(String::as_str));
-    Err(CliError::not_found(format!(
+    Err(OpsError::not_found(format!(
         "server '{ip}' not found in job '{}' (namespace '{}'){hint}",
         job.name,
         admin.namespace()
@@ -251,7 +251,7 @@ pub fn job_status(
     job: &JobData,
     server: Option<&str>,
     to: &ServerStatus,
-) -> Result<Vec<Change>, CliError> {
+) -> Result<Vec<Change>, OpsError> {
     if let Some(ip) = server {
         check_server(admin, job, ip, false)?;
     }
@@ -268,7 +268,7 @@ pub fn job_status(
 ///
 /// # Errors
 /// A malformed IP (exit 2), a server with neither a node nor a live instance (exit 3).
-pub fn job_shutdown(admin: &Admin, job: &JobData, server: Option<&str>) -> Result<Vec<Change>, CliError> {
+pub fn job_shutdown(admin: &Admin, job: &JobData, server: Option<&str>) -> Result<Vec<Change>, OpsError> {
     if let Some(ip) = server {
         check_server(admin, job, ip, true)?;
     }
@@ -280,7 +280,7 @@ pub fn job_shutdown(admin: &Admin, job: &JobData, server: Option<&str>) -> Resul
 ///
 /// # Errors
 /// See [`job_shutdown`].
-pub fn job_remove(admin: &Admin, job: &JobData, server: Option<&str>, purge: bool) -> Result<Vec<Change>, CliError> {
+pub fn job_remove(admin: &Admin, job: &JobData, server: Option<&str>, purge: bool) -> Result<Vec<Change>, OpsError> {
     let mut changes = job_shutdown(admin, job, server)?;
     changes.extend(
         job.view
@@ -300,7 +300,7 @@ pub fn job_remove(admin: &Admin, job: &JobData, server: Option<&str>, purge: boo
 ///
 /// # Errors
 /// A malformed IP (exit 2), an IP no job knows (exit 3).
-pub fn server_known(admin: &Admin, jobs: &[JobData], ip: &str, or_instances: bool) -> Result<(), CliError> {
+pub fn server_known(admin: &Admin, jobs: &[JobData], ip: &str, or_instances: bool) -> Result<(), OpsError> {
     check_ip(ip)?;
     let known = jobs
         .iter()
@@ -310,7 +310,7 @@ pub fn server_known(admin: &Admin, jobs: &[JobData], ip: &str, or_instances: boo
     } else {
         let known = jobs.iter().flat_map(|j| j.view.servers.keys().map(String::as_str));
         let hint = super::text::did_you_mean(ip, known);
-        Err(CliError::not_found(format!("server '{ip}' not found in namespace '{}'{hint}", admin.namespace())))
+        Err(OpsError::not_found(format!("server '{ip}' not found in namespace '{}'{hint}", admin.namespace())))
     }
 }
 
@@ -346,9 +346,9 @@ pub fn server_shutdown(jobs: &[JobData], ip: &str, remove: bool) -> Vec<Change> 
 ///
 /// # Errors
 /// Exit 3 for a job without usable `shardingTotalCount` or an item out of range.
-pub fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec<u32>, CliError> {
+pub fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec<u32>, OpsError> {
     let total = job.total().ok_or_else(|| {
-        CliError::not_found(format!(
+        OpsError::not_found(format!(
             "job '{}' has no sharding items in namespace '{}' ({})",
             job.name,
             admin.namespace(),
@@ -360,7 +360,7 @@ pub fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec
     let mut out = Vec::new();
     for raw in items {
         if !raw.trim().chars().all(|c| c.is_ascii_digit()) || raw.trim().is_empty() {
-            return Err(CliError::usage(format!("'{raw}' is not an item number: {range}")));
+            return Err(OpsError::usage(format!("'{raw}' is not an item number: {range}")));
         }
         match path::parse_item(raw.trim()).filter(|i| *i < total) {
             Some(item) => {
@@ -369,7 +369,7 @@ pub fn check_items(admin: &Admin, job: &JobData, items: &[String]) -> Result<Vec
                 }
             }
             None => {
-                return Err(CliError::not_found(format!(
+                return Err(OpsError::not_found(format!(
                     "item '{raw}' not found in job '{}': {range} (shardingTotalCount {total})",
                     job.name
                 )));
@@ -389,7 +389,7 @@ pub fn item_switch(
     job: &JobData,
     items: &[String],
     disable: bool,
-) -> Result<(Vec<u32>, Vec<Change>), CliError> {
+) -> Result<(Vec<u32>, Vec<Change>), OpsError> {
     let items = check_items(admin, job, items)?;
     let mut changes = Vec::new();
     let mut sharding_created = job.view.sharding_root;

@@ -22,13 +22,13 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::Admin;
+use super::OpsError;
 use super::assign::{self, Assignment};
 use crate::config::JobConfig;
 use crate::config::schema::{self, EXTRA_CONFIGURATIONS, FieldId, Kind, field};
 use crate::coord::pin::{self, PinKind};
 use crate::coord::validate;
 use crate::exec::Executor;
-use crate::exit::CliError;
 use crate::registry::codec::JobType;
 use crate::registry::path::JobPaths;
 use crate::registry::{NodeData, RegistryError};
@@ -237,19 +237,19 @@ impl Admin {
     ///
     /// # Errors
     /// Exit 3 when the job or its configuration does not exist; registry errors.
-    pub async fn read_config(&self, job: &str) -> Result<StoredConfig, CliError> {
+    pub async fn read_config(&self, job: &str) -> Result<StoredConfig, OpsError> {
         let paths = JobPaths::new(job);
         let nodes = self
             .registry()
             .get_many(&[paths.root().to_string(), paths.config()])
             .await
-            .map_err(|e| CliError::registry(format!("job '{job}': cannot read {}", paths.config()), e))?;
+            .map_err(|e| OpsError::registry(format!("job '{job}': cannot read {}", paths.config()), e))?;
         let mut nodes = nodes.into_iter();
         let (root, config) = (nodes.next().flatten(), nodes.next().flatten());
         match (root, config) {
             (root, Some(config)) => Ok(StoredConfig { root, text: config.text(), config }),
             (None, None) => Err(self.missing_job(job).await),
-            (Some(_), None) => Err(CliError::not_found(format!(
+            (Some(_), None) => Err(OpsError::not_found(format!(
                 "job '{job}' has no configuration ({} does not exist) in namespace '{}'",
                 paths.config(),
                 self.namespace()
@@ -264,9 +264,9 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors.
-    pub async fn job_file_values(&self, job: &str) -> Result<BTreeMap<String, Option<String>>, CliError> {
+    pub async fn job_file_values(&self, job: &str) -> Result<BTreeMap<String, Option<String>>, OpsError> {
         let paths = JobPaths::new(job);
-        let read = |e| CliError::registry(format!("job '{job}': cannot read its items' results"), e);
+        let read = |e| OpsError::registry(format!("job '{job}': cannot read its items' results"), e);
         let items = self.registry().children(&paths.sharding()).await.map_err(read)?.unwrap_or_default();
         let results: Vec<String> = items
             .iter()
@@ -288,17 +288,17 @@ impl Admin {
     /// # Errors
     /// Exit 4 on a concurrent change, exit 3 when the node was removed meanwhile, registry
     /// errors.
-    pub async fn write_config(&self, job: &str, version: i32, config: &JobConfig) -> Result<i32, CliError> {
+    pub async fn write_config(&self, job: &str, version: i32, config: &JobConfig) -> Result<i32, OpsError> {
         let path = JobPaths::new(job).config();
         match self.registry().set(&path, config.to_yaml().as_bytes(), Some(version)).await {
             Ok(stat) => Ok(stat.version),
-            Err(RegistryError::BadVersion(_)) => Err(CliError::refused(format!(
+            Err(RegistryError::BadVersion(_)) => Err(OpsError::refused(format!(
                 "job '{job}': the configuration changed concurrently; re-run the command"
             ))),
             Err(RegistryError::NoNode(_)) => {
-                Err(CliError::not_found(format!("job '{job}': the configuration was removed concurrently")))
+                Err(OpsError::not_found(format!("job '{job}': the configuration was removed concurrently")))
             }
-            Err(e) => Err(CliError::registry(format!("job '{job}': cannot write {path}"), e)),
+            Err(e) => Err(OpsError::registry(format!("job '{job}': cannot write {path}"), e)),
         }
     }
 }
@@ -313,9 +313,9 @@ pub fn plan_set(
     stored: &StoredConfig,
     assignments: &[Assignment],
     job_file: &BTreeMap<String, Option<String>>,
-) -> Result<ConfigUpdate, CliError> {
+) -> Result<ConfigUpdate, OpsError> {
     let old = JobConfig::from_yaml(&stored.text).map_err(|e| {
-        CliError::failure(format!(
+        OpsError::failure(format!(
             "job '{job}': the stored configuration cannot be read ({e}); fix it with `ejctl config edit {job}`"
         ))
     })?;
@@ -324,7 +324,7 @@ pub fn plan_set(
         assign::apply_assignment(&mut new, a);
     }
     if new.job_name != old.job_name {
-        return Err(CliError::usage(format!(
+        return Err(OpsError::usage(format!(
             "job '{job}': jobName cannot be changed (it names the job's node); create a new job instead"
         )));
     }
@@ -345,15 +345,15 @@ pub fn check_change(
     old: Option<&JobConfig>,
     new: &JobConfig,
     job_file: &BTreeMap<String, Option<String>>,
-) -> Result<Vec<String>, CliError> {
+) -> Result<Vec<String>, OpsError> {
     let mut warnings: Vec<String> = validate::check_config(new)
-        .map_err(|e| CliError::usage(format!("job '{job}': {e}")))?
+        .map_err(|e| OpsError::usage(format!("job '{job}': {e}")))?
         .into_iter()
         .map(|w| format!("job '{job}': {w}"))
         .collect();
     // Workers refuse, before parsing it, a node the bounded decoder refuses: the job would stop.
     if let Err(reason) = crate::registry::codec::bounded::check(&new.to_yaml()) {
-        return Err(CliError::usage(format!(
+        return Err(OpsError::usage(format!(
             "job '{job}': the configuration's YAML {reason}; workers would refuse it"
         )));
     }
@@ -361,7 +361,7 @@ pub fn check_change(
         && let Err(message) = Executor::from_config(t, new, None)
     {
         if old.is_none_or(|o| Executor::from_config(t, o, None).is_ok()) {
-            return Err(CliError::usage(format!("job '{job}': {message}")));
+            return Err(OpsError::usage(format!("job '{job}': {message}")));
         }
         warnings.push(format!("job '{job}': {message} (already so before this change)"));
     }
@@ -398,18 +398,18 @@ pub fn prepare_edit(
     old: Option<&JobConfig>,
     edited: &str,
     job_file: &BTreeMap<String, Option<String>>,
-) -> Result<(JobConfig, Vec<String>), CliError> {
-    let mut new = JobConfig::from_yaml(edited).map_err(|e| CliError::usage(format!("job '{job}': {e}")))?;
+) -> Result<(JobConfig, Vec<String>), OpsError> {
+    let mut new = JobConfig::from_yaml(edited).map_err(|e| OpsError::usage(format!("job '{job}': {e}")))?;
     let name = old.map_or(job, |o| o.job_name.as_str());
     if new.job_name != name {
-        return Err(CliError::usage(format!(
+        return Err(OpsError::usage(format!(
             "job '{job}': jobName cannot be changed (it names the job's node); create a new job instead"
         )));
     }
     let known: BTreeSet<&str> = old.map(|o| o.preserved.iter().map(|(k, _)| k.as_str()).collect()).unwrap_or_default();
     if let Some((key, _)) = new.preserved.iter().find(|(k, _)| !known.contains(k.as_str()) && k != EXTRA_CONFIGURATIONS)
     {
-        return Err(CliError::usage(format!(
+        return Err(OpsError::usage(format!(
             "job '{job}': {}; ElasticJob's Java reader rejects unknown keys",
             assign::unknown_key(key)
         )));
@@ -429,7 +429,7 @@ pub fn prepare_edit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exit::Exit;
+    use crate::ops::ErrorKind;
 
     fn cfg() -> JobConfig {
         let mut c = JobConfig::new("j", 2);
@@ -516,7 +516,7 @@ mod tests {
         assert_eq!(ok.job_sharding_strategy_type.as_deref(), Some("ODEVITY"));
         let err = |text: &str| prepare_edit("j", None, Some(&old), text, &BTreeMap::new()).unwrap_err();
         let e = err("jobName: j\nshardingTotalCont: 3\n");
-        assert_eq!(e.exit, Exit::Usage);
+        assert_eq!(e.kind, ErrorKind::Usage);
         assert_eq!(
             e.to_string(),
             "job 'j': unknown key 'shardingTotalCont' (did you mean 'shardingTotalCount'?); ElasticJob's Java reader rejects unknown keys"
@@ -548,7 +548,7 @@ mod tests {
         let mut new = prepare_edit("j", None, Some(&old), &big, &BTreeMap::new()).unwrap().0;
         new.job_parameter = Some("p".repeat(140_000));
         let e = check_change("j", None, Some(&old), &new, &BTreeMap::new()).unwrap_err();
-        assert_eq!(e.exit, Exit::Usage);
+        assert_eq!(e.kind, ErrorKind::Usage);
         assert!(e.to_string().contains("larger than the limit of 131072 bytes; workers would refuse it"), "{e}");
     }
 

@@ -3,9 +3,9 @@
 //!
 //! Everything starts from an [`Admin`]: a connected [`Registry`] (chrooted to the namespace) and
 //! the namespace's name for messages. Operations return plain data (serialisable views and rows)
-//! and fail with a [`CliError`]: a one-line message, the exit code docs/src/reference/exit-codes.md
-//! documents for that failure (a job that does not exist is 3, a version conflict 4, an unavailable
-//! registry 5) and the registry error behind it, if any.
+//! and fail with an [`OpsError`]: a one-line message, its [`ErrorKind`] (a job that does not
+//! exist, a version conflict, an unavailable registry...) and the registry error behind it, if
+//! any. The command line maps the kinds onto its exit codes ([`crate::exit`]).
 //!
 //! * [`read`]: reading jobs — the job names, many jobs at once with two rounds of pipelined
 //!   multi-reads ([`Admin::read_jobs`]), one job's whole subtree ([`Admin::read_job`]) — into
@@ -38,6 +38,7 @@
 pub mod assign;
 pub mod change;
 pub mod config;
+pub mod error;
 pub mod prune;
 pub mod publish;
 pub mod read;
@@ -46,7 +47,7 @@ pub mod trigger;
 pub mod view;
 pub mod why;
 
-use crate::exit::CliError;
+pub use self::error::{ErrorKind, OpsError};
 use crate::registry::Registry;
 use crate::registry::path;
 
@@ -75,16 +76,16 @@ impl Admin {
     }
 
     /// `job 'x' not found in namespace 'ns'` (exit 3).
-    pub fn job_not_found(&self, job: &str) -> CliError {
-        CliError::not_found(format!("job '{job}' not found in namespace '{}'", self.namespace))
+    pub fn job_not_found(&self, job: &str) -> OpsError {
+        OpsError::not_found(format!("job '{job}' not found in namespace '{}'", self.namespace))
     }
 
     /// [`Admin::job_not_found`], with the closest job name of the namespace when there is one
     /// (`(did you mean 'hello'?)`).
-    pub async fn missing_job(&self, job: &str) -> CliError {
+    pub async fn missing_job(&self, job: &str) -> OpsError {
         let names = self.job_names().await.unwrap_or_default();
         let hint = text::did_you_mean(job, names.iter().map(String::as_str));
-        CliError::not_found(format!("job '{job}' not found in namespace '{}'{hint}", self.namespace))
+        OpsError::not_found(format!("job '{job}' not found in namespace '{}'{hint}", self.namespace))
     }
 }
 
@@ -92,18 +93,18 @@ impl Admin {
 ///
 /// # Errors
 /// A usage error naming the problem.
-pub fn check_job_name(name: &str) -> Result<(), CliError> {
-    path::validate_job_name(name).map_err(CliError::usage)
+pub fn check_job_name(name: &str) -> Result<(), OpsError> {
+    path::validate_job_name(name).map_err(OpsError::usage)
 }
 
 /// Checks a server IP: an IPv4 address (exit 2 otherwise).
 ///
 /// # Errors
 /// A usage error naming the value.
-pub fn check_ip(ip: &str) -> Result<(), CliError> {
+pub fn check_ip(ip: &str) -> Result<(), OpsError> {
     if path::is_ipv4(ip) {
         Ok(())
     } else {
-        Err(CliError::usage(format!("invalid server ip '{ip}': expected an IPv4 address such as 10.0.0.5")))
+        Err(OpsError::usage(format!("invalid server ip '{ip}': expected an IPv4 address such as 10.0.0.5")))
     }
 }

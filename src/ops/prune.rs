@@ -22,8 +22,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Admin;
+use super::OpsError;
 use super::change::Changed;
-use crate::exit::CliError;
 use crate::registry::codec::{ServerStatus, decode_text, instance_ip};
 use crate::registry::path::{ItemLeaf, JobPaths, parse_item};
 use crate::registry::{Op, RegistryError};
@@ -78,12 +78,12 @@ impl Admin {
         jobs: Option<&[String]>,
         older_than: Duration,
         now_ms: i64,
-    ) -> Result<Vec<Prunable>, CliError> {
+    ) -> Result<Vec<Prunable>, OpsError> {
         let names = match jobs {
             Some(jobs) => jobs.to_vec(),
             None => self.job_names().await?,
         };
-        let cannot = |e| CliError::registry("cannot read the servers", e);
+        let cannot = |e| OpsError::registry("cannot read the servers", e);
         let registry = self.registry();
         let paths: Vec<JobPaths> = names.iter().map(|n| JobPaths::new(n)).collect();
         let lists: Vec<String> = paths.iter().flat_map(|p| [p.servers(), p.instances(), p.sharding()]).collect();
@@ -132,8 +132,8 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors other than a node that changed or vanished meanwhile.
-    pub async fn prune(&self, plan: &[Prunable]) -> Result<Vec<Changed>, CliError> {
-        let cannot = |e| CliError::registry("cannot prune the servers", e);
+    pub async fn prune(&self, plan: &[Prunable]) -> Result<Vec<Changed>, OpsError> {
+        let cannot = |e| OpsError::registry("cannot prune the servers", e);
         let registry = self.registry();
         let mut by_job: BTreeMap<&str, Vec<&Prunable>> = BTreeMap::new();
         for p in plan {

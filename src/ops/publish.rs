@@ -16,9 +16,9 @@
 
 use std::collections::BTreeMap;
 
+use super::OpsError;
 use super::config::{ValueChange, changes};
 use crate::config::JobConfig;
-use crate::exit::CliError;
 use crate::registry::codec::JobType;
 use crate::registry::path::JobPaths;
 use crate::registry::{Mode, NodeData, Op, Registry, RegistryError};
@@ -148,7 +148,7 @@ fn plan_job(job_type: &JobType, config: &JobConfig, root: Option<&NodeData>, sto
 ///
 /// # Errors
 /// Registry errors.
-pub async fn plan(registry: Option<&Registry>, jobs: &[(&JobType, &JobConfig)]) -> Result<Vec<Plan>, CliError> {
+pub async fn plan(registry: Option<&Registry>, jobs: &[(&JobType, &JobConfig)]) -> Result<Vec<Plan>, OpsError> {
     let mut paths = Vec::new();
     for (_, config) in jobs {
         let p = JobPaths::new(&config.job_name);
@@ -156,7 +156,7 @@ pub async fn plan(registry: Option<&Registry>, jobs: &[(&JobType, &JobConfig)]) 
         paths.push(p.config());
     }
     let nodes = match registry {
-        Some(r) => r.get_many(&paths).await.map_err(|e| CliError::registry("cannot read the job configurations", e))?,
+        Some(r) => r.get_many(&paths).await.map_err(|e| OpsError::registry("cannot read the job configurations", e))?,
         None => vec![None; paths.len()],
     };
     Ok(jobs
@@ -173,7 +173,7 @@ pub async fn plan(registry: Option<&Registry>, jobs: &[(&JobType, &JobConfig)]) 
 /// # Errors
 /// Exit 4 when a job's nodes changed since they were read (nothing is written); registry
 /// errors.
-pub async fn apply(registry: &Registry, plans: &[&Plan]) -> Result<(), CliError> {
+pub async fn apply(registry: &Registry, plans: &[&Plan]) -> Result<(), OpsError> {
     let mut ops = Vec::new();
     let mut owner = Vec::new();
     for (i, p) in plans.iter().enumerate() {
@@ -186,14 +186,14 @@ pub async fn apply(registry: &Registry, plans: &[&Plan]) -> Result<(), CliError>
             let job = owner.get(index).and_then(|i| plans.get(*i)).map_or("?", |p| p.job.as_str());
             Err(match *source {
                 RegistryError::BadVersion(_) | RegistryError::NodeExists(_) | RegistryError::NoNode(_) => {
-                    CliError::refused(format!(
+                    OpsError::refused(format!(
                         "job '{job}': the configuration changed concurrently; re-run the command (nothing was written)"
                     ))
                 }
-                other => CliError::registry(format!("job '{job}': cannot write (nothing was written)"), other),
+                other => OpsError::registry(format!("job '{job}': cannot write (nothing was written)"), other),
             })
         }
-        Err(e) => Err(CliError::registry("cannot write the job configurations", e)),
+        Err(e) => Err(OpsError::registry("cannot write the job configurations", e)),
     }
 }
 
@@ -262,13 +262,13 @@ pub async fn publish(
     job_type: &JobType,
     config: &JobConfig,
     overwrite: bool,
-) -> Result<Published, CliError> {
+) -> Result<Published, OpsError> {
     let mut attempt = 0;
     loop {
         attempt += 1;
         let mut plans = plan(Some(registry), &[(job_type, config)]).await?;
         let Some(plan) = plans.pop() else {
-            return Err(CliError::failure(format!("job '{}': nothing to publish", config.job_name)));
+            return Err(OpsError::failure(format!("job '{}': nothing to publish", config.job_name)));
         };
         let outcome = match plan.action {
             Action::Create => Outcome::Created,
@@ -296,7 +296,7 @@ pub async fn publish(
         };
         match apply(registry, &[&plan]).await {
             Ok(()) => return Ok(Published { outcome, config: plan.config, version, warnings: plan.warnings }),
-            Err(e) if e.exit == crate::exit::Exit::Refused && attempt < PUBLISH_ATTEMPTS => continue,
+            Err(e) if e.is_refusal() && attempt < PUBLISH_ATTEMPTS => continue,
             Err(e) => return Err(e),
         }
     }

@@ -18,11 +18,11 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Admin;
+use super::OpsError;
 use crate::config::JobConfig;
 use crate::coord::state::{self, ItemState, Schedule};
 use crate::coord::status::{self, JobStatus};
 use crate::coord::view::JobView;
-use crate::exit::CliError;
 use crate::registry::path::{self, ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Stat, TreeNode};
 use crate::schedule::cron::{self, CronExpr, JobTimeZone};
@@ -187,12 +187,12 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors.
-    pub async fn job_names(&self) -> Result<Vec<String>, CliError> {
+    pub async fn job_names(&self) -> Result<Vec<String>, OpsError> {
         let mut names = self
             .registry()
             .children(path::NAMESPACE_ROOT)
             .await
-            .map_err(|e| CliError::registry("cannot list the jobs", e))?
+            .map_err(|e| OpsError::registry("cannot list the jobs", e))?
             .unwrap_or_default();
         names.sort();
         Ok(names)
@@ -203,7 +203,7 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors.
-    pub async fn read_all(&self) -> Result<Vec<JobData>, CliError> {
+    pub async fn read_all(&self) -> Result<Vec<JobData>, OpsError> {
         let names = self.job_names().await?;
         self.read_jobs(&names).await
     }
@@ -219,8 +219,8 @@ impl Admin {
     ///
     /// # Errors
     /// Registry errors.
-    pub async fn read_jobs(&self, names: &[String]) -> Result<Vec<JobData>, CliError> {
-        let cannot = |e| CliError::registry("cannot read the jobs", e);
+    pub async fn read_jobs(&self, names: &[String]) -> Result<Vec<JobData>, OpsError> {
+        let cannot = |e| OpsError::registry("cannot read the jobs", e);
         let registry = self.registry();
         let paths: Vec<JobPaths> = names.iter().map(|n| JobPaths::new(n)).collect();
         let gets: Vec<String> = paths
@@ -328,7 +328,7 @@ impl Admin {
     /// # Errors
     /// A usage error for an invalid name, "not found" (exit 3) when the job has no
     /// configuration, registry errors.
-    pub async fn read_job(&self, name: &str) -> Result<JobData, CliError> {
+    pub async fn read_job(&self, name: &str) -> Result<JobData, OpsError> {
         Ok(self.read_job_nodes(name).await?.0)
     }
 
@@ -336,14 +336,14 @@ impl Admin {
     ///
     /// # Errors
     /// As [`Admin::read_job`].
-    pub async fn read_job_nodes(&self, name: &str) -> Result<(JobData, Vec<TreeNode>), CliError> {
+    pub async fn read_job_nodes(&self, name: &str) -> Result<(JobData, Vec<TreeNode>), OpsError> {
         super::check_job_name(name)?;
         let paths = JobPaths::new(name);
         let nodes = self
             .registry()
             .read_subtree(paths.root(), &|_| {})
             .await
-            .map_err(|e| CliError::registry(format!("cannot read job '{name}'"), e))?;
+            .map_err(|e| OpsError::registry(format!("cannot read job '{name}'"), e))?;
         let Some(nodes) = nodes else { return Err(self.missing_job(name).await) };
         let data = JobData::from_nodes(name, &nodes);
         if !data.has_config {
@@ -357,7 +357,7 @@ impl Admin {
     ///
     /// # Errors
     /// A usage error for an invalid name, "not found", registry errors.
-    pub async fn read_some(&self, name: Option<&str>) -> Result<Vec<JobData>, CliError> {
+    pub async fn read_some(&self, name: Option<&str>) -> Result<Vec<JobData>, OpsError> {
         match name {
             Some(name) => {
                 super::check_job_name(name)?;

@@ -20,9 +20,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Admin;
+use super::OpsError;
 use super::read::JobData;
 use super::text::humanize;
-use crate::exit::{CliError, Exit};
 use crate::registry::codec::{self, TriggerResult};
 use crate::registry::path::{self, JobPaths, Node};
 use crate::registry::{Mode, Op, Registry, SubtreeWatch, WatchEvent};
@@ -87,7 +87,7 @@ impl Admin {
     ///
     /// # Errors
     /// A job without live instances (exit 1), registry errors.
-    pub async fn trigger(&self, job: &JobData) -> Result<Vec<String>, CliError> {
+    pub async fn trigger(&self, job: &JobData) -> Result<Vec<String>, OpsError> {
         let ids = live_instances(job)?;
         self.write_triggers(job, &ids, None).await?;
         Ok(ids)
@@ -99,10 +99,10 @@ impl Admin {
     /// # Errors
     /// A job without live instances or without a usable `shardingTotalCount` (exit 1), no item
     /// a worker would run (exit 4), registry errors.
-    pub async fn trigger_and_watch(&self, job: &JobData) -> Result<TriggerWait, CliError> {
+    pub async fn trigger_and_watch(&self, job: &JobData) -> Result<TriggerWait, OpsError> {
         let ids = live_instances(job)?;
         let total = job.total().ok_or_else(|| {
-            CliError::failure(format!(
+            OpsError::failure(format!(
                 "job '{}' has no usable shardingTotalCount: {}",
                 job.name,
                 job.config.as_ref().err().cloned().unwrap_or_else(|| "it is not positive".into())
@@ -110,7 +110,7 @@ impl Admin {
         })?;
         let (expected, skipped) = expected_items(job, total);
         if expected.is_empty() {
-            return Err(CliError::refused(format!(
+            return Err(OpsError::refused(format!(
                 "job '{}': no item is owned by a live instance on an enabled server, nothing to wait for ({})",
                 job.name,
                 skipped.iter().map(|s| format!("item {}: {}", s.item, s.reason)).collect::<Vec<_>>().join("; ")
@@ -133,12 +133,12 @@ impl Admin {
     }
 
     /// Clears `trigger` and creates `trigger/{id}` for each instance, in one transaction.
-    async fn write_triggers(&self, job: &JobData, ids: &[String], token: Option<&str>) -> Result<(), CliError> {
+    async fn write_triggers(&self, job: &JobData, ids: &[String], token: Option<&str>) -> Result<(), OpsError> {
         let registry = self.registry();
         registry
             .delete_recursive(&job.paths.triggers())
             .await
-            .map_err(|e| CliError::registry(format!("cannot clear the trigger nodes of job '{}'", job.name), e))?;
+            .map_err(|e| OpsError::registry(format!("cannot clear the trigger nodes of job '{}'", job.name), e))?;
         let data = codec::encode_trigger(token);
         let mut ops = vec![Op::Create { path: job.paths.triggers(), data: Vec::new(), mode: Mode::Persistent }];
         ops.extend(ids.iter().map(|id| Op::Create {
@@ -149,15 +149,15 @@ impl Admin {
         registry
             .transaction(&ops)
             .await
-            .map_err(|e| CliError::registry(format!("cannot trigger job '{}'", job.name), e))
+            .map_err(|e| OpsError::registry(format!("cannot trigger job '{}'", job.name), e))
     }
 }
 
 /// The live instances of a job, which must have at least one.
-fn live_instances(job: &JobData) -> Result<Vec<String>, CliError> {
+fn live_instances(job: &JobData) -> Result<Vec<String>, OpsError> {
     let ids: Vec<String> = job.view.instances.keys().cloned().collect();
     if ids.is_empty() {
-        return Err(CliError::refused(format!(
+        return Err(OpsError::refused(format!(
             "job '{}' has no live instances to trigger: start a worker with its job file (ejctl run FILE)",
             job.name
         )));
@@ -233,7 +233,7 @@ impl TriggerWait {
         timeout: Duration,
         progress: impl FnMut(usize),
         interrupt: impl Future,
-    ) -> Result<TriggerReport, CliError> {
+    ) -> Result<TriggerReport, OpsError> {
         let waited = self.collect(timeout, progress, interrupt).await;
         if let Err(e) = self.registry.delete_recursive(&self.paths.trigger_results(&self.token)).await {
             tracing::warn!(job = %self.job, error = %e, "cannot delete the trigger results");
@@ -269,7 +269,7 @@ impl TriggerWait {
         timeout: Duration,
         mut progress: impl FnMut(usize),
         interrupt: impl Future,
-    ) -> Result<(BTreeMap<u32, TriggerResult>, WaitOutcome), CliError> {
+    ) -> Result<(BTreeMap<u32, TriggerResult>, WaitOutcome), OpsError> {
         let mut interrupt = std::pin::pin!(interrupt);
         let deadline = tokio::time::Instant::now() + timeout;
         let mut results = self.read_results().await?;
@@ -296,7 +296,7 @@ impl TriggerWait {
                     Some(WatchEvent::Resync) => results = self.read_results().await?,
                     Some(WatchEvent::Deleted(_)) => {}
                     None => {
-                        return Err(CliError::failure(format!(
+                        return Err(OpsError::failure(format!(
                             "the registry connection closed while waiting for job '{}'",
                             self.job
                         )));
@@ -309,7 +309,7 @@ impl TriggerWait {
     }
 
     /// Every result written so far for this fire.
-    async fn read_results(&self) -> Result<BTreeMap<u32, TriggerResult>, CliError> {
+    async fn read_results(&self) -> Result<BTreeMap<u32, TriggerResult>, OpsError> {
         let root = self.paths.trigger_results(&self.token);
         let names = self.registry.children(&root).await?.unwrap_or_default();
         let items: Vec<u32> = names.iter().filter_map(|n| path::parse_item(n)).collect();
@@ -338,9 +338,9 @@ impl TriggerReport {
 
     /// The error this fire ends with, if any: an interrupted wait (exit 130), expected items
     /// without a result at the timeout or failed items (exit 1).
-    pub fn error(&self) -> Option<CliError> {
+    pub fn error(&self) -> Option<OpsError> {
         if self.outcome == WaitOutcome::Interrupted {
-            return Some(CliError::new(Exit::Interrupted, format!("interrupted while waiting for job '{}'", self.job)));
+            return Some(OpsError::interrupted(format!("interrupted while waiting for job '{}'", self.job)));
         }
         let failed: Vec<&ItemResult> = self.results.iter().filter(|r| !r.success).collect();
         let failures = match failed.as_slice() {
@@ -360,7 +360,7 @@ impl TriggerReport {
         if !self.missing.is_empty() {
             let items: Vec<String> = self.missing.iter().map(u32::to_string).collect();
             let also = failures.map(|f| format!("; {f}")).unwrap_or_default();
-            return Some(CliError::failure(format!(
+            return Some(OpsError::failure(format!(
                 "job '{}': timed out after {} waiting for item{} {}{also}",
                 self.job,
                 humanize(self.timeout),
@@ -368,7 +368,7 @@ impl TriggerReport {
                 items.join(", ")
             )));
         }
-        failures.map(|f| CliError::failure(format!("job '{}': {f}", self.job)))
+        failures.map(|f| OpsError::failure(format!("job '{}': {f}", self.job)))
     }
 }
 

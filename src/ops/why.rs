@@ -8,8 +8,8 @@ use chrono::{DateTime, NaiveDateTime, NaiveTime, TimeDelta, Utc};
 use serde::Serialize;
 
 use super::Admin;
+use super::OpsError;
 use crate::coord::why::{self, Finding, Snapshot, Trace, TracedRun};
-use crate::exit::CliError;
 use crate::registry::path::JobPaths;
 use crate::schedule::cron::{self, JobTimeZone};
 use crate::trace::TraceTarget;
@@ -19,26 +19,26 @@ use crate::trace::store::{HistoryQuery, RunRecord, Store};
 ///
 /// # Errors
 /// A SQLite file that does not exist (exit 3), an unreachable database (exit 1).
-pub async fn open_store(target: &TraceTarget) -> Result<Store, CliError> {
+pub async fn open_store(target: &TraceTarget) -> Result<Store, OpsError> {
     if let TraceTarget::Sqlite(path) = target
         && !path.exists()
     {
-        return Err(CliError::not_found(format!(
+        return Err(OpsError::not_found(format!(
             "no trace store at {}: name one with --trace URL (or EJCTL_TRACE), a context's trace (ejctl context set NAME --trace URL), or --job-file FILE of the workers",
             path.display()
         )));
     }
     Store::open(target)
         .await
-        .map_err(|e| CliError::failure(format!("cannot open the trace store {}: {e:#}", target.describe())))
+        .map_err(|e| OpsError::failure(format!("cannot open the trace store {}: {e:#}", target.describe())))
 }
 
 /// The runs `query` asks for, newest first.
 ///
 /// # Errors
 /// Database errors (exit 1).
-pub async fn history(store: &Store, query: &HistoryQuery) -> Result<Vec<RunRecord>, CliError> {
-    store.history(query).await.map_err(|e| CliError::failure(format!("cannot read the trace store: {e:#}")))
+pub async fn history(store: &Store, query: &HistoryQuery) -> Result<Vec<RunRecord>, OpsError> {
+    store.history(query).await.map_err(|e| OpsError::failure(format!("cannot read the trace store: {e:#}")))
 }
 
 /// A past fire to account for, as given: an instant, or a wall-clock time read in the job's time
@@ -109,13 +109,13 @@ impl Admin {
         fire: Option<FireSpec>,
         store: Option<&Store>,
         now: DateTime<Utc>,
-    ) -> Result<WhyReport, CliError> {
+    ) -> Result<WhyReport, OpsError> {
         let (job, nodes) = self.read_job_nodes(name).await?;
         let paths = JobPaths::new(name);
         if let (Some(item), Some(total)) = (item, job.total())
             && item >= total
         {
-            return Err(CliError::not_found(format!(
+            return Err(OpsError::not_found(format!(
                 "job '{name}' has no item {item} (shardingTotalCount is {total})"
             )));
         }
@@ -132,7 +132,7 @@ impl Admin {
         let fire = fire
             .map(|f| f.resolve(&tz.unwrap_or_default(), now))
             .transpose()
-            .map_err(|m| CliError::usage(format!("--fire: {m}")))?;
+            .map_err(|m| OpsError::usage(format!("--fire: {m}")))?;
         let runs = match (store, fire) {
             (Some(store), Some(fire)) => Some(runs_around(store, name, item, fire).await?),
             _ => None,
@@ -175,7 +175,7 @@ async fn runs_around(
     job: &str,
     item: Option<u32>,
     fire: DateTime<Utc>,
-) -> Result<(Vec<TracedRun>, bool, Option<DateTime<Utc>>), CliError> {
+) -> Result<(Vec<TracedRun>, bool, Option<DateTime<Utc>>), OpsError> {
     let query = HistoryQuery {
         job: job.to_string(),
         item,

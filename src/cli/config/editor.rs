@@ -45,6 +45,11 @@ impl EditFile {
     /// as context when a registry or I/O error is behind it.
     pub(crate) fn kept(&mut self, err: anyhow::Error) -> anyhow::Error {
         let note = self.keep();
+        // An operation's error carries no exit code yet: it gets its kind's here.
+        let err = match err.downcast::<crate::ops::OpsError>() {
+            Ok(e) => anyhow::Error::new(CliError::from(e)),
+            Err(e) => e,
+        };
         match err.downcast::<CliError>() {
             Ok(mut e) if e.registry_error().is_none() => {
                 e.message.push_str(&note);
