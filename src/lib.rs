@@ -42,6 +42,8 @@
 //!   simulator), the watched subtree cache, and the namespace tree reader of `ejctl dump`.
 //! * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //! * [`exit`]: process exit codes and how errors map onto them.
+//! * [`retry`]: the one retry policy (exponential backoff with jitter, a floor, a cap, a reset on
+//!   success), the named policies of every place that retries, and the jitter source.
 //! * [`files`]: reading the files a job file names, and job files: regular files of bounded size.
 //! * `queue`: the event queue of a job's watch and cache, which holds no buffer while empty.
 //! * `sync`: locking a mutex whose holder panicked.
@@ -60,6 +62,7 @@ pub mod notify;
 pub mod ops;
 mod queue;
 pub mod registry;
+pub mod retry;
 pub mod runtime;
 pub mod schedule;
 mod sync;
