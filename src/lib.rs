@@ -45,6 +45,8 @@
 //!    keys, checks, defaults) and the typed configuration.
 //! 10. Foundations:
 //!    * [`schedule`]: Quartz cron expressions and job time zones.
+//!    * [`retry`]: the one retry policy (exponential backoff with jitter, a floor, a cap, a reset
+//!      on success) every room that retries uses, its jitter injected so a simulation replays.
 //!    * [`clock`]: where the wall clock is read (injectable, for the simulator).
 //!    * [`files`]: reading the files a job file names, and job files: regular files of bounded
 //!      size.
@@ -65,6 +67,7 @@ pub mod notify;
 pub mod ops;
 mod queue;
 pub mod registry;
+pub mod retry;
 pub mod runtime;
 pub mod schedule;
 mod sync;

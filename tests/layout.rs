@@ -169,7 +169,7 @@ fn no_import_cycles_between_modules() {
 /// The top-level modules in layers, lowest first, as the crate doc's map (src/lib.rs) lists
 /// them: a module imports from its own layer or those below, never from a layer above.
 const LAYERS: &[&[&str]] = &[
-    &["sync", "task", "queue", "files", "clock", "schedule"],
+    &["sync", "task", "queue", "files", "clock", "schedule", "retry"],
     &["config"],
     &["registry"],
     &["exec", "listener", "notify", "trace"],

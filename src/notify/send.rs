@@ -6,7 +6,9 @@
 //! * Rate limit: a token bucket of [`BURST`] notifications refilled one per [`REFILL`]; over it,
 //!   notifications are dropped (logged, counted). ElasticJob has none; a job whose 100 items fail
 //!   every second would otherwise flood the on-call channel and get the robot blocked.
-//! * Retries: [`ATTEMPTS`] attempts, [`BACKOFF`] doubling between them, for transport errors,
+//! * Retries: [`ATTEMPTS`] attempts, backing off with jitter between them
+//!   ([`crate::retry::NOTIFY`]: receivers of many workers' notifications fail together), for
+//!   transport errors,
 //!   HTTP 429 and 5xx, and transient SMTP errors; a robot's non-zero `errcode` or a permanent
 //!   SMTP error is not retried. Each attempt is bounded by the handler's timeouts.
 
@@ -19,6 +21,7 @@ use tokio::time::Instant;
 
 use super::handler::{Email, ErrorHandler, Failure, Notifier, Timeouts, dingtalk_url, robot_body, webhook_body};
 use crate::config::secrets::mask_urls;
+use crate::retry::{self, Attempts, Jitter};
 
 /// How many notifications wait at most.
 pub const QUEUE: usize = 100;
@@ -28,8 +31,6 @@ pub const BURST: u32 = 20;
 pub const REFILL: Duration = Duration::from_secs(3);
 /// Attempts per notification.
 pub const ATTEMPTS: u32 = 3;
-/// The first wait between attempts; it doubles.
-pub const BACKOFF: Duration = Duration::from_secs(1);
 
 /// What became of a job's notifications (a log line reports them; a metrics endpoint can read
 /// them).
@@ -139,6 +140,7 @@ impl Bucket {
 
 async fn run(mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
     let mut bucket = Bucket { tokens: BURST, last: Instant::now() };
+    let jitter = Jitter::from_os();
     while let Some(queued) = rx.recv().await {
         let (notifier, failure) = *queued;
         if !bucket.take(Instant::now()) {
@@ -146,7 +148,7 @@ async fn run(mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
             tracing::warn!(job = %failure.job, item = failure.item, dropped, "failure notification dropped: rate limit reached");
             continue;
         }
-        let mut wait = BACKOFF;
+        let mut failures = Attempts::default();
         for attempt in 1..=ATTEMPTS {
             match deliver(&notifier, &failure).await {
                 Ok(()) => {
@@ -158,8 +160,7 @@ async fn run(mut rx: mpsc::Receiver<Queued>, counts: Arc<Counts>) {
                     // An HTTP client's error names the URL, tokens and signatures included.
                     let message = mask_urls(&message);
                     tracing::warn!(job = %failure.job, item = failure.item, attempt, error = %message, "failure notification failed; retrying");
-                    tokio::time::sleep(wait).await;
-                    wait *= 2;
+                    tokio::time::sleep(failures.fail(&retry::NOTIFY, jitter.draw())).await;
                 }
                 Err(Attempt { message, .. }) => {
                     let message = mask_urls(&message);

@@ -26,6 +26,7 @@ use crate::registry::cache::CacheReader;
 use crate::registry::path::{self, JobPaths};
 use crate::registry::snapshot::{IpMasker, dump_line, parse_dump_request};
 use crate::registry::{Registry, TreeNode};
+use crate::retry::{self, Attempts, Jitter};
 
 /// Requests answered at once.
 const MAX_CONNECTIONS: usize = 16;
@@ -44,6 +45,8 @@ pub(crate) async fn serve(
     mut stop: watch::Receiver<StopMode>,
 ) {
     let mut connections = JoinSet::new();
+    // Accepting after an error (out of file descriptors, say) backs off until it works again.
+    let (mut refused, jitter) = (Attempts::default(), Jitter::from_os());
     loop {
         tokio::select! {
             biased;
@@ -56,8 +59,9 @@ pub(crate) async fn serve(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => match accepted {
                 // Over the cap the connection is dropped, which closes it.
-                Ok(_) if connections.len() >= MAX_CONNECTIONS => {}
+                Ok(_) if connections.len() >= MAX_CONNECTIONS => refused.reset(),
                 Ok((stream, _)) => {
+                    refused.reset();
                     let registry = registry.clone();
                     let jobs = jobs.clone();
                     connections.spawn(async move {
@@ -70,7 +74,7 @@ pub(crate) async fn serve(
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "dump port accept failed");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    tokio::time::sleep(refused.fail(&retry::ACCEPT, jitter.draw())).await;
                 }
             },
         }

@@ -35,6 +35,7 @@ use super::metrics::{Link, Metrics};
 use super::{Clock, StopMode, dumpport};
 use crate::registry::Registry;
 use crate::registry::cache::CacheReader;
+use crate::retry::{self, Attempts, Jitter};
 
 /// How long `/healthz` waits for a spawned task to run.
 const HEALTH_TIMEOUT: Duration = Duration::from_secs(5);
@@ -48,9 +49,6 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest a connection is served, however busy: a Prometheus scraper reconnects.
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
-
-/// How long accepting waits after an error (out of file descriptors, say) before trying again.
-const ACCEPT_RETRY: Duration = Duration::from_millis(100);
 
 const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
@@ -77,16 +75,21 @@ pub(crate) async fn serve(listener: TcpListener, endpoint: Endpoint) {
         .with_state(endpoint);
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut connections = tokio::task::JoinSet::new();
+    // Accepting after an error (out of file descriptors, say) backs off until it works again.
+    let (mut refused, jitter) = (Attempts::default(), Jitter::from_os());
     loop {
         tokio::select! {
             biased;
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => {
                 let stream = match accepted {
-                    Ok((stream, _)) => stream,
+                    Ok((stream, _)) => {
+                        refused.reset();
+                        stream
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "the HTTP endpoint cannot accept a connection");
-                        tokio::time::sleep(ACCEPT_RETRY).await;
+                        tokio::time::sleep(refused.fail(&retry::ACCEPT, jitter.draw())).await;
                         continue;
                     }
                 };

@@ -62,6 +62,7 @@ use crate::registry::codec::JobType;
 use crate::registry::embedded::EmbeddedStore;
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, ZkOptions};
+use crate::retry::Jitter;
 use crate::trace::writer::TraceService;
 use crate::trace::{HostInfo, TraceConfig, Tracer};
 
@@ -166,6 +167,9 @@ pub struct WorkerConfig {
     /// Bugs switched on for the simulator's mutation check (see [`InjectedBug`]).
     #[doc(hidden)]
     pub bugs: Vec<InjectedBug>,
+    /// The seed of the jitter the jobs' retries are drawn with ([`crate::retry::Jitter`]); from
+    /// the operating system when `None`. The deterministic simulator sets it from its seed.
+    pub jitter_seed: Option<u64>,
 }
 
 impl WorkerConfig {
@@ -187,6 +191,7 @@ impl WorkerConfig {
             trace: None,
             prune_servers_after: None,
             bugs: Vec::new(),
+            jitter_seed: None,
         }
     }
 }
@@ -207,6 +212,8 @@ pub(crate) struct Settings {
     pub(crate) contentions: Semaphore,
     /// The one watch the jobs' caches share, when they share one ([`shared_caches`]).
     pub(crate) caches: Option<CacheHub>,
+    /// What the jobs' retries draw their delays with ([`crate::retry`]).
+    pub(crate) jitter: Jitter,
 }
 
 impl Settings {
@@ -292,7 +299,11 @@ async fn check_acls(registry: &Registry, options: &ZkOptions, jobs: &[JobDefinit
 /// this worker's jobs at least half of them, at most half of what it receives is dropped; a worker
 /// running a few jobs of a large namespace (say one job beside a Java cluster's hundreds) keeps
 /// a watch per job and sees nothing of the others.
-async fn shared_caches(registry: &Registry, jobs: &[JobDefinition]) -> anyhow::Result<Option<CacheHub>> {
+async fn shared_caches(
+    registry: &Registry,
+    jobs: &[JobDefinition],
+    jitter: &Jitter,
+) -> anyhow::Result<Option<CacheHub>> {
     if jobs.is_empty() {
         return Ok(None);
     }
@@ -304,7 +315,8 @@ async fn shared_caches(registry: &Registry, jobs: &[JobDefinition]) -> anyhow::R
         tracing::debug!(jobs = ours.len(), others, "each job's cache watches its own subtree");
         return Ok(None);
     }
-    let hub = CacheHub::start(registry.clone(), root).await.context("cannot watch the namespace")?;
+    let hub =
+        CacheHub::start_jittered(registry.clone(), root, jitter.fork()).await.context("cannot watch the namespace")?;
     tracing::debug!(jobs = ours.len(), others, "the jobs' caches share one watch on the namespace");
     Ok(Some(hub))
 }
@@ -380,6 +392,7 @@ impl Worker {
         metrics.watch_trace(tracer.clone());
         // Never backwards (see `crate::clock`).
         let clock: Arc<dyn Clock> = Arc::new(crate::clock::Monotonic::new(Arc::clone(&config.clock)));
+        let jitter = config.jitter_seed.map_or_else(Jitter::from_os, Jitter::seeded);
         let settings = Arc::new(Settings {
             kill_grace: config.kill_grace,
             clock: Arc::clone(&clock),
@@ -388,7 +401,8 @@ impl Worker {
             metrics: Arc::clone(&metrics),
             turns: Arc::new(Semaphore::new(TURNS)),
             contentions: Semaphore::new(CONTENTIONS),
-            caches: shared_caches(&registry, &config.jobs).await?,
+            caches: shared_caches(&registry, &config.jobs, &jitter).await?,
+            jitter,
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();

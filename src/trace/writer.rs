@@ -4,7 +4,7 @@
 //! It waits [`LINGER`] after an event arrives, takes what has queued up (up to [`BATCH`] events)
 //! and writes it in one transaction. When
 //! the database is unreachable or a write fails, the batch is kept and retried with exponential
-//! backoff (100 ms up to 30 s), reconnecting as needed; meanwhile new events wait in the bounded
+//! backoff and jitter ([`crate::retry::TRACE`]), reconnecting as needed; meanwhile new events wait in the bounded
 //! channel, and once that is full the tracer drops them (counted, logged). The fire path only
 //! ever does a non-blocking send, so a slow or dead database costs no fire. Retention runs on a
 //! timer. When the worker stops, the channel closes and the writer flushes what is left, within
@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 
 use super::store::Store;
 use super::{HostInfo, TraceConfig, TraceEvent, TraceStats, Tracer};
+use crate::retry::{self, Attempts, Jitter};
 use crate::task::OwnedTask;
 
 /// The most events written in one transaction.
@@ -29,9 +30,6 @@ pub const BATCH: usize = 500;
 /// interleaved with the spawns (measured: with 100 items per fire, 100 ms still doubled the
 /// all-items p99 lateness).
 pub const LINGER: Duration = Duration::from_millis(500);
-
-const BACKOFF_MIN: Duration = Duration::from_millis(100);
-const BACKOFF_MAX: Duration = Duration::from_secs(30);
 
 /// The running writer, owned by the worker.
 pub struct TraceService {
@@ -75,7 +73,7 @@ impl TraceService {
 async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc<TraceStats>) {
     let mut store: Option<Store> = None;
     let mut pending: Vec<TraceEvent> = Vec::new();
-    let mut backoff = BACKOFF_MIN;
+    let (mut failures, jitter) = (Attempts::default(), Jitter::from_os());
     let mut healthy = true;
     let mut closed = false;
     let mut retention = tokio::time::interval(config.retention_interval.max(Duration::from_millis(100)));
@@ -127,7 +125,7 @@ async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc
             Ok(()) => {
                 stats.written.fetch_add(pending.len() as u64, Ordering::Relaxed);
                 pending.clear();
-                backoff = BACKOFF_MIN;
+                failures.reset();
                 if !healthy {
                     tracing::info!(store = %config.target.describe(), "trace store reachable again");
                     healthy = true;
@@ -135,6 +133,7 @@ async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc
             }
             Err(e) => {
                 stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                let backoff = failures.fail(&retry::TRACE, jitter.draw());
                 if healthy {
                     tracing::warn!(store = %config.target.describe(), error = %format!("{e:#}"), retry_in_ms = backoff.as_millis(), "cannot write to the trace store; retrying (fires are not affected)");
                     healthy = false;
@@ -142,7 +141,6 @@ async fn run(config: TraceConfig, mut rx: mpsc::Receiver<TraceEvent>, stats: Arc
                     tracing::debug!(error = %format!("{e:#}"), retry_in_ms = backoff.as_millis(), "trace store still failing");
                 }
                 tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(BACKOFF_MAX);
             }
         }
     }

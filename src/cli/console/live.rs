@@ -1,5 +1,6 @@
 //! The full-screen loop: the terminal, keys from a reader thread, the registry connection (retried
-//! until it works: the console never exits on its own), one read of the namespace and then one
+//! until it works, backing off with jitter, [`crate::retry::CONSOLE`]: the console never exits on
+//! its own), one read of the namespace and then one
 //! persistent recursive watch ([`TreeCache`]: re-added after a reconnect, the tree re-read and the
 //! difference replayed as changes, then "resynced: N changes"), actions run in the background,
 //! the editor of `E` (the console steps aside while it runs), and drawing: at once after a key,
@@ -32,12 +33,10 @@ use crate::ops::config;
 use crate::registry::cache::{CacheEvent, TreeCache};
 use crate::registry::path::NAMESPACE_ROOT;
 use crate::registry::{LinkState, Registry, SessionStatus};
+use crate::retry::{self, Attempts, Jitter};
 
 /// The shortest time between two frames drawn for registry changes (10 frames a second).
 pub const FRAME: Duration = Duration::from_millis(100);
-
-/// How long to wait before connecting or reading again after a failure.
-const RETRY: Duration = Duration::from_secs(3);
 
 type Boxed<T> = Pin<Box<dyn Future<Output = T>>>;
 
@@ -109,6 +108,9 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
     let mut connecting: Option<Boxed<Result<Registry, String>>> =
         Some(Box::pin(connect(quiet.clone(), Duration::ZERO)));
     let mut loading: Option<Boxed<Result<TreeCache, String>>> = None;
+    // Connecting and reading the namespace back off apart, each reset by its success.
+    let (mut connect_failures, mut load_failures, jitter) =
+        (Attempts::default(), Attempts::default(), Jitter::from_os());
     let mut cache: Option<TreeCache> = None;
     let mut admin: Option<Admin> = None;
     let mut session: Option<watch::Receiver<SessionStatus>> = None;
@@ -156,6 +158,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 connecting = None;
                 match r {
                     Ok(registry) => {
+                        connect_failures.reset();
                         app.link = Link::Connected;
                         admin = Some(Admin::new(registry.clone(), &app.namespace));
                         session = Some(registry.session());
@@ -163,7 +166,8 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                     }
                     Err(e) => {
                         app.link = Link::Connecting { error: Some(e) };
-                        connecting = Some(Box::pin(connect(quiet.clone(), RETRY)));
+                        let delay = connect_failures.fail(&retry::CONSOLE, jitter.draw());
+                        connecting = Some(Box::pin(connect(quiet.clone(), delay)));
                     }
                 }
                 urgent = true;
@@ -172,6 +176,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 loading = None;
                 match r {
                     Ok(c) => {
+                        load_failures.reset();
                         let nodes = c.view().contents();
                         if data.loaded {
                             let n = data.replace(nodes, Utc::now());
@@ -184,7 +189,8 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                     Err(e) => {
                         app.flash(format!("{e}; retrying"), true);
                         if let Some(a) = &admin {
-                            loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), RETRY)));
+                            let delay = load_failures.fail(&retry::CONSOLE, jitter.draw());
+                            loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), delay)));
                         }
                     }
                 }
@@ -196,7 +202,8 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                     // The watch ended: read the namespace again, keeping the data meanwhile.
                     cache = None;
                     if let Some(a) = &admin {
-                        loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), RETRY)));
+                        let delay = load_failures.fail(&retry::CONSOLE, jitter.draw());
+                        loading = Some(Box::pin(load(a.registry().clone(), Arc::clone(&progress), delay)));
                     }
                     continue;
                 }

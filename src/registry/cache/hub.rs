@@ -18,7 +18,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
-use std::time::Duration;
 
 use futures::{FutureExt, StreamExt};
 use tokio::sync::Semaphore;
@@ -26,6 +25,7 @@ use tokio::sync::Semaphore;
 use super::{CacheEvent, Cached, CachedStat, LazyPolicy, Nodes, Projection, Set, Shared, TreeCache};
 use crate::queue;
 use crate::registry::{NodeData, Registry, RegistryError, Result, SubtreeWatch, TreeNode, WatchEvent, path};
+use crate::retry::{self, Attempts, Jitter};
 use crate::sync::lock;
 use crate::task::OwnedTask;
 
@@ -49,6 +49,8 @@ pub(super) struct Hub {
     routes: Mutex<HashMap<Arc<str>, Route>>,
     /// The task applying the watch's events; aborted when the hub goes.
     pump: OnceLock<OwnedTask<()>>,
+    /// What the caches' re-reads after a failed read draw their delays with.
+    jitter: Jitter,
 }
 
 /// Bounds the caches of the process, on every hub, that re-read their subtrees at once to
@@ -92,8 +94,18 @@ impl CacheHub {
     /// # Errors
     /// Registry errors while registering the watch.
     pub async fn start(registry: Registry, root: &str) -> Result<CacheHub> {
+        CacheHub::start_jittered(registry, root, Jitter::from_os()).await
+    }
+
+    /// [`CacheHub::start`], with the caches' re-reads after a failed read drawing their delays
+    /// from `jitter` (a worker's, seeded by the simulator).
+    ///
+    /// # Errors
+    /// As [`CacheHub::start`].
+    pub async fn start_jittered(registry: Registry, root: &str, jitter: Jitter) -> Result<CacheHub> {
         let watch = registry.watch_subtree(root).await?;
-        let hub = Arc::new(Hub { registry, root: root.to_string(), routes: Mutex::default(), pump: OnceLock::new() });
+        let hub =
+            Arc::new(Hub { registry, root: root.to_string(), routes: Mutex::default(), pump: OnceLock::new(), jitter });
         let task = OwnedTask::spawn(pump(Arc::downgrade(&hub), watch));
         // Only this function sets it.
         let _ = hub.pump.set(task);
@@ -128,7 +140,8 @@ impl CacheHub {
             free
         };
         if !joined {
-            let own = Box::pin(CacheHub::start(self.hub.registry.clone(), root)).await?;
+            let own =
+                Box::pin(CacheHub::start_jittered(self.hub.registry.clone(), root, self.hub.jitter.fork())).await?;
             return Box::pin(own.cache(root, lazy, projection, expected, progress)).await;
         }
         // From here, dropping the cache (an error below included) removes its route.
@@ -168,7 +181,7 @@ async fn drain(hub: &Hub, target: &Target) {
             Err(e) => Err(e),
         };
         if let Err(e) = applied
-            && !recover(&hub.registry, target, &e).await
+            && !recover(hub, target, &e).await
         {
             return;
         }
@@ -191,7 +204,7 @@ fn detach(hub: &Arc<Hub>, target: &Target, error: RegistryError) {
     }
     let (hub, target) = (Arc::clone(hub), target.clone());
     tokio::spawn(async move {
-        if recover(&hub.registry, &target, &error).await {
+        if recover(&hub, &target, &error).await {
             drain(&hub, &target).await;
         }
     });
@@ -431,27 +444,27 @@ async fn apply(
     Ok(())
 }
 
-/// A read failed: re-reads the subtree until that works, with backoff, at most
-/// [`RESYNCS_IN_FLIGHT`] caches at once ([`RECOVERIES`]). Returns false when the cache is gone.
-async fn recover(registry: &Registry, target: &Target, error: &RegistryError) -> bool {
+/// A read failed: re-reads the subtree until that works, with backoff ([`retry::CACHE_RESYNC`]),
+/// at most [`RESYNCS_IN_FLIGHT`] caches at once ([`RECOVERIES`]). Returns false when the cache is
+/// gone.
+async fn recover(hub: &Hub, target: &Target, error: &RegistryError) -> bool {
     if target.tx.is_closed() {
         return false;
     }
     tracing::warn!(root = %target.shared.root, error = %error, "cache read failed, re-reading the subtree");
-    let mut delay = Duration::from_millis(100);
+    let mut attempts = Attempts::default();
     loop {
         let read = {
             // Never closed: nothing closes it.
             let _turn = RECOVERIES.acquire().await;
-            resync(registry, target).await
+            resync(&hub.registry, target).await
         };
         let Err(e) = read else { break };
         if target.tx.is_closed() {
             return false;
         }
         tracing::warn!(root = %target.shared.root, error = %e, "cache resync failed, retrying");
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(Duration::from_secs(5));
+        tokio::time::sleep(attempts.fail(&retry::CACHE_RESYNC, hub.jitter.draw())).await;
     }
     true
 }

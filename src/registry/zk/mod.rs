@@ -1,7 +1,8 @@
 //! The ZooKeeper backend of [`Registry`](super::Registry), on the `zookeeper-client` crate.
 //!
 //! * **Connecting**: the connect string is validated up front; connection attempts fail eagerly
-//!   per attempt and are retried with backoff until the connection timeout; the namespace node is
+//!   per attempt and are retried with backoff ([`crate::retry::ZK_CONNECT`]) until the connection
+//!   timeout; the namespace node is
 //!   created (persistent, with the session's ACL) when asked and the client is chrooted to it; a
 //!   first read of the namespace proves the credentials.
 //! * **ACLs**: with a digest every node is created creator-only (`CREATOR_ALL_ACL`, as
@@ -9,7 +10,8 @@
 //!   authentication: the ACL names the certificate's subject); otherwise open.
 //! * **Session supervision**: a task follows the client's state. Disconnected and reconnected are
 //!   published as they happen. A terminal state (expired, closed, auth failed) is published as
-//!   [`LinkState::Expired`]; the task then builds a new client (retrying with backoff), swaps it
+//!   [`LinkState::Expired`]; the task then builds a new client (retrying with backoff,
+//!   [`crate::retry::ZK_SESSION`], jittered: every worker of a cluster does it at once), swaps it
 //!   in and bumps the session epoch, which tells owners to re-create their ephemeral nodes.
 //!   `zookeeper-client` declares a session expired on its own after about 1.4 × the session
 //!   timeout without a successful reconnect, so a partitioned process learns of the expiry even
@@ -45,6 +47,7 @@ use tokio::time::Instant;
 use zookeeper_client as zkc;
 
 use super::{LinkState, Mode, NodeData, Op, RegistryError, Result, SessionStatus, Stat, path};
+use crate::retry::{self, Attempts, Jitter};
 
 /// How to reach a ZooKeeper registry.
 #[derive(Debug, Clone)]
@@ -424,7 +427,7 @@ async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
             None => reason,
         }
     };
-    let mut delay = Duration::from_millis(50);
+    let (mut failures, jitter) = (Attempts::default(), Jitter::from_os());
     let client = loop {
         let attempt = match &options.tls {
             Some(_) => futures::future::Either::Left(connector.clone().secure_connect(servers)),
@@ -438,12 +441,12 @@ async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
                 return Err(unreachable(tls_reason(reason).await));
             }
         };
+        let delay = failures.fail(&retry::ZK_CONNECT, jitter.draw());
         if Instant::now() + delay >= deadline {
             let reason = format!("{last} (gave up after {:?})", options.connection_timeout);
             return Err(unreachable(tls_reason(reason).await));
         }
         tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(Duration::from_secs(1));
     };
     let ns = format!("/{}", options.namespace);
     let exists = client.check_stat(&ns).await.map_err(|e| RegistryError::from_zk(e, &ns))?.is_some();
@@ -518,7 +521,7 @@ async fn supervise(
 /// new epoch. Returns the new client's state watcher; `None` when the backend is gone.
 async fn renew(backend: &Weak<ZkBackend>) -> Option<zkc::StateWatcher> {
     backend.upgrade()?.publish(LinkState::Expired, None);
-    let mut delay = Duration::from_millis(100);
+    let (mut failures, jitter) = (Attempts::default(), Jitter::from_os());
     loop {
         let b = backend.upgrade()?;
         match establish(&b.options, &b.servers).await {
@@ -537,8 +540,7 @@ async fn renew(backend: &Weak<ZkBackend>) -> Option<zkc::StateWatcher> {
             }
         }
         drop(b);
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(Duration::from_secs(5));
+        tokio::time::sleep(failures.fail(&retry::ZK_SESSION, jitter.draw())).await;
     }
 }
 

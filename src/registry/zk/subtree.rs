@@ -3,12 +3,12 @@
 //! [module docs](super)).
 
 use std::sync::{Arc, Weak};
-use std::time::Duration;
 
 use zookeeper_client as zkc;
 
 use super::ZkBackend;
 use crate::registry::{LinkState, RegistryError, Result, WatchEvent};
+use crate::retry::{self, Attempts, Jitter};
 
 /// A persistent recursive watch that re-registers itself (see the module docs).
 pub(crate) struct ZkWatch {
@@ -95,7 +95,7 @@ impl ZkWatch {
 
     /// Waits for the supervisor's new session and registers the watch on it.
     async fn rewatch_new_session(&mut self) -> Option<()> {
-        let mut delay = Duration::from_millis(50);
+        let (mut failures, jitter) = (Attempts::default(), Jitter::from_os());
         loop {
             let backend = self.backend.upgrade()?;
             let mut status = backend.session();
@@ -114,8 +114,7 @@ impl ZkWatch {
                 Err(e) => {
                     tracing::debug!(path = %self.path, error = %e, "registering watch on the new session failed");
                     drop(backend);
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(Duration::from_secs(2));
+                    tokio::time::sleep(failures.fail(&retry::ZK_REWATCH, jitter.draw())).await;
                 }
             }
         }

@@ -1,6 +1,11 @@
 //! Leader election (docs/src/design/compatibility.md#leader-election): the Curator latch at
 //! `leader/election/latch` guards "create `leader/election/instance` if absent". Contending runs in
 //! a task of its own, owned here; its outcome shows up in the cache as the leader node.
+//!
+//! A contention that failed (the registry did not answer) is followed by a pause before the next
+//! ([`retry::ELECTION`], backing off while contentions keep failing): its own latch nodes change
+//! the cache, and contending again on every such change would be a busy loop of registry requests
+//! while the registry fails.
 
 use futures::FutureExt;
 use tokio::time::Instant;
@@ -10,29 +15,27 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec::InstanceId;
 use crate::registry::path::JobPaths;
 use crate::registry::{Mode, Op, Registry, RegistryError, codec};
+use crate::retry::{self, Attempts};
 use crate::runtime::Settings;
 use crate::task::OwnedTask;
-
-/// How long a contention that failed (the registry did not answer) waits before the next: its
-/// own latch nodes change the cache, and contending again on every such change would be a busy
-/// loop of registry requests while the registry fails.
-const RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The election of a job on this instance.
 pub(super) struct Election {
     contending: Option<OwnedTask<bool>>,
     /// After a failed contention: not before this instant.
     retry_at: Option<Instant>,
+    /// The contentions that failed in a row.
+    attempts: Attempts,
 }
 
 impl Election {
     pub(super) fn new() -> Election {
-        Election { contending: None, retry_at: None }
+        Election { contending: None, retry_at: None, attempts: Attempts::default() }
     }
 
     /// Forgets a finished contention, so the next change may contend again (after a pause when
-    /// it failed).
-    pub(super) fn reap(&mut self) {
+    /// it failed, drawn with `settings`' jitter).
+    pub(super) fn reap(&mut self, settings: &Settings) {
         if !self.contending.as_ref().is_some_and(OwnedTask::is_finished) {
             return;
         }
@@ -40,7 +43,9 @@ impl Election {
         let failed =
             self.contending.take().and_then(|mut task| task.join().now_or_never()).is_none_or(|r| r.unwrap_or(true));
         if failed {
-            self.retry_at = Some(Instant::now() + RETRY);
+            self.retry_at = Some(Instant::now() + self.attempts.fail(&retry::ELECTION, settings.jitter.draw()));
+        } else {
+            self.attempts.reset();
         }
     }
 
@@ -75,7 +80,7 @@ impl Election {
             match result {
                 Ok(()) => false,
                 Err(e) => {
-                    tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying in a second");
+                    tracing::warn!(job = %paths.job(), error = %e, "leader election failed; retrying");
                     true
                 }
             }

@@ -13,6 +13,9 @@
 //!
 //! The round never takes this instance's own live run for an orphan: it checks the set of items
 //! the execution room is running or about to run ([`LocalRuns`]).
+//!
+//! A round that failed (the registry did not answer) is tried again after a pause that backs off
+//! while rounds keep failing ([`retry::FAILOVER`]).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -27,15 +30,13 @@ use crate::coord::view::JobView;
 use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
+use crate::retry::{self, Attempts};
 use crate::runtime::InjectedBug;
 use crate::sync::lock;
 use crate::task::OwnedTask;
 
 /// The outcome of a round: the item claimed, if any.
 pub(super) type Claimed = Result<Option<u32>, RegistryError>;
-
-/// How long a round that failed (the registry did not answer) waits before the next.
-const RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Failover of a job on this instance.
 pub(super) struct Failover {
@@ -46,11 +47,13 @@ pub(super) struct Failover {
     idle: bool,
     /// When a failed round is tried again.
     retry_at: Option<tokio::time::Instant>,
+    /// The rounds that failed in a row.
+    attempts: Attempts,
 }
 
 impl Failover {
     pub(super) fn new() -> Failover {
-        Failover { round: None, idle: false, retry_at: None }
+        Failover { round: None, idle: false, retry_at: None, attempts: Attempts::default() }
     }
 
     /// The cache changed in a way that can matter: a new round may find work.
@@ -115,14 +118,19 @@ impl Failover {
         self.round = None;
         match result {
             Ok(Ok(Some(item))) => {
+                self.attempts.reset();
                 ctx.settings.metrics.failover_claimed(ctx.name());
                 return Some(item);
             }
-            Ok(Ok(None)) => self.idle = true,
-            Ok(Err(e)) => {
-                tracing::warn!(job = %ctx.name(), error = %e, "failover claim failed; retrying in a second");
+            Ok(Ok(None)) => {
+                self.attempts.reset();
                 self.idle = true;
-                self.retry_at = Some(tokio::time::Instant::now() + RETRY);
+            }
+            Ok(Err(e)) => {
+                let delay = self.attempts.fail(&retry::FAILOVER, ctx.settings.jitter.draw());
+                tracing::warn!(job = %ctx.name(), error = %e, retry_in_ms = delay.as_millis(), "failover claim failed; retrying");
+                self.idle = true;
+                self.retry_at = Some(tokio::time::Instant::now() + delay);
             }
             Err(e) => tracing::error!(job = %ctx.name(), error = %e, "failover claim task failed"),
         }

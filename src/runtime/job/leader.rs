@@ -9,13 +9,11 @@
 //! a sharding completes; the probe is cleared then, or when the flag is seen gone or this
 //! instance no longer leads.
 //!
-//! A failed round is retried after a pause that doubles with each failed round in a row, from
-//! [`RETRY_FIRST`] to [`RETRY_CAP`]: the round's own writes (the `processing` marker, the record)
+//! A failed round is retried after a pause that backs off with each failed round in a row
+//! ([`retry::SHARDING`], jittered): the round's own writes (the `processing` marker, the record)
 //! are changes that re-evaluate the job, so without it a transaction the registry keeps refusing
 //! (a node nobody may write, one over `jute.maxbuffer`) was retried as fast as the registry
 //! answered — some 200 rounds a second, four log lines and a dozen requests each.
-
-use std::time::Duration;
 
 use tokio::time::Instant;
 
@@ -28,13 +26,8 @@ use crate::ops::text::item_ranges;
 use crate::registry::cache::TreeCache;
 use crate::registry::codec::{self, ShardingFailure};
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
+use crate::retry;
 use crate::runtime::InjectedBug;
-
-/// The pause after a first failed sharding round before the next.
-const RETRY_FIRST: Duration = Duration::from_millis(100);
-
-/// The longest pause between failed sharding rounds.
-const RETRY_CAP: Duration = Duration::from_secs(10);
 
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
@@ -115,8 +108,9 @@ impl Leader {
             self.failed_since_ms = ctx.now().timestamp_millis();
         }
         self.failed = self.failed.saturating_add(1);
-        let pause = RETRY_FIRST.saturating_mul(1 << (self.failed - 1).min(16)).min(RETRY_CAP);
-        self.retry_at = Some(Instant::now() + pause);
+        // The failed rounds in a row before this one: the count of the backoff.
+        let before = u8::try_from(self.failed - 1).unwrap_or(u8::MAX);
+        self.retry_at = Some(Instant::now() + retry::SHARDING.delay(before, ctx.settings.jitter.draw()));
         let since = chrono::DateTime::from_timestamp_millis(self.failed_since_ms).unwrap_or_default();
         let record = ShardingFailure::new(since, self.failed, error, ctx.me.as_str());
         tracing::error!(job = %ctx.name(), attempts = self.failed, error = %record.error, "sharding did not complete; it will be retried");

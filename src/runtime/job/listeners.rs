@@ -189,6 +189,7 @@ impl Phases {
             cache: self.cache.clone(),
             report: report.clone(),
             fence: ctx.fence.clone(),
+            settings: Arc::clone(&ctx.settings),
             stopping: self.stopping.get_or_init(CancellationToken::new).clone(),
             fire,
             total: config.total(),

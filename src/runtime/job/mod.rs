@@ -63,7 +63,7 @@ use crate::coord::react::{self, Reaction};
 use crate::coord::view::{JobView, LiveView};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
-use crate::registry::cache::{CacheEvent, CacheReader, TreeCache};
+use crate::registry::cache::{CacheEvent, CacheHub, CacheReader, TreeCache};
 use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Registry, SessionStatus};
@@ -313,7 +313,10 @@ impl JobTask {
         let root = ctx.paths.root();
         let cache = match &ctx.settings.caches {
             Some(hub) => hub.cache(root, lazy_path, Some(live), expected, &|_| {}).await?,
-            None => TreeCache::start_projected(ctx.registry.clone(), root, lazy_path, live, expected).await?,
+            None => {
+                let hub = CacheHub::start_jittered(ctx.registry.clone(), root, ctx.settings.jitter.fork()).await?;
+                hub.cache(root, lazy_path, Some(live), expected, &|_| {}).await?
+            }
         };
         let reader = cache.reader();
         let root_seen = cache.view().text(root).unwrap_or_default().into_boxed_str();
@@ -681,7 +684,7 @@ impl JobTask {
         if !self.link_ok() {
             return;
         }
-        self.election.reap();
+        self.election.reap(&self.ctx.settings);
         let view = self.ctx.view(&self.cache);
         let config = &self.config.config;
         let duties =

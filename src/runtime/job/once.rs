@@ -15,7 +15,8 @@
 //!   waits for it.
 //!
 //! Waiting reads the job's watched cache on each change (no polling); a claim that failed is
-//! retried after a change or a second. A stopping job stops waiting (and claims nothing more).
+//! retried after a change or a pause that backs off while claims keep failing
+//! ([`retry::ONCE_PHASE`]). A stopping job stops waiting (and claims nothing more).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,10 +33,9 @@ use crate::listener::{DistributeOnceListener, FireContext};
 use crate::registry::cache::{CacheReader, CacheView};
 use crate::registry::path::{GuaranteePhase, ItemLeaf, JobPaths};
 use crate::registry::{Mode, Registry, RegistryError};
+use crate::retry::{self, Attempts};
+use crate::runtime::Settings;
 use crate::runtime::fence::FenceState;
-
-/// How long before a claim or report whose write failed is decided again, when no change came.
-const RETRY: Duration = Duration::from_secs(1);
 
 /// How many times `done` is written after the callback when the registry fails.
 const DONE_ATTEMPTS: u32 = 5;
@@ -48,6 +48,8 @@ pub(crate) struct OnceFire {
     pub(crate) cache: CacheReader,
     pub(crate) report: Arc<Reporter>,
     pub(crate) fence: watch::Receiver<FenceState>,
+    /// The worker's settings: the jitter of retries.
+    pub(crate) settings: Arc<Settings>,
     /// Cancelled when the job stops: waits end, nothing more is claimed.
     pub(crate) stopping: CancellationToken,
     pub(crate) fire: FireId,
@@ -116,6 +118,7 @@ impl OnceFire {
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut revisions = self.cache.revisions();
         let mut retry: Option<Instant> = None;
+        let mut attempts = Attempts::default();
         loop {
             revisions.borrow_and_update();
             let step = {
@@ -133,7 +136,7 @@ impl OnceFire {
                             if let Some(version) = self.lost_claim(phase, &claim, &e).await {
                                 return self.run(phase, version).await;
                             }
-                            retry = Some(self.retry_after(phase, "claim", &e));
+                            retry = Some(self.retry_after(phase, "claim", &e, &mut attempts));
                         }
                     }
                 }
@@ -146,7 +149,7 @@ impl OnceFire {
                             );
                             return self.report.listener_failed(&self.context, label(phase), &reason);
                         }
-                        Err(e) => retry = Some(self.retry_after(phase, "report", &e)),
+                        Err(e) => retry = Some(self.retry_after(phase, "report", &e, &mut attempts)),
                     }
                 }
                 Step::Wait => {}
@@ -176,12 +179,13 @@ impl OnceFire {
     }
 
     /// A write of the root failed: logged unless someone else's write won (the cache shows it
-    /// soon); decided again after a change or [`RETRY`].
-    fn retry_after(&self, phase: GuaranteePhase, what: &str, e: &RegistryError) -> Instant {
+    /// soon); decided again after a change or the next delay of `attempts`
+    /// ([`retry::ONCE_PHASE`]).
+    fn retry_after(&self, phase: GuaranteePhase, what: &str, e: &RegistryError, attempts: &mut Attempts) -> Instant {
         if !matches!(e, RegistryError::BadVersion(_) | RegistryError::NodeExists(_)) {
             tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, error = %e, "cannot {what} the once-per-fire phase; retrying");
         }
-        Instant::now() + RETRY
+        Instant::now() + attempts.fail(&retry::ONCE_PHASE, self.settings.jitter.draw())
     }
 
     /// The phase's timeout passed: reported once across the instances (the one whose write of
@@ -268,7 +272,7 @@ impl OnceFire {
             () = callbacks => {}
         }
         let root = self.paths.guarantee_root(phase);
-        let mut wait = Duration::from_millis(200);
+        let mut attempts = Attempts::default();
         for _ in 0..DONE_ATTEMPTS {
             match self.registry.set(&root, &Guard::Done(self.fire).encode(), Some(version)).await {
                 Ok(_) => return,
@@ -278,8 +282,7 @@ impl OnceFire {
                 }
                 Err(e) => {
                     tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, error = %e, "cannot record the once-per-fire listeners as done; retrying");
-                    tokio::time::sleep(wait).await;
-                    wait *= 2;
+                    tokio::time::sleep(attempts.fail(&retry::ONCE_DONE, self.settings.jitter.draw())).await;
                 }
             }
         }

@@ -8,17 +8,13 @@
 //! exiting. Owns the link state the other rooms read: `connected`, and whether an operator stopped
 //! the job here.
 
-use std::time::Duration;
-
 use tokio::time::Instant;
 
 use super::JobCtx;
 use crate::coord::react::{self, SessionStep};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::{Mode, Op, RegistryError, SessionStatus};
-
-/// How long a failed registration waits before it is tried again.
-const RETRY: Duration = Duration::from_secs(1);
+use crate::retry::{self, Attempts};
 
 /// How many times a stopping job tries to remove its runner node.
 const LEAVE_ATTEMPTS: u32 = 10;
@@ -31,13 +27,21 @@ pub(super) struct Registration {
     registered_session: i64,
     /// When to try a failed registration again.
     retry_at: Option<Instant>,
+    /// The registrations that failed in a row ([`retry::REGISTRATION`]).
+    attempts: Attempts,
     /// An operator deleted the instance node within our session: the job stops in this process.
     stopped_by_admin: bool,
 }
 
 impl Registration {
     pub(super) fn new() -> Registration {
-        Registration { connected: true, registered_session: 0, retry_at: None, stopped_by_admin: false }
+        Registration {
+            connected: true,
+            registered_session: 0,
+            retry_at: None,
+            attempts: Attempts::default(),
+            stopped_by_admin: false,
+        }
     }
 
     /// Connected to the registry.
@@ -112,7 +116,8 @@ impl Registration {
         }
     }
 
-    /// Registers, and on failure schedules a retry.
+    /// Registers, and on failure schedules a retry, backing off while it keeps failing
+    /// ([`retry::REGISTRATION`]).
     pub(super) async fn register_or_retry(
         &mut self,
         ctx: &JobCtx,
@@ -120,9 +125,13 @@ impl Registration {
         disabled: bool,
     ) {
         self.retry_at = None;
-        if let Err(e) = self.register(ctx, cached, disabled).await {
-            tracing::warn!(job = %ctx.name(), error = %e, "registration failed, retrying");
-            self.retry_at = Some(Instant::now() + RETRY);
+        match self.register(ctx, cached, disabled).await {
+            Ok(()) => self.attempts.reset(),
+            Err(e) => {
+                let delay = self.attempts.fail(&retry::REGISTRATION, ctx.settings.jitter.draw());
+                tracing::warn!(job = %ctx.name(), error = %e, retry_in_ms = delay.as_millis(), "registration failed, retrying");
+                self.retry_at = Some(Instant::now() + delay);
+            }
         }
     }
 
@@ -156,8 +165,8 @@ impl Registration {
     }
 
     /// The job stopped here and its runs ended: the instance node goes (unless an operator
-    /// deleted it), then the runner node — retried for a while, since until it goes no other
-    /// instance takes over the runs this one left.
+    /// deleted it), then the runner node — retried for a while ([`retry::LEAVE`]), since until it
+    /// goes no other instance takes over the runs this one left.
     pub(super) async fn leave(&self, ctx: &JobCtx) {
         if !self.connected {
             return;
@@ -167,6 +176,7 @@ impl Registration {
         {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot remove the instance node");
         }
+        let mut attempts = Attempts::default();
         for attempt in 1..=LEAVE_ATTEMPTS {
             match ctx.registry.delete_if_exists(&ctx.paths.runner(ctx.me.as_str())).await {
                 Ok(_) => return,
@@ -175,7 +185,7 @@ impl Registration {
                 }
                 Err(e) => {
                     tracing::warn!(job = %ctx.name(), error = %e, "cannot remove the runner node; retrying");
-                    tokio::time::sleep(RETRY).await;
+                    tokio::time::sleep(attempts.fail(&retry::LEAVE, ctx.settings.jitter.draw())).await;
                 }
             }
         }

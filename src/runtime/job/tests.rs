@@ -30,6 +30,7 @@ fn settings(turns: usize) -> Arc<Settings> {
         turns: Arc::new(tokio::sync::Semaphore::new(turns)),
         contentions: tokio::sync::Semaphore::new(turns),
         caches: None,
+        jitter: crate::retry::Jitter::seeded(0),
     })
 }
 

@@ -320,6 +320,8 @@ impl World {
         // The machine's clock, as the worker reads it: skewed, and set back when a skew ends.
         wc.clock = Arc::new(SkewedClock { base: Arc::clone(&self.clock), skew });
         wc.bugs.clone_from(&self.config.bugs);
+        // The retries' jitter follows the seed too, one sequence per worker start.
+        wc.jitter_seed = Some(self.config.seed ^ (u64::from(pid) << 32));
         match Worker::start(wc).await {
             Ok(worker) => self.slots[slot].worker = Some(worker),
             Err(e) => panic!("seed {}: worker {slot} did not start: {e:#}", self.config.seed),

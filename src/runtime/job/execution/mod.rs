@@ -40,6 +40,7 @@ use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
+use crate::retry::{self, Attempts, Jitter};
 use crate::runtime::InjectedBug;
 use crate::runtime::metrics::Refusal;
 use crate::sync::lock;
@@ -55,9 +56,6 @@ pub(super) struct Unsettled {
     /// owner of the item would run the owed fire again).
     settle: Option<DateTime<Utc>>,
 }
-
-/// How long before clearing the nodes of an ended run is tried again after the registry failed.
-const CLEAR_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The items this instance runs or is about to run (its `running` node written or being
 /// written), shared with the failover round so that it never takes this instance's own live run
@@ -87,6 +85,8 @@ struct Busy {
     unsettled: BTreeMap<u32, Unsettled>,
     /// When the clearing of unsettled items (or a fire owed by a clock ahead) is tried again.
     retry_at: Option<tokio::time::Instant>,
+    /// The tries at clearing unsettled items that failed in a row ([`retry::CLEAR`]).
+    clear_attempts: Attempts,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
     /// The job's executor pool here.
@@ -112,6 +112,7 @@ impl Execution {
                 stream_stop: watch::Sender::new(false),
                 unsettled: BTreeMap::new(),
                 retry_at: None,
+                clear_attempts: Attempts::default(),
                 groups: FireGroups::default(),
                 pool: pool::Pool::default(),
                 phases: super::listeners::Phases::new(self.cache.clone()),
@@ -146,47 +147,63 @@ impl Execution {
     }
 
     /// Tries again to clear the nodes of ended runs (see `unsettled`) when it is time; with the
-    /// link down (`link_ok` false) not yet: the next try is put off by [`CLEAR_RETRY`].
+    /// link down (`link_ok` false) not yet: the next try is put off by another delay of the
+    /// current backoff ([`retry::CLEAR`]; a try put off is no failure).
     pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, link_ok: bool) {
         let now = tokio::time::Instant::now();
         let Some(busy) = self.busy.as_deref_mut().filter(|busy| busy.retry_at.is_some_and(|at| at <= now)) else {
             return;
         };
         if !link_ok {
-            busy.retry_at = Some(now + CLEAR_RETRY);
+            busy.retry_at = Some(now + retry::CLEAR.delay(busy.clear_attempts.count(), ctx.settings.jitter.draw()));
             return;
         }
         busy.retry_at = None;
         let unsettled = std::mem::take(&mut busy.unsettled);
+        let mut left = false;
         for (item, u) in unsettled {
             let held = !u.nodes.is_empty();
             // The misfire first: the nodes keep other instances off the item until it is settled.
             if let Some(started) = u.settle
                 && settle_misfire(ctx, item, started).await.is_err()
             {
-                self.keep(item, u, held);
+                left |= self.keep(item, u, held);
                 continue;
             }
             let ops: Vec<Op> = u.nodes.into_iter().map(|path| Op::Delete { path, version: None }).collect();
             let nodes = apply_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
-            self.keep(item, Unsettled { nodes, settle: None }, held);
+            left |= self.keep(item, Unsettled { nodes, settle: None }, held);
         }
+        self.schedule_clear(left, &ctx.settings.jitter);
     }
 
-    /// Records what an ended run of `item` could not write. `held`: the item is in [`LocalRuns`]
-    /// for it (its run just ended, or its nodes were left); with no node left it is released — a
-    /// new run of the item may hold it by now otherwise.
-    fn keep(&mut self, item: u32, left: Unsettled, held: bool) {
+    /// Records what an ended run of `item` could not write; true when it left anything.
+    /// `held`: the item is in [`LocalRuns`] for it (its run just ended, or its nodes were left);
+    /// with no node left it is released — a new run of the item may hold it by now otherwise.
+    fn keep(&mut self, item: u32, left: Unsettled, held: bool) -> bool {
         if held && left.nodes.is_empty() {
             lock(&self.local).remove(&item);
         }
-        if !left.nodes.is_empty() || left.settle.is_some() {
-            let busy = self.busy();
-            let u = busy.unsettled.entry(item).or_default();
-            u.nodes.extend(left.nodes);
-            u.settle = u.settle.max(left.settle);
-            busy.retry_at = Some(tokio::time::Instant::now() + CLEAR_RETRY);
+        if left.nodes.is_empty() && left.settle.is_none() {
+            return false;
         }
+        let u = self.busy().unsettled.entry(item).or_default();
+        u.nodes.extend(left.nodes);
+        u.settle = u.settle.max(left.settle);
+        true
+    }
+
+    /// After tries at clearing what ended runs left: when some of it is `left`, the next try is
+    /// scheduled, backing off while tries keep failing ([`retry::CLEAR`]); otherwise the backoff
+    /// starts over.
+    fn schedule_clear(&mut self, left: bool, jitter: &Jitter) {
+        let Some(busy) = self.busy.as_deref_mut() else { return };
+        if !left {
+            busy.clear_attempts.reset();
+            return;
+        }
+        let at = tokio::time::Instant::now() + busy.clear_attempts.fail(&retry::CLEAR, jitter.draw());
+        busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
     }
 
     /// True when a run of `item` is in progress here.

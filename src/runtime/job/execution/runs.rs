@@ -270,6 +270,7 @@ impl Execution {
             let items = settled(&done.complete_failover, fresh);
             failed.extend(complete_failovers(ctx, &items, &results_of(&items), fresh).await);
         }
+        let mut left = false;
         for &(item, _) in &done.settle {
             let settle = unsettled.get(&item).copied();
             let nodes: Vec<String> = match settle {
@@ -278,7 +279,10 @@ impl Execution {
                 Some(_) if config.config.monitor_execution => vec![ctx.paths.item_leaf(item, ItemLeaf::Running)],
                 Some(_) => Vec::new(),
             };
-            self.keep(item, Unsettled { nodes, settle }, true);
+            left |= self.keep(item, Unsettled { nodes, settle }, true);
+        }
+        if left {
+            self.schedule_clear(true, &ctx.settings.jitter);
         }
         if !done.rerun.is_empty() {
             let view = ctx.view(cache);
