@@ -323,6 +323,17 @@ impl Render for JobShow {
     }
 
     fn table(&self) -> Vec<Block> {
+        self.blocks(false)
+    }
+
+    fn wide(&self) -> Vec<Block> {
+        self.blocks(true)
+    }
+}
+
+impl JobShow {
+    /// The table views: the head, servers, instances and the items (times in full with `wide`).
+    fn blocks(&self, wide: bool) -> Vec<Block> {
         let d = &self.detail;
         let (items, rest) = self.overview();
         let mut servers = Table::new();
@@ -347,23 +358,13 @@ impl Render for JobShow {
             Block::Text("\nInstances\n".into()),
             Block::table(instances),
             Block::Text("\nSharding\n".into()),
-            Block::table(item_table(&items, self.job.time_zone(), false)),
+            Block::table(item_table(&items, self.job.time_zone(), wide)),
         ];
         blocks.extend(rest.map(Block::Text));
         blocks.extend(health_notes(&items).map(Block::Text));
         blocks
     }
 
-    fn wide(&self) -> Vec<Block> {
-        let mut blocks = self.table();
-        if let Some(table) = blocks.iter_mut().rfind(|b| matches!(b, Block::Table(..))) {
-            *table = Block::table(item_table(&self.overview().0, self.job.time_zone(), true));
-        }
-        blocks
-    }
-}
-
-impl JobShow {
     /// The item rows the table views show, and the note on the rest ([`overview_rows`]).
     fn overview(&self) -> (Vec<view::ItemRow>, Option<String>) {
         overview_rows(&self.detail.sharding, &self.detail.name)

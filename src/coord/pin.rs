@@ -215,10 +215,16 @@ fn show(v: &Option<String>) -> String {
 
 /// One line for the log: `script.command.line: the registry has '...', the job file '...'`
 /// (tokens in URLs masked).
-pub fn describe(refused: &[Refused]) -> String {
+pub fn describe<'r>(refused: impl IntoIterator<Item = &'r Refused>) -> String {
+    lines(refused.into_iter().map(|r| (r.prop, &r.registry, &r.pinned)))
+}
+
+/// `prop: the registry has '...', the job file '...'` for each refusal, joined with `; `.
+fn lines<'r>(refused: impl Iterator<Item = (&'r str, &'r Option<String>, &'r Option<String>)>) -> String {
     refused
-        .iter()
-        .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.pinned)))
+        .map(|(prop, registry, file)| {
+            format!("{prop}: the registry has {}, the job file {}", show(registry), show(file))
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -241,11 +247,7 @@ pub fn standing<'r>(config: &JobConfig, refused: &'r [RefusedValue]) -> Vec<&'r 
 /// Recorded refusals for people, tokens in URLs masked: `script.command.line: the registry has
 /// '...', the job file '...'; ...`.
 pub fn detail(refused: &[&RefusedValue]) -> String {
-    refused
-        .iter()
-        .map(|r| format!("{}: the registry has {}, the job file {}", r.prop, show(&r.registry), show(&r.job_file)))
-        .collect::<Vec<_>>()
-        .join("; ")
+    lines(refused.iter().map(|r| (r.prop.as_str(), &r.registry, &r.job_file)))
 }
 
 /// The `ejctl config set` assignment that sets a pinned key to `v` (`None`: unset).

@@ -191,8 +191,8 @@ impl JobCtx {
     /// one count per kind refused (a command, the error handler's destination).
     pub(crate) fn note_refusal(&self, config: &Effective, items: &[u32]) {
         for kind in [PinKind::Command, PinKind::ErrorHandler] {
-            let refused: Vec<_> = config.refused.iter().filter(|r| PinKind::of(r.prop) == kind).cloned().collect();
-            if refused.is_empty() {
+            let of_kind = || config.refused.iter().filter(move |r| PinKind::of(r.prop) == kind);
+            if of_kind().next().is_none() {
                 continue;
             }
             let count = self.probe.refused();
@@ -204,7 +204,7 @@ impl JobCtx {
                 "refused the registry's {noun} (uses the job file's; set {switch} = true in the job file to accept it): {refused}",
                 noun = kind.noun(),
                 switch = kind.switch(),
-                refused = crate::coord::pin::describe(&refused),
+                refused = crate::coord::pin::describe(of_kind()),
             );
         }
     }
