@@ -79,7 +79,7 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let cache = TreeCache::start(registry.clone(), "/", |_| false).await?;
     let read = started.elapsed();
-    let nodes = cache.view().contents();
+    let nodes = cache.read().contents();
     let node_count = nodes.len();
     let data = Data::load(nodes, Utc::now());
     let mut app = App::new(ns, None, false, "--readonly");

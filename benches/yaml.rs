@@ -236,7 +236,7 @@ fn measure(name: &'static str, text: &str, runs: usize) -> Row {
         check: time(runs, || bounded::check(text)),
         from_yaml: time(runs, || JobConfig::from_yaml(text)),
         config_json: parsed.as_ref().map_or(0.0, |cfg| time(runs, || ejctl::ops::config::config_json(cfg))),
-        job_show: time(runs, || ejctl::ops::view::job_detail("ns", &job, now)),
+        job_show: time(runs, || ejctl::ops::report::job_detail("ns", &job, now)),
     }
 }
 

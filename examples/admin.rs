@@ -16,7 +16,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use ejctl::ops::{Admin, view};
+use ejctl::ops::{Admin, report};
 use ejctl::registry::codec::ServerStatus;
 use ejctl::registry::{Registry, ZkOptions};
 
@@ -51,7 +51,7 @@ async fn run() -> anyhow::Result<()> {
     // Two rounds of pipelined reads for every job of the namespace, however many there are.
     let jobs = admin.read_all().await?;
     println!("{:<32} {:<14} {:>9}  CRON", "JOB", "STATUS", "INSTANCES");
-    for job in view::job_briefs(&jobs, chrono::Utc::now()) {
+    for job in report::job_briefs(&jobs, chrono::Utc::now()) {
         println!(
             "{:<32} {:<14} {:>9}  {}",
             job.name,

@@ -17,12 +17,12 @@
 //!    runs, misfire) and failover, plus fencing, the dump port and the HTTP endpoint (metrics,
 //!    health and readiness probes). It carries out what [`coord`] decides.
 //! 4. [`ops`]: the admin operations on a namespace, for any Rust program: reading jobs and the
-//!    views built from them, every mutation of ElasticJob's operations API as planned changes
+//!    reports built from them, every mutation of ElasticJob's operations API as planned changes
 //!    applied in transactions, trigger-and-wait, configuration get/set/edit, publishing
 //!    configurations (`config apply` / `diff`, a worker's start-up), `why`.
 //! 5. [`jobfile`]: the TOML job files `ejctl run` reads, validated before anything is written.
 //! 6. [`coord`]: coordination decisions as pure, table-tested functions — no I/O, no clock: the
-//!    typed job view, which items a fire runs, the registry transactions of runs, failover and
+//!    typed job snapshot, which items a fire runs, the registry transactions of runs, failover and
 //!    leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
 //!    values, a configuration's validation (done once), `why`'s explanations.
 //! 7. The adapters around a run:

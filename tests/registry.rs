@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ejctl::coord::view::{JobView, LiveView};
+use ejctl::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use ejctl::registry::cache::{CacheEvent, CacheHub, TreeCache};
 use ejctl::registry::path::JobPaths;
 use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError, WatchEvent};
@@ -196,9 +196,9 @@ fn lazy_running(p: &str) -> bool {
 
 /// The job view a cache keeps current equals the one built from all its nodes.
 fn assert_live_view(cache: &TreeCache) {
-    let nodes = cache.view();
-    let live = nodes.projection::<LiveView>().and_then(LiveView::current).expect("the cache keeps a job view");
-    assert_eq!(*live, JobView::from_cache(&JobPaths::new("job"), &nodes));
+    let nodes = cache.read();
+    let live = nodes.projection::<LiveSnapshot>().and_then(LiveSnapshot::current).expect("the cache keeps a job view");
+    assert_eq!(*live, JobSnapshot::from_cache(&JobPaths::new("job"), &nodes));
 }
 
 async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
@@ -206,17 +206,17 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     let other = f.registry().await;
     r.create("/job/config", b"v1", Mode::Persistent).await.unwrap();
     other.create("/job/sharding/1/instance", b"10.0.0.1@-@1", Mode::Persistent).await.unwrap();
-    let live = Box::new(LiveView::with_threshold(JobPaths::new("job"), 0));
+    let live = Box::new(LiveSnapshot::with_threshold(JobPaths::new("job"), 0));
     let mut cache = TreeCache::start_projected(r.clone(), "/job", lazy_running, live, 0).await.unwrap();
-    assert_eq!(cache.view().data("/job/config"), Some(&b"v1"[..]));
+    assert_eq!(cache.read().data("/job/config"), Some(&b"v1"[..]));
     assert_live_view(&cache);
     other.set("/job/config", b"v2", None).await.unwrap();
     assert_eq!(within(10, "a change", cache.recv()).await, Some(CacheEvent::Changed("/job/config".into())));
-    assert_eq!(cache.view().data("/job/config"), Some(&b"v2"[..]));
+    assert_eq!(cache.read().data("/job/config"), Some(&b"v2"[..]));
     other.create("/job/sharding/0/running", b"owner", Mode::Persistent).await.unwrap();
     within(10, "the running node", cache.wait_until(|v| v.exists("/job/sharding/0/running"))).await;
-    assert_eq!(cache.view().node("/job/sharding/0/running").unwrap().data, None, "lazy nodes are not read");
-    assert_eq!(cache.view().children("/job/sharding"), ["0", "1"]);
+    assert_eq!(cache.read().node("/job/sharding/0/running").unwrap().data, None, "lazy nodes are not read");
+    assert_eq!(cache.read().children("/job/sharding"), ["0", "1"]);
     assert_live_view(&cache);
 
     // The cache's session expires; changes made meanwhile reach it through the resync.
@@ -230,7 +230,7 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
             if ev == CacheEvent::Resynced {
                 saw_resync = true;
             }
-            let v = cache.view();
+            let v = cache.read();
             if saw_resync && v.data("/job/config") == Some(&b"v3"[..]) && v.exists("/job/servers/10.0.0.1") {
                 break;
             }
@@ -238,14 +238,14 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
     })
     .await;
     assert!(saw_resync);
-    assert_eq!(cache.view().node("/job/sharding/0/running").unwrap().data, None, "a re-read keeps no lazy data");
+    assert_eq!(cache.read().node("/job/sharding/0/running").unwrap().data, None, "a re-read keeps no lazy data");
     assert!(r.session().borrow().epoch >= 2, "a new session was built");
     within(10, "the deletion made meanwhile", cache.wait_until(|v| !v.exists("/job/sharding/1/instance"))).await;
     assert_live_view(&cache);
     other.delete("/job/servers/10.0.0.1", None).await.unwrap();
     within(10, "events on the new session", cache.wait_until(|v| !v.exists("/job/servers/10.0.0.1"))).await;
     assert_live_view(&cache);
-    assert!(cache.view().projection::<LiveView>().and_then(LiveView::current).unwrap().servers.is_empty());
+    assert!(cache.read().projection::<LiveSnapshot>().and_then(LiveSnapshot::current).unwrap().servers.is_empty());
 }
 
 /// The next events of `cache` already queued or arriving within a moment, up to its view showing
@@ -253,11 +253,11 @@ async fn cache_follows_changes_and_resyncs_after_a_new_session(f: Fixture) {
 async fn events_until(
     cache: &mut TreeCache,
     what: &str,
-    done: impl Fn(&ejctl::registry::cache::CacheView<'_>) -> bool,
+    done: impl Fn(&ejctl::registry::cache::CacheRead<'_>) -> bool,
 ) -> Vec<CacheEvent> {
     let mut seen = Vec::new();
     within(30, what, async {
-        while !done(&cache.view()) {
+        while !done(&cache.read()) {
             seen.extend(cache.recv().await);
         }
     })
@@ -298,8 +298,8 @@ async fn a_hub_feeds_each_cache_its_own_events(f: Fixture) {
     let mut a = hub.cache("/a", |_| false, None, 0, &|_| {}).await.unwrap();
     let mut b = hub.cache("/b", |_| false, None, 0, &|_| {}).await.unwrap();
     let mut a2 = hub.cache("/a", |_| false, None, 0, &|_| {}).await.unwrap();
-    assert_eq!(a.view().data("/a/x"), Some(&b"0"[..]));
-    assert_eq!(b.view().data("/b/y"), Some(&b"0"[..]));
+    assert_eq!(a.read().data("/a/x"), Some(&b"0"[..]));
+    assert_eq!(b.read().data("/b/y"), Some(&b"0"[..]));
 
     // One transaction: its events arrive together and are read in one request.
     let set = |p: &str, v: &[u8]| Op::Set { path: p.into(), data: v.to_vec(), version: None };
@@ -324,7 +324,7 @@ async fn a_hub_feeds_each_cache_its_own_events(f: Fixture) {
     let mut d = hub.cache("/d", |_| false, None, 0, &|_| {}).await.unwrap();
     writer.await.unwrap();
     let seen = events_until(&mut d, "every node of d", |v| v.exists("/d/n099")).await;
-    assert_eq!(d.view().children("/d").len(), 100);
+    assert_eq!(d.read().children("/d").len(), 100);
     let mut created: Vec<&CacheEvent> = seen.iter().filter(|e| matches!(e, CacheEvent::Created(_))).collect();
     let count = created.len();
     created.sort_by_key(|e| format!("{e:?}"));

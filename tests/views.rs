@@ -12,7 +12,7 @@ use serde_json::Value;
 use ejctl::config::JobConfig;
 use ejctl::coord::state::Health;
 use ejctl::ops::Admin;
-use ejctl::ops::view::{failover_state, job_brief};
+use ejctl::ops::report::{failover_state, job_brief};
 use ejctl::registry::codec::{InstanceId, InstanceInfo, ItemResult, RunOutcome, ShardingFailure};
 use ejctl::registry::embedded::EmbeddedStore;
 use ejctl::registry::path::{ItemLeaf, JobPaths};

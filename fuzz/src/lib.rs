@@ -76,7 +76,7 @@ pub fn bounded_yaml(data: &[u8]) {
                 node: NodeData { data: data.to_vec(), stat: Stat::default() },
             };
             let job = ejctl::ops::read::JobData::from_nodes("j", &[node("/j", b"SCRIPT"), node("/j/config", data)]);
-            let shown = ejctl::ops::view::job_detail("fuzz", &job, Utc::now()).config.to_string().len();
+            let shown = ejctl::ops::report::job_detail("fuzz", &job, Utc::now()).config.to_string().len();
             assert!(
                 shown <= 16 * bounded::MAX_EXPANDED_BYTES,
                 "{} bytes of YAML shown as {shown} bytes of JSON",

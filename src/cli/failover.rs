@@ -1,5 +1,5 @@
 //! `ejctl failover list [JOB]`: the items waiting to be failed over and the items being failed over
-//! right now (docs/src/design/compatibility.md#failover, [`crate::ops::view::failover_state`]), of
+//! right now (docs/src/design/compatibility.md#failover, [`crate::ops::report::failover_state`]), of
 //! one job or of every job (like `instance list [JOB]`).
 //!
 //! * pending: `leader/failover/items/{item}` — a crash detector queued the item; the failover
@@ -16,7 +16,7 @@ use super::global::{self, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::exit::Exit;
 use crate::ops::check_job_name;
-use crate::ops::view::{self, FailoverState};
+use crate::ops::report::{self, FailoverState};
 use crate::registry::path::ItemLeaf;
 
 /// `ejctl failover ...`.
@@ -141,7 +141,7 @@ pub async fn exec(global: &GlobalArgs, cmd: FailoverCmd, out: &mut Output) -> Re
             .into_iter()
             .filter(|j| j.has_config)
             .map(|j| {
-                let mut state = view::failover_state(&j, chrono::Utc::now());
+                let mut state = report::failover_state(&j, chrono::Utc::now());
                 state.job = Some(j.name);
                 state
             })
@@ -152,7 +152,7 @@ pub async fn exec(global: &GlobalArgs, cmd: FailoverCmd, out: &mut Output) -> Re
     check_job_name(&name)?;
     let admin = global::admin(global).await?;
     let job = admin.read_job(&name).await?;
-    let mut state = view::failover_state(&job, chrono::Utc::now());
+    let mut state = report::failover_state(&job, chrono::Utc::now());
     state.job = Some(job.name);
     out.render(&FailoverList(state))?;
     Ok(Exit::Ok)

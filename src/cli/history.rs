@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::global::GlobalArgs;
 use super::output::{Block, Output, Render};
-use super::views::result_cell;
+use super::render::result_cell;
 use crate::exit::{CliError, Exit};
 use crate::jobfile;
 use crate::ops::check_job_name;

@@ -16,8 +16,8 @@ use super::global::{self, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
 use crate::exit::{CliError, Exit};
 use crate::ops::check_job_name;
+use crate::ops::report::{self, InstanceRow};
 use crate::ops::text::{did_you_mean, item_ranges, join_items};
-use crate::ops::view::{self, InstanceRow};
 
 /// `ejctl instance ...`.
 #[derive(Debug, Subcommand)]
@@ -167,14 +167,14 @@ pub async fn exec(global: &GlobalArgs, cmd: InstanceCmd, out: &mut Output) -> Re
     }
     let admin = global::admin(global).await?;
     let jobs = admin.read_some(args.job.as_deref()).await?;
-    let instances = jobs.iter().flat_map(view::instance_rows).collect();
+    let instances = jobs.iter().flat_map(report::instance_rows).collect();
     out.render(&InstanceListDoc { instances })?;
     Ok(Exit::Ok)
 }
 
 async fn show(global: &GlobalArgs, id: &str, out: &mut Output) -> Result<Exit> {
     let admin = global::admin(global).await?;
-    let all: Vec<InstanceRow> = admin.read_all().await?.iter().flat_map(view::instance_rows).collect();
+    let all: Vec<InstanceRow> = admin.read_all().await?.iter().flat_map(report::instance_rows).collect();
     let jobs: Vec<InstanceRow> = all.iter().filter(|r| r.id == id).cloned().collect();
     let Some(first) = jobs.first() else {
         let hint = did_you_mean(id, all.iter().map(|r| r.id.as_str()));

@@ -11,7 +11,7 @@
 //! Mutations validate everything (job, server) before the first write, and are no-ops (exit 0)
 //! when the tree already says what was asked. In `table`/`plain` mode a short confirmation goes
 //! to stderr and stdout stays empty; `-o json|yaml` prints an action document
-//! ([`super::views::ActionDoc`]). `job trigger` is in [`super::trigger`].
+//! ([`super::render::ActionDoc`]). `job trigger` is in [`super::trigger`].
 
 use anyhow::Result;
 use chrono::Utc;
@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::global::{self, Changes, GlobalArgs, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, health_notes, item_plain_row, item_table, overview_rows};
+use super::render::{ActionDoc, ActionOutcome, health_notes, item_plain_row, item_table, overview_rows};
 use super::{prompt, trigger};
 use crate::config::schema::{self, Kind};
 use crate::config::secrets;
@@ -29,8 +29,8 @@ use crate::coord::pin;
 use crate::exit::Exit;
 use crate::ops::change::{self, Change};
 use crate::ops::read::JobData;
+use crate::ops::report::{self, JobBrief, JobDetail};
 use crate::ops::text::{ago, item_ranges, join_items, name_list, rfc3339, when};
-use crate::ops::view::{self, JobBrief, JobDetail};
 use crate::ops::{check_ip, check_job_name};
 use crate::registry::codec::ServerStatus;
 
@@ -246,7 +246,7 @@ async fn list(global: &GlobalArgs, watch: bool, out: &mut Output) -> Result<Exit
                 tracing::warn!(job = %j.name, error = %e, "unreadable job configuration");
             }
         }
-        let jobs = view::job_briefs(&jobs, Utc::now());
+        let jobs = report::job_briefs(&jobs, Utc::now());
         Ok(JobList { namespace: admin.namespace().to_string(), jobs })
     };
     if watch {
@@ -366,7 +366,7 @@ impl JobShow {
     }
 
     /// The item rows the table views show, and the note on the rest ([`overview_rows`]).
-    fn overview(&self) -> (Vec<view::ItemRow>, Option<String>) {
+    fn overview(&self) -> (Vec<report::ItemRow>, Option<String>) {
         overview_rows(&self.detail.sharding, &self.detail.name)
     }
 
@@ -430,7 +430,7 @@ impl JobShow {
             kv("Resharding", "pending (the leader's resharding flag is set)".to_string());
         }
         if let Some(c) = &d.cannot_shard {
-            kv("Health", format!("{}: {}", crate::ops::view::Health::CannotShard, c.reason));
+            kv("Health", format!("{}: {}", crate::ops::report::Health::CannotShard, c.reason));
         }
         let failover_queue: Vec<u32> = d.failover.pending.iter().map(|p| p.item).collect();
         kv("Failover queue", if failover_queue.is_empty() { "-".into() } else { item_ranges(&failover_queue) });
@@ -443,7 +443,7 @@ async fn show(global: &GlobalArgs, name: &str, show_secrets: bool, out: &mut Out
     check_job_name(name)?;
     let admin = global::admin(global).await?;
     let mut job = admin.read_job(name).await?;
-    let mut detail = view::job_detail(admin.namespace(), &job, Utc::now());
+    let mut detail = report::job_detail(admin.namespace(), &job, Utc::now());
     if !show_secrets {
         secrets::mask_document(&mut detail.config);
         job.config_text = secrets::mask_yaml(&job.config_text);
@@ -496,7 +496,7 @@ async fn set_status(
         format!("job '{}' is already {word} on {}: nothing to change", job.name, server.unwrap_or("every server"))
     };
     let doc = ActionDoc { action, job: Some(job.name.clone()), server: args.server.clone(), changed: done };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }
 
@@ -520,7 +520,7 @@ async fn shutdown(global: &GlobalArgs, args: &ServerArgs, out: &mut Output) -> R
         format!("job '{}' shut down on {}", job.name, name_list(&gone))
     };
     let doc = ActionDoc { action: "shutdown", job: Some(job.name.clone()), server: args.server.clone(), changed: done };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }
 
@@ -561,6 +561,6 @@ async fn remove(global: &GlobalArgs, args: &RemoveArgs, out: &mut Output) -> Res
         )
     };
     let doc = ActionDoc { action: "remove", job: Some(job.name.clone()), server: args.server.clone(), changed: done };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }

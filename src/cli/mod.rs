@@ -29,11 +29,11 @@ pub mod job;
 pub mod logline;
 pub mod output;
 pub mod prompt;
+pub mod render;
 pub mod run;
 pub mod server;
 pub mod sharding;
 pub mod trigger;
-pub mod views;
 pub mod watch;
 pub mod why;
 

@@ -25,12 +25,12 @@ use serde::Serialize;
 use super::global::{self, Changes, GlobalArgs, NoArgs, Reads};
 use super::output::{Block, Output, Render};
 use super::prompt;
-use super::views::{ActionDoc, ActionView};
+use super::render::{ActionDoc, ActionOutcome};
 use crate::exit::Exit;
 use crate::ops::change::Changed;
 use crate::ops::read::JobData;
+use crate::ops::report::{self, ServerSummary};
 use crate::ops::text::{item_ranges, join_items, name_list};
-use crate::ops::view::{self, ServerSummary};
 use crate::ops::{Admin, change, check_ip};
 use crate::registry::codec::ServerStatus;
 
@@ -184,7 +184,7 @@ async fn prune(global: &GlobalArgs, older_than: Duration, out: &mut Output) -> R
     };
     let doc =
         ActionDoc { action: if global.yes { "prune" } else { "prune-dry-run" }, job: None, server: None, changed };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }
 
@@ -198,7 +198,7 @@ fn pairs(changed: &[Changed]) -> String {
 async fn list(global: &GlobalArgs, out: &mut Output) -> Result<Exit> {
     let admin = global::admin(global).await?;
     let jobs = admin.read_all().await?;
-    out.render(&ServerListDoc { servers: view::server_summaries(&jobs) })?;
+    out.render(&ServerListDoc { servers: report::server_summaries(&jobs) })?;
     Ok(Exit::Ok)
 }
 
@@ -263,7 +263,7 @@ async fn show(global: &GlobalArgs, ip: &str, out: &mut Output) -> Result<Exit> {
     let jobs = jobs
         .iter()
         .filter_map(|j| {
-            let rows: Vec<_> = view::instance_rows(j).into_iter().filter(|r| r.server_ip == ip).collect();
+            let rows: Vec<_> = report::instance_rows(j).into_iter().filter(|r| r.server_ip == ip).collect();
             let status = j.view.servers.get(ip).map(ToString::to_string);
             if status.is_none() && rows.is_empty() {
                 return None;
@@ -303,7 +303,7 @@ async fn set_status(
         format!("server {ip} {word} for {} job(s): {}", names.len(), name_list(&names))
     };
     let doc = ActionDoc { action, job: None, server: Some(ip.to_string()), changed: done };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }
 
@@ -336,6 +336,6 @@ async fn shutdown_or_remove(global: &GlobalArgs, ip: &str, remove: bool, out: &m
     };
     let action = if remove { "remove" } else { "shutdown" };
     let doc = ActionDoc { action, job: None, server: Some(ip.to_string()), changed: done };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }

@@ -2,7 +2,7 @@
 //!
 //! * `sharding show JOB`: every item with its owner, server IP, status
 //!   (docs/src/design/compatibility.md#statuses: `DISABLED`, `RUNNING`, `SHARDING_FLAG`,
-//!   `PENDING`), failover owner and flags ([`crate::ops::view::item_rows`]).
+//!   `PENDING`), failover owner and flags ([`crate::ops::report::item_rows`]).
 //! * `sharding disable|enable JOB ITEM...`: ElasticJob's `ShardingOperateAPI`
 //!   (docs/src/design/compatibility.md#admin-operations), planned by
 //!   [`crate::ops::change::item_switch`]: each item must be in `0..shardingTotalCount` (exit 3
@@ -17,13 +17,13 @@ use serde::Serialize;
 
 use super::global::{self, GlobalArgs, Offline, Reads};
 use super::output::{Block, Output, Render};
-use super::views::{ActionDoc, ActionView, cannot_shard_note, health_notes, item_plain_row, item_table};
+use super::render::{ActionDoc, ActionOutcome, cannot_shard_note, health_notes, item_plain_row, item_table};
 use crate::coord::strategy::{self, Strategy};
 use crate::exit::{CliError, Exit};
 use crate::ops::change;
 use crate::ops::check_job_name;
+use crate::ops::report::{self, CannotShard, ItemRow};
 use crate::ops::text::{item_ranges, join_items};
-use crate::ops::view::{self, CannotShard, ItemRow};
 
 /// `ejctl sharding ...`.
 #[derive(Debug, Subcommand)]
@@ -207,9 +207,9 @@ async fn show(global: &GlobalArgs, name: &str, watch: bool, out: &mut Output) ->
     let read = async || -> Result<ShowDoc> {
         let job = admin.read_job(name).await?;
         let now = chrono::Utc::now();
-        let items = view::item_rows(&job, now);
+        let items = report::item_rows(&job, now);
         let time_zone = job.time_zone().map(str::to_string);
-        let cannot_shard = view::cannot_shard(&job, now);
+        let cannot_shard = report::cannot_shard(&job, now);
         Ok(ShowDoc { sharding_total_count: job.total().unwrap_or(0), job: job.name, items, cannot_shard, time_zone })
     };
     let doc = read().await?;
@@ -236,6 +236,6 @@ async fn switch(global: &GlobalArgs, args: &ItemArgs, disable: bool, out: &mut O
         format!("job '{}': item(s) {} {word}", job.name, item_ranges(&done))
     };
     let doc = ActionDoc { action, job: Some(job.name.clone()), server: None, changed };
-    out.render(&ActionView { doc, note })?;
+    out.render(&ActionOutcome { doc, note })?;
     Ok(Exit::Ok)
 }

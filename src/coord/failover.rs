@@ -3,7 +3,7 @@
 //!
 //! An orphaned run is a `running` node whose runner is gone, a claim whose claimer is gone, or
 //! this instance's own run killed by fencing. A runner is gone when it has neither an instance
-//! node nor a runner node ([`JobView::may_run`]): an operator's `job shutdown` deletes the
+//! node nor a runner node ([`JobSnapshot::may_run`]): an operator's `job shutdown` deletes the
 //! instance node at once, but the worker's killed runs take up to its kill grace to end, and
 //! failing the item over meanwhile would run it twice. The cache only names *suspects* ([`suspects`]); a
 //! failover round, under the failover latch, re-reads each suspect and queues the confirmed
@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use super::view::JobView;
+use super::snapshot::JobSnapshot;
 use crate::registry::cache::CacheEvent;
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Mode, NodeData, Op};
@@ -21,7 +21,7 @@ use crate::registry::{Mode, NodeData, Op};
 /// The items whose run may be orphaned: their `running` node's runner (the `failovering`
 /// claimer, else the owner) or their `failovering` claimer is this instance or not live. Items
 /// running here are never suspects (`busy_here`).
-pub fn suspects(view: &JobView, me: &str, busy_here: impl Fn(u32) -> bool) -> Vec<u32> {
+pub fn suspects(view: &JobSnapshot, me: &str, busy_here: impl Fn(u32) -> bool) -> Vec<u32> {
     let orphan_runner = |id: &str| id == me || !view.may_run(id);
     view.items
         .iter()
@@ -38,7 +38,7 @@ pub fn suspects(view: &JobView, me: &str, busy_here: impl Fn(u32) -> bool) -> Ve
 /// Whether to start a failover round now: there is work (suspects or queued items), no round is
 /// in flight, the last round did not find the queue empty since the cache last changed, and this
 /// instance may take items (live, server enabled).
-pub fn should_claim(view: &JobView, me: &str, suspects: &[u32], in_flight: bool, idle: bool) -> bool {
+pub fn should_claim(view: &JobSnapshot, me: &str, suspects: &[u32], in_flight: bool, idle: bool) -> bool {
     let work = !suspects.is_empty() || !view.failover_queue.is_empty();
     work && !in_flight && !idle && view.is_available(me)
 }
@@ -86,7 +86,7 @@ pub struct Orphan {
 
 /// Confirms a suspect from a fresh read of its [`SUSPECT_LEAVES`] against the instances that may
 /// still run items (`instances`: those with an instance node or a runner node, see
-/// [`JobView::may_run`]).
+/// [`JobSnapshot::may_run`]).
 /// `here` says whether this instance runs (or is about to run) the item — checked after the read,
 /// so a run of ours that began before it is seen. `None`: not an orphan (someone live runs or has
 /// claimed it, or it finished meanwhile).
@@ -137,7 +137,7 @@ pub fn claim_order(mut names: Vec<String>, disabled: &BTreeSet<u32>) -> Vec<u32>
 /// Failover was switched off: the nodes to remove (`removeFailoverInfo`) — every `failover`
 /// node, and, beyond ElasticJob, the `failovering` markers of runs that are not going on here
 /// (`busy_here`). The queue goes too.
-pub fn switched_off(view: &JobView, paths: &JobPaths, busy_here: impl Fn(u32) -> bool) -> Vec<String> {
+pub fn switched_off(view: &JobSnapshot, paths: &JobPaths, busy_here: impl Fn(u32) -> bool) -> Vec<String> {
     let mut nodes = Vec::new();
     for (&item, state) in &view.items {
         if state.failover.is_some() {

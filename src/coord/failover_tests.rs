@@ -1,7 +1,7 @@
 //! Table tests of the failover decisions: suspects, confirmation, order, switch-off.
 
 use super::*;
-use crate::coord::view::ItemView;
+use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::Stat;
 use crate::registry::cache::CacheEvent;
 use crate::registry::codec::ServerStatus;
@@ -12,8 +12,8 @@ const GONE: &str = "10.0.0.3@-@3";
 /// Shut down by an operator (no instance node), its killed runs not ended yet (runner node).
 const STOPPING: &str = "10.0.0.4@-@4";
 
-fn view(items: Vec<(u32, ItemView)>) -> JobView {
-    let mut v = JobView::default();
+fn view(items: Vec<(u32, ItemSnapshot)>) -> JobSnapshot {
+    let mut v = JobSnapshot::default();
     for id in [ME, LIVE] {
         v.instances.insert(id.into(), None);
     }
@@ -24,19 +24,19 @@ fn view(items: Vec<(u32, ItemView)>) -> JobView {
     v
 }
 
-fn item(owner: Option<&str>, running: bool, failovering: Option<&str>) -> ItemView {
-    ItemView {
+fn item(owner: Option<&str>, running: bool, failovering: Option<&str>) -> ItemSnapshot {
+    ItemSnapshot {
         owner: owner.map(str::to_string),
         running,
         failovering: failovering.map(str::to_string),
-        ..ItemView::default()
+        ..ItemSnapshot::default()
     }
 }
 
 #[test]
 fn suspect_rules() {
     // (rule, item state, busy here, suspect)
-    let rows: Vec<(&str, ItemView, bool, bool)> = vec![
+    let rows: Vec<(&str, ItemSnapshot, bool, bool)> = vec![
         ("idle item: no", item(Some(GONE), false, None), false, false),
         ("running, owner live: no", item(Some(LIVE), true, None), false, false),
         ("running, owner gone: yes", item(Some(GONE), true, None), false, true),
@@ -77,7 +77,7 @@ fn should_claim_rules() {
     let mut not_live = queued.clone();
     not_live.instances.remove(ME);
     // (rule, view, suspects, in flight, idle, expected)
-    type Row<'a> = (&'a str, &'a JobView, &'a [u32], bool, bool, bool);
+    type Row<'a> = (&'a str, &'a JobSnapshot, &'a [u32], bool, bool, bool);
     let rows: Vec<Row<'_>> = vec![
         ("queued items: claim", &queued, &[], false, false, true),
         ("suspects: confirm and claim", &empty, &[2], false, false, true),
@@ -197,9 +197,9 @@ fn claims_go_in_elasticjobs_order() {
 fn switching_failover_off_clears_its_nodes() {
     let paths = JobPaths::new("j");
     let v = view(vec![
-        (0, ItemView { failover: Some(LIVE.into()), failovering: Some(LIVE.into()), ..ItemView::default() }),
-        (1, ItemView { failover: Some(ME.into()), failovering: Some(ME.into()), ..ItemView::default() }),
-        (2, ItemView::default()),
+        (0, ItemSnapshot { failover: Some(LIVE.into()), failovering: Some(LIVE.into()), ..ItemSnapshot::default() }),
+        (1, ItemSnapshot { failover: Some(ME.into()), failovering: Some(ME.into()), ..ItemSnapshot::default() }),
+        (2, ItemSnapshot::default()),
     ]);
     assert_eq!(
         switched_off(&v, &paths, |item| item == 1),

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::view::{ItemView, JobView};
+use super::snapshot::{ItemSnapshot, JobSnapshot};
 use crate::registry::NodeData;
 use crate::registry::codec;
 use crate::schedule::cron::{CronExpr, JobTimeZone};
@@ -186,7 +186,7 @@ pub enum Gate {
 
 /// Decides a fire from the registry view (docs/src/design/compatibility.md#fires-and-misfire with
 /// docs/src/design/behaviour.md#misfire-done-right).
-pub fn gate(view: &JobView, me: &str, total: u32, misfire: bool, source: &Source) -> Gate {
+pub fn gate(view: &JobSnapshot, me: &str, total: u32, misfire: bool, source: &Source) -> Gate {
     if view.sharding_pending(total) {
         if misfire && !source.is_trigger() { Gate::OweToAll } else { Gate::Wait }
     } else {
@@ -231,7 +231,7 @@ pub enum ItemPlan {
 /// 4. a busy item is skipped when misfire is off (triggers excepted), else owed a run;
 /// 5. anything else starts.
 pub fn plan_item(
-    state: &ItemView,
+    state: &ItemSnapshot,
     slot: Option<&Slot>,
     source: &Source,
     me: &str,
@@ -524,7 +524,7 @@ impl FireState {
     /// start before the fire it is for, and the fire would be owed again.
     pub fn take_free_queued(
         &mut self,
-        view: &JobView,
+        view: &JobSnapshot,
         me: &str,
         total: u32,
         misfire: bool,

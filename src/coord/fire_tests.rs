@@ -9,7 +9,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::*;
-use crate::coord::view::ItemView;
+use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::codec::ServerStatus;
 use crate::schedule::cron;
 
@@ -233,7 +233,7 @@ fn item_rows() -> Vec<ItemRow> {
 #[test]
 fn plan_item_rules() {
     for row in item_rows() {
-        let state = ItemView {
+        let state = ItemSnapshot {
             owner: Some(ME.into()),
             running: row.running,
             failover: row.failover.map(str::to_string),
@@ -255,7 +255,7 @@ fn plan_item_rules() {
 
 #[test]
 fn plan_item_without_a_slot_is_idle_here() {
-    let state = ItemView::default();
+    let state = ItemSnapshot::default();
     assert_eq!(plan_item(&state, None, &cron_fire(), ME, true, true), ItemPlan::Start);
 }
 
@@ -490,18 +490,18 @@ fn stop_cleanup_rules() {
     }
 }
 
-fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemView)]) -> JobView {
-    let mut v = JobView::default();
+fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemSnapshot)]) -> JobSnapshot {
+    let mut v = JobSnapshot::default();
     v.instances.insert(ME.into(), None);
     v.instances.insert(OTHER.into(), None);
     v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
     v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
     for (i, owner) in owners {
-        v.items.insert(*i, ItemView { owner: Some((*owner).into()), ..ItemView::default() });
+        v.items.insert(*i, ItemSnapshot { owner: Some((*owner).into()), ..ItemSnapshot::default() });
     }
     for (i, state) in items {
         let owner = v.items.get(i).and_then(|s| s.owner.clone());
-        v.items.insert(*i, ItemView { owner, ..state.clone() });
+        v.items.insert(*i, ItemSnapshot { owner, ..state.clone() });
     }
     v
 }
@@ -515,7 +515,7 @@ fn gate_rules() {
     let mut processing = owned.clone();
     processing.processing = true;
     let unowned = view_with(&[(0, ME), (1, OTHER)], &[]);
-    let rows: Vec<(&str, &JobView, bool, bool, Gate)> = vec![
+    let rows: Vec<(&str, &JobSnapshot, bool, bool, Gate)> = vec![
         ("settled: the local items run", &owned, true, false, Gate::Run(vec![0, 2])),
         ("settled, a trigger: the local items run", &owned, true, true, Gate::Run(vec![0, 2])),
         ("resharding flagged, misfire on: owed to all", &resharding, true, false, Gate::OweToAll),
@@ -536,11 +536,11 @@ fn gate_rules() {
 
 #[test]
 fn free_queued_rules() {
-    let running = ItemView { running: true, ..ItemView::default() };
-    let misfired = ItemView { misfire: true, ..ItemView::default() };
-    let disabled_misfired = ItemView { misfire: true, disabled: true, ..ItemView::default() };
-    let taken = ItemView { failovering: Some(OTHER.into()), misfire: true, ..ItemView::default() };
-    let taken_by_me = ItemView { failover: Some(ME.into()), misfire: true, ..ItemView::default() };
+    let running = ItemSnapshot { running: true, ..ItemSnapshot::default() };
+    let misfired = ItemSnapshot { misfire: true, ..ItemSnapshot::default() };
+    let disabled_misfired = ItemSnapshot { misfire: true, disabled: true, ..ItemSnapshot::default() };
+    let taken = ItemSnapshot { failovering: Some(OTHER.into()), misfire: true, ..ItemSnapshot::default() };
+    let taken_by_me = ItemSnapshot { failover: Some(ME.into()), misfire: true, ..ItemSnapshot::default() };
     let view = view_with(
         &[(0, ME), (1, ME), (2, ME), (3, ME), (4, ME), (5, ME), (6, OTHER)],
         &[(1, running), (2, misfired.clone()), (3, disabled_misfired), (4, taken), (5, taken_by_me), (6, misfired)],
@@ -659,7 +659,7 @@ fn plan_item_invariants_over_every_combination() {
                             for trigger in [false, true] {
                                 for misfire in [false, true] {
                                     let last_start = busy_since.or(Some(80));
-                                    let state = ItemView {
+                                    let state = ItemSnapshot {
                                         owner: Some(ME.into()),
                                         running,
                                         failover: failover.map(str::to_string),

@@ -1,8 +1,8 @@
 //! The leader's sharding duty (docs/src/design/compatibility.md#sharding, made eager and atomic).
 //!
 //! The leader sets `leader/sharding/necessary` when the assignment no longer matches the live
-//! instances ([`JobView::needs_resharding`]), and writes the new assignment in one transaction
-//! ([`JobView::sharding_transaction`]) as soon as nothing is running. [`step`] decides which of
+//! instances ([`JobSnapshot::needs_resharding`]), and writes the new assignment in one transaction
+//! ([`JobSnapshot::sharding_transaction`]) as soon as nothing is running. [`step`] decides which of
 //! these is due; the runtime carries it out.
 //!
 //! A sharding too large for one ZooKeeper request ([`split`]) is written in several transactions,
@@ -10,8 +10,8 @@
 //! fire nothing while it exists, and the flag `necessary` goes only with the last of them — one
 //! that fails leaves the job flagged, and the leader shards again from a fresh read.
 
+use super::snapshot::JobSnapshot;
 use super::strategy::Strategy;
-use super::view::JobView;
 use crate::registry::Op;
 
 /// What the leader does now.
@@ -45,7 +45,7 @@ pub struct Sharding<'a> {
 /// Decides the leader's step. `written` is true after a sharding transaction succeeded until the
 /// cache shows its effect (the flag gone): meanwhile the leader does not shard again; it is
 /// cleared here once the flag is seen gone.
-pub fn step(view: &JobView, s: &Sharding<'_>, written: &mut bool) -> LeaderStep {
+pub fn step(view: &JobSnapshot, s: &Sharding<'_>, written: &mut bool) -> LeaderStep {
     if s.total == 0 {
         return LeaderStep::Idle;
     }
@@ -137,22 +137,24 @@ mod tests {
         // The flag goes with the last part.
         assert_eq!(parts.last().and_then(|p| p.last()), ops.last());
     }
-    use crate::coord::view::ItemView;
+    use crate::coord::snapshot::ItemSnapshot;
     use crate::registry::codec::ServerStatus;
 
     const A: &str = "10.0.0.1@-@1";
     const B: &str = "10.0.0.2@-@1";
 
-    fn view(instances: &[&str], owners: &[(u32, &str)], necessary: bool, running: &[u32]) -> JobView {
-        let mut v = JobView::default();
+    fn view(instances: &[&str], owners: &[(u32, &str)], necessary: bool, running: &[u32]) -> JobSnapshot {
+        let mut v = JobSnapshot::default();
         for id in instances {
             v.instances.insert((*id).into(), None);
         }
         v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
         v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
         for (i, o) in owners {
-            v.items
-                .insert(*i, ItemView { owner: Some((*o).into()), running: running.contains(i), ..ItemView::default() });
+            v.items.insert(
+                *i,
+                ItemSnapshot { owner: Some((*o).into()), running: running.contains(i), ..ItemSnapshot::default() },
+            );
         }
         v.necessary = necessary;
         v
@@ -179,7 +181,7 @@ mod tests {
         let flagged_nobody = view(&[], &[(0, A)], true, &[]);
         let fresh = view(&[A], &[], false, &[]);
         // (rule, view, total, monitoring, written before, expected step, written after)
-        let rows: Vec<(&str, &JobView, u32, bool, bool, LeaderStep, bool)> = vec![
+        let rows: Vec<(&str, &JobSnapshot, u32, bool, bool, LeaderStep, bool)> = vec![
             ("settled: idle", &settled, 2, true, false, LeaderStep::Idle, false),
             ("a count of zero: idle", &stale, 0, true, false, LeaderStep::Idle, false),
             ("stale assignment: flag it", &stale, 2, true, false, LeaderStep::Flag, false),

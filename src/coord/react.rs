@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use super::view::JobView;
+use super::snapshot::JobSnapshot;
 use crate::registry::cache::CacheEvent;
 use crate::registry::path::{self, Node};
 use crate::registry::{LinkState, SessionStatus};
@@ -75,7 +75,7 @@ pub struct Duties {
 }
 
 /// Decides the duties after a change (the link is up).
-pub fn duties(view: &JobView, me: &str, total: u32, failover: bool, monitor_execution: bool) -> Duties {
+pub fn duties(view: &JobSnapshot, me: &str, total: u32, failover: bool, monitor_execution: bool) -> Duties {
     let leader = view.leader.as_deref() == Some(me);
     if leader && !view.server_enabled(codec_ip(me)) {
         return Duties { resign: true, ..Duties::default() };

@@ -1,7 +1,7 @@
 //! Table tests of the reactions: events, duties, sessions, clock, reconcile, configuration.
 
 use super::*;
-use crate::coord::view::ItemView;
+use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::codec::ServerStatus;
 use crate::schedule::cron::{self, JobTimeZone};
 
@@ -22,9 +22,9 @@ fn changed(p: &str) -> CacheEvent {
 
 #[test]
 fn event_rules() {
-    let mut with_trigger = JobView::default();
+    let mut with_trigger = JobSnapshot::default();
     with_trigger.triggers.insert(ME.into());
-    let empty = JobView::default();
+    let empty = JobSnapshot::default();
     let r = |config: bool, own: bool, trig: bool| Reaction {
         config_changed: config,
         own_instance_deleted: own,
@@ -33,7 +33,7 @@ fn event_rules() {
     };
     let bookkeeping = Reaction::default();
     // (rule, events, view, expected)
-    let rows: Vec<(&str, Vec<CacheEvent>, &JobView, Reaction)> = vec![
+    let rows: Vec<(&str, Vec<CacheEvent>, &JobSnapshot, Reaction)> = vec![
         ("nothing", vec![], &empty, bookkeeping),
         ("config changed", vec![changed("/j/config")], &empty, r(true, false, false)),
         ("config created", vec![created("/j/config")], &empty, r(true, false, false)),
@@ -93,14 +93,14 @@ fn event_rules() {
     }
 }
 
-fn view(leader: Option<&str>, my_server: &str, pending: bool) -> JobView {
-    let mut v = JobView::default();
+fn view(leader: Option<&str>, my_server: &str, pending: bool) -> JobSnapshot {
+    let mut v = JobSnapshot::default();
     v.instances.insert(ME.into(), None);
     v.instances.insert(OTHER.into(), None);
     v.servers.insert("10.0.0.1".into(), ServerStatus::decode(my_server.as_bytes()));
     v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
     v.leader = leader.map(str::to_string);
-    v.items.insert(0, ItemView { owner: Some(OTHER.into()), ..ItemView::default() });
+    v.items.insert(0, ItemSnapshot { owner: Some(OTHER.into()), ..ItemSnapshot::default() });
     v.necessary = pending;
     v
 }
@@ -110,7 +110,7 @@ fn duty_rules() {
     let d =
         |resign, elect, failover, lead, pending| Duties { resign, elect, failover, lead, sharding_pending: pending };
     // (rule, view, failover on, monitoring, expected)
-    let rows: Vec<(&str, JobView, bool, bool, Duties)> = vec![
+    let rows: Vec<(&str, JobSnapshot, bool, bool, Duties)> = vec![
         ("a follower, settled", view(Some(OTHER), "ENABLED", false), false, true, d(false, false, false, false, false)),
         ("the leader, settled", view(Some(ME), "ENABLED", false), false, true, d(false, false, false, true, false)),
         ("no leader: elect", view(None, "ENABLED", false), false, true, d(false, true, false, false, false)),

@@ -38,8 +38,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::pin;
+use super::snapshot::JobSnapshot;
 use super::status::{self, ItemStatus, JobStatus};
-use super::view::JobView;
 use crate::clock::humanize;
 use crate::config::JobConfig;
 use crate::registry::codec::{ItemResult, RefusedValue, ShardingFailure};
@@ -171,7 +171,7 @@ pub struct Schedule<'a> {
 }
 
 /// The state of every item of `view`'s job (the children of `sharding` and `0..total`), at `now`.
-pub fn item_states(view: &JobView, schedule: Schedule<'_>, now: DateTime<Utc>) -> Vec<ItemState> {
+pub fn item_states(view: &JobSnapshot, schedule: Schedule<'_>, now: DateTime<Utc>) -> Vec<ItemState> {
     let total = schedule.config.and_then(JobConfig::item_count);
     let status = status::job_status(view);
     let will_fire = !matches!(status, JobStatus::Crashed | JobStatus::Disabled);
@@ -307,7 +307,7 @@ pub struct JobHealth {
 
 impl JobHealth {
     /// The health of `view`'s job, whose items are `items` ([`item_states`] of the view).
-    pub fn of(view: &JobView, items: &[ItemState]) -> JobHealth {
+    pub fn of(view: &JobSnapshot, items: &[ItemState]) -> JobHealth {
         let counted: Vec<&ItemState> = items.iter().filter(|i| i.health != Health::Disabled).collect();
         let worst = counted.iter().map(|i| i.health).max().unwrap_or(Health::Unknown);
         let with = |h: Health| counted.iter().filter(|i| i.health == h).map(|i| i.item).collect::<Vec<u32>>();

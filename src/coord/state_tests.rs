@@ -1,7 +1,7 @@
 use chrono::{DateTime, Utc};
 
 use super::*;
-use crate::coord::view::ItemView;
+use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::codec::{RunOutcome, ServerStatus};
 use crate::schedule::cron::{self, JobTimeZone};
 
@@ -34,8 +34,8 @@ fn run(outcome: RunOutcome, source: &str, fire: i64, start: i64, end: i64) -> It
 
 /// Instances A and B, enabled; three items, 0 and 1 owned by A, 2 by B; each last ran ok for the
 /// fire at 0 s.
-fn job() -> JobView {
-    let mut v = JobView::default();
+fn job() -> JobSnapshot {
+    let mut v = JobSnapshot::default();
     for id in [A, B] {
         v.instances.insert(id.into(), None);
     }
@@ -46,10 +46,10 @@ fn job() -> JobView {
     for (i, owner) in [(0, A), (1, A), (2, B)] {
         v.items.insert(
             i,
-            ItemView {
+            ItemSnapshot {
                 owner: Some(owner.into()),
                 result: Some(run(RunOutcome::Ok, "cron", 0, 0, 1)),
-                ..ItemView::default()
+                ..ItemSnapshot::default()
             },
         );
     }
@@ -57,7 +57,7 @@ fn job() -> JobView {
 }
 
 /// The states at `now` s of `view` on a cron of every 2 s.
-fn states(view: &JobView, now: i64) -> Vec<ItemState> {
+fn states(view: &JobSnapshot, now: i64) -> Vec<ItemState> {
     let config = JobConfig::new("etl", 3);
     let expr = cron::parse("0/2 * * * * ?").unwrap();
     let tz = JobTimeZone::Fixed(chrono::FixedOffset::east_opt(0).unwrap());
@@ -179,7 +179,8 @@ fn an_item_failing_over_shows_its_queue_and_owners() {
 fn items_beyond_the_total_keep_no_result_and_missing_items_are_listed() {
     let mut view = job();
     view.items.remove(&1);
-    view.items.insert(7, ItemView { result: Some(run(RunOutcome::Failed, "cron", 0, 0, 1)), ..ItemView::default() });
+    view.items
+        .insert(7, ItemSnapshot { result: Some(run(RunOutcome::Failed, "cron", 0, 0, 1)), ..ItemSnapshot::default() });
     let s = states(&view, 1);
     let items: Vec<u32> = s.iter().map(|s| s.item).collect();
     assert_eq!(items, [0, 1, 2, 7]);
@@ -201,7 +202,7 @@ fn a_run_with_values_the_registry_still_disagrees_with_is_overridden() {
     config.props.insert("script.command.line".into(), "/tmp/evil.sh".into());
     let expr = cron::parse("0/2 * * * * ?").unwrap();
     let tz = JobTimeZone::Fixed(chrono::FixedOffset::east_opt(0).unwrap());
-    let at = |v: &JobView, config: &JobConfig| {
+    let at = |v: &JobSnapshot, config: &JobConfig| {
         item_states(v, Schedule { config: Some(config), cron: Some((&expr, &tz)) }, t(1))
     };
     let s = at(&v, &config);

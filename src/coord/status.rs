@@ -1,5 +1,5 @@
 //! Job, server and sharding-item statuses exactly as ElasticJob's statistics API computes them
-//! (docs/src/design/compatibility.md#statuses), from a [`JobView`] snapshot.
+//! (docs/src/design/compatibility.md#statuses), from a [`JobSnapshot`] snapshot.
 //!
 //! * [`job_status`]: `JobStatisticsAPI.getJobBriefInfo` — `CRASHED`, `DISABLED`, `SHARDING_FLAG`
 //!   or `OK`, evaluated in that order.
@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::view::JobView;
+use super::snapshot::JobSnapshot;
 use crate::registry::codec::{self, ServerStatus};
 
 /// The status of a job (`JobBriefInfo.JobStatus`).
@@ -90,7 +90,7 @@ impl fmt::Display for ItemStatus {
 /// 3. `SHARDING_FLAG` when the set of non-empty `sharding/*/instance` values is empty or not a
 ///    subset of the live instances;
 /// 4. `OK` otherwise.
-pub fn job_status(view: &JobView) -> JobStatus {
+pub fn job_status(view: &JobSnapshot) -> JobStatus {
     if view.instances.is_empty() {
         return JobStatus::Crashed;
     }
@@ -107,13 +107,13 @@ pub fn job_status(view: &JobView) -> JobStatus {
 
 /// One server's view of a job (`getJobsBriefInfo(ip)`): `None` when the job has no
 /// `servers/{ip}`; `DISABLED` when its value is `DISABLED` ignoring case; `OK` otherwise.
-pub fn server_job_status(view: &JobView, ip: &str) -> Option<JobStatus> {
+pub fn server_job_status(view: &JobSnapshot, ip: &str) -> Option<JobStatus> {
     let status = view.servers.get(ip)?;
     Some(if is_disabled_ignore_case(status) { JobStatus::Disabled } else { JobStatus::Ok })
 }
 
 /// The live instances of a job whose server IP (instance YAML `serverIp`) is `ip`.
-pub fn instances_on(view: &JobView, ip: &str) -> Vec<String> {
+pub fn instances_on(view: &JobSnapshot, ip: &str) -> Vec<String> {
     view.instances.keys().filter(|id| view.instance_server_ip(id) == ip).cloned().collect()
 }
 
@@ -124,7 +124,7 @@ fn is_disabled_ignore_case(status: &ServerStatus) -> bool {
 /// The status of item `item`: `DISABLED` if disabled, else `RUNNING` if running, else
 /// `SHARDING_FLAG` if its owner's `instances/{id}` node does not exist (or it has no owner),
 /// else `PENDING`.
-pub fn item_status(view: &JobView, item: u32) -> ItemStatus {
+pub fn item_status(view: &JobSnapshot, item: u32) -> ItemStatus {
     let Some(state) = view.items.get(&item) else {
         return ItemStatus::ShardingFlag;
     };
@@ -157,7 +157,7 @@ pub struct ItemInfo {
 
 /// `getShardingInfo(job)`: every child item of `sharding`, plus the items `0..total` that do not
 /// exist yet (when `total` is given), sorted by item.
-pub fn sharding_info(view: &JobView, total: Option<u32>) -> Vec<ItemInfo> {
+pub fn sharding_info(view: &JobSnapshot, total: Option<u32>) -> Vec<ItemInfo> {
     let mut items: BTreeSet<u32> = view.items.keys().copied().collect();
     items.extend(0..total.unwrap_or(0));
     items
@@ -196,7 +196,7 @@ pub struct ServerBrief {
 
 /// `getAllServersBriefInfo()`: one entry per IP that appears under any job's `servers`, sorted
 /// by IP string; an instance counts for the server its YAML `serverIp` names.
-pub fn servers_brief<'a>(jobs: impl IntoIterator<Item = (&'a str, &'a JobView)>) -> Vec<ServerBrief> {
+pub fn servers_brief<'a>(jobs: impl IntoIterator<Item = (&'a str, &'a JobSnapshot)>) -> Vec<ServerBrief> {
     let mut servers: BTreeMap<String, ServerBrief> = BTreeMap::new();
     let mut instances: Vec<(String, String)> = Vec::new();
     for (name, view) in jobs {
@@ -228,12 +228,12 @@ pub fn owner_ip(owner: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coord::view::ItemView;
+    use crate::coord::snapshot::ItemSnapshot;
     use crate::registry::codec::{InstanceId, InstanceInfo};
 
     /// Builds a view: instances (with YAML), servers, item owners.
-    fn view(instances: &[&str], servers: &[(&str, &str)], owners: &[(u32, &str)]) -> JobView {
-        let mut v = JobView::default();
+    fn view(instances: &[&str], servers: &[(&str, &str)], owners: &[(u32, &str)]) -> JobSnapshot {
+        let mut v = JobSnapshot::default();
         for id in instances {
             v.instances.insert((*id).to_string(), Some(InstanceInfo::new(&InstanceId::from_raw(*id))));
         }
@@ -241,7 +241,7 @@ mod tests {
             v.servers.insert((*ip).to_string(), ServerStatus::decode(status.as_bytes()));
         }
         for (i, owner) in owners {
-            v.items.insert(*i, ItemView { owner: Some((*owner).to_string()), ..ItemView::default() });
+            v.items.insert(*i, ItemSnapshot { owner: Some((*owner).to_string()), ..ItemSnapshot::default() });
         }
         v
     }
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(job_status(&unsharded), JobStatus::ShardingFlag);
         // Items whose instance value is empty do not count as owners.
         let mut empty_owner = view(&[IP1], &[("ip1", "ENABLED")], &[(0, IP1)]);
-        empty_owner.items.insert(1, ItemView { owner: Some(String::new()), ..ItemView::default() });
+        empty_owner.items.insert(1, ItemSnapshot { owner: Some(String::new()), ..ItemSnapshot::default() });
         assert_eq!(job_status(&empty_owner), JobStatus::Ok);
     }
 

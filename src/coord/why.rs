@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use super::past_fire::TracedRun;
+use super::snapshot::{ItemSnapshot, JobSnapshot};
 use super::state::{Health, ItemState, Schedule, cannot_shard_reason, item_states};
-use super::view::{ItemView, JobView};
 use crate::config::JobConfig;
 use crate::registry::codec::{ItemResult, RunOutcome};
 use crate::registry::path::{ItemLeaf, JobPaths};
@@ -138,7 +138,7 @@ pub struct Snapshot<'a> {
     /// The job's node paths.
     pub paths: &'a JobPaths,
     /// The job's subtree (its item views carry the last results).
-    pub view: &'a JobView,
+    pub view: &'a JobSnapshot,
     /// The configuration, or why it cannot be read.
     pub config: Result<&'a JobConfig, &'a str>,
     /// The parsed cron (`None` for a one-off job or an invalid expression) and time zone.
@@ -387,7 +387,7 @@ fn job_level(s: &Snapshot<'_>, config: &JobConfig, out: &mut Vec<Finding>) {
     }
 }
 
-fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemView, out: &mut Vec<Finding>) {
+fn item_level(s: &Snapshot<'_>, config: &JobConfig, item: u32, state: &ItemSnapshot, out: &mut Vec<Finding>) {
     let job = s.name().to_string();
     let leaf = |l: ItemLeaf| s.paths.item_leaf(item, l);
     if state.disabled {

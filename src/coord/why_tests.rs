@@ -16,8 +16,8 @@ fn t(s: i64) -> DateTime<Utc> {
 
 /// A healthy job: one instance on an enabled server, leader, items 0..2 owned, each with an ok
 /// result ended at `t(0)`.
-fn healthy() -> JobView {
-    let mut v = JobView::default();
+fn healthy() -> JobSnapshot {
+    let mut v = JobSnapshot::default();
     v.instances.insert(A.into(), None);
     v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
     v.leader = Some(A.into());
@@ -25,7 +25,7 @@ fn healthy() -> JobView {
     for i in 0..2 {
         v.items.insert(
             i,
-            ItemView { owner: Some(A.into()), result: Some(result(RunOutcome::Ok, "")), ..ItemView::default() },
+            ItemSnapshot { owner: Some(A.into()), result: Some(result(RunOutcome::Ok, "")), ..ItemSnapshot::default() },
         );
     }
     v
@@ -50,7 +50,7 @@ fn result(outcome: RunOutcome, message: &str) -> ItemResult {
 
 struct Case {
     name: &'static str,
-    view: JobView,
+    view: JobSnapshot,
     config: JobConfig,
     cron: Option<&'static str>,
     item: Option<u32>,
@@ -67,7 +67,7 @@ fn config() -> JobConfig {
     c
 }
 
-fn case(name: &'static str, f: impl FnOnce(&mut JobView, &mut JobConfig)) -> Case {
+fn case(name: &'static str, f: impl FnOnce(&mut JobSnapshot, &mut JobConfig)) -> Case {
     let mut view = healthy();
     let mut config = config();
     f(&mut view, &mut config);

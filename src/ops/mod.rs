@@ -42,9 +42,9 @@ pub mod error;
 pub mod prune;
 pub mod publish;
 pub mod read;
+pub mod report;
 pub mod text;
 pub mod trigger;
-pub mod view;
 pub mod why;
 
 pub use self::error::{ErrorKind, OpsError};

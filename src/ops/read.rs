@@ -20,9 +20,9 @@ use chrono::{DateTime, Utc};
 use super::Admin;
 use super::OpsError;
 use crate::config::JobConfig;
+use crate::coord::snapshot::JobSnapshot;
 use crate::coord::state::{self, ItemState, Schedule};
 use crate::coord::status::{self, JobStatus};
-use crate::coord::view::JobView;
 use crate::registry::path::{self, ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Stat, TreeNode};
 use crate::schedule::cron::{self, CronExpr, JobTimeZone};
@@ -43,7 +43,7 @@ pub struct JobData {
     /// The decoded configuration, or why it could not be decoded.
     pub config: Result<JobConfig, String>,
     /// The coordination state.
-    pub view: JobView,
+    pub view: JobSnapshot,
     /// `leader/sharding/necessary` exists.
     pub resharding: bool,
     /// The parsed cron and time zone (`None`: a one-off job, or one that does not parse).
@@ -80,7 +80,7 @@ impl JobData {
     /// [`JobData::from_nodes`], with crons parsed once across the jobs of one read.
     pub fn from_nodes_with(name: &str, nodes: &[TreeNode], schedules: &mut Schedules) -> JobData {
         let paths = JobPaths::new(name);
-        let view = JobView::from_nodes(&paths, nodes);
+        let view = JobSnapshot::from_nodes(&paths, nodes);
         let value = |p: &str| nodes.iter().find(|n| n.path == p).map(|n| n.node.text());
         let config_node = value(&paths.config());
         let has_config = config_node.is_some();

@@ -12,7 +12,7 @@
 //! A failed read also leads to a resync, retried with backoff, so the cache never silently
 //! diverges.
 //!
-//! Readers look at the cache through [`CacheView`] (a short read lock, never held across an
+//! Readers look at the cache through [`CacheRead`] (a short read lock, never held across an
 //! await) and can wait for a condition with [`TreeCache::wait_until`]; every applied event bumps
 //! a revision counter that wakes them.
 //!
@@ -250,7 +250,7 @@ pub enum CacheEvent {
 
 /// A structure derived from a cache's nodes and kept current with them: rebuilt from every node
 /// after a (re)read, updated path by path as events are applied. A reader sees it through
-/// [`CacheView::projection`], always consistent with the nodes beside it.
+/// [`CacheRead::projection`], always consistent with the nodes beside it.
 pub trait Projection: Any + Send + Sync {
     /// Rebuilds from every node (the first read and each resync).
     fn rebuild(&mut self, nodes: &Nodes);
@@ -334,11 +334,11 @@ impl Shared {
 }
 
 /// A read-only look at the cached tree.
-pub struct CacheView<'a> {
+pub struct CacheRead<'a> {
     tree: RwLockReadGuard<'a, Tree>,
 }
 
-impl CacheView<'_> {
+impl CacheRead<'_> {
     /// The cache's projection, when it keeps one of type `T`.
     pub fn projection<T: Projection>(&self) -> Option<&T> {
         let p: &dyn Any = self.tree.projection.as_deref()?;
@@ -416,8 +416,8 @@ pub struct CacheReader {
 
 impl CacheReader {
     /// Looks at the cached tree.
-    pub fn view(&self) -> CacheView<'_> {
-        CacheView { tree: self.shared.read() }
+    pub fn read(&self) -> CacheRead<'_> {
+        CacheRead { tree: self.shared.read() }
     }
 
     /// The root path of the cached subtree.
@@ -484,8 +484,8 @@ impl TreeCache {
     }
 
     /// Looks at the cached tree.
-    pub fn view(&self) -> CacheView<'_> {
-        CacheView { tree: self.shared.read() }
+    pub fn read(&self) -> CacheRead<'_> {
+        CacheRead { tree: self.shared.read() }
     }
 
     /// A reader for other tasks.
@@ -520,10 +520,10 @@ impl TreeCache {
     }
 
     /// Waits until `condition` holds on the cached tree.
-    pub async fn wait_until(&self, condition: impl Fn(&CacheView<'_>) -> bool) {
+    pub async fn wait_until(&self, condition: impl Fn(&CacheRead<'_>) -> bool) {
         let mut revisions = self.revisions();
         loop {
-            if condition(&self.view()) {
+            if condition(&self.read()) {
                 return;
             }
             if revisions.changed().await.is_err() {

@@ -120,7 +120,7 @@ fn render(paths: &JobPaths, nodes: &[TreeNode], cache: &CacheReader) -> String {
         children.entry(path::parent(&n.path)).or_default().push(path::name(&n.path).to_string());
         values.insert(&n.path, n.node.text());
     }
-    let view = cache.view();
+    let view = cache.read();
     let mut masker = IpMasker::new(true);
     let mut lines = Vec::with_capacity(nodes.len());
     let mut stack = vec![paths.root().to_string()];

@@ -12,8 +12,8 @@ use chrono::{DateTime, Utc};
 
 use crate::coord::status::JobStatus;
 use crate::ops::read::JobData;
+use crate::ops::report::{self, JobBrief};
 use crate::ops::text::item_ranges;
-use crate::ops::view::{self, JobBrief};
 use crate::registry::{NodeData, Stat, TreeNode};
 
 /// How many events the events view keeps.
@@ -39,7 +39,7 @@ impl JobEntry {
         let failover = items.values().filter(|s| s.failover.is_some() || s.failovering.is_some()).count()
             + data.view.failover_queue.len();
         JobEntry {
-            brief: view::job_brief(&data, now),
+            brief: report::job_brief(&data, now),
             running: items.values().filter(|s| s.running).count(),
             failover,
             disabled_items: items.values().filter(|s| s.disabled).count(),

@@ -177,7 +177,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 match r {
                     Ok(c) => {
                         load_failures.reset();
-                        let nodes = c.view().contents();
+                        let nodes = c.read().contents();
                         if data.loaded {
                             let n = data.replace(nodes, Utc::now());
                             app.flash(format!("resynced: {n} change{}", if n == 1 { "" } else { "s" }), false);
@@ -213,7 +213,7 @@ async fn run_on(terminal: &mut ratatui::DefaultTerminal, global: &GlobalArgs, ap
                 while let Some(e) = next {
                     match e {
                         CacheEvent::Created(p) | CacheEvent::Changed(p) => {
-                            let value = c.view().node(&p).map(|n| n.data_vec());
+                            let value = c.read().node(&p).map(|n| n.data_vec());
                             data.set(&p, value);
                             changes += 1;
                         }

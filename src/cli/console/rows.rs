@@ -6,11 +6,11 @@
 use chrono::{DateTime, Utc};
 
 use super::data::Data;
-use crate::cli::views::item_flags;
+use crate::cli::render::item_flags;
 use crate::coord::status;
 use crate::ops::read::JobData;
+use crate::ops::report;
 use crate::ops::text::{ago, item_ranges, name_list};
-use crate::ops::view;
 use crate::registry::codec::decode_text;
 
 /// A view of the console.
@@ -247,7 +247,7 @@ fn table(view: &View, data: &Data, now: DateTime<Utc>) -> Vec<(RowId, Vec<String
             .jobs()
             .values()
             .flat_map(|j| {
-                view::instance_rows(&j.data).into_iter().map(|r| {
+                report::instance_rows(&j.data).into_iter().map(|r| {
                     let leader = if r.leader { "yes" } else { "" }.to_string();
                     let id = RowId::Instance(r.job.clone(), r.id.clone());
                     (id, vec![r.job, r.id, r.server_ip, leader, item_ranges(&r.items)])
@@ -303,7 +303,7 @@ fn table(view: &View, data: &Data, now: DateTime<Utc>) -> Vec<(RowId, Vec<String
 /// The rows of a tab of the job view.
 fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowId, Vec<String>)> {
     match tab {
-        Tab::Items => view::item_rows(job, now)
+        Tab::Items => report::item_rows(job, now)
             .into_iter()
             .map(|r| {
                 let flags = item_flags(&r);
@@ -326,11 +326,11 @@ fn job_tab(name: &str, job: &JobData, tab: Tab, now: DateTime<Utc>) -> Vec<(RowI
         Tab::Config => {
             job.config_text.lines().enumerate().map(|(n, l)| (RowId::Line(n), vec![l.to_string()])).collect()
         }
-        Tab::Servers => view::server_rows(job)
+        Tab::Servers => report::server_rows(job)
             .into_iter()
             .map(|s| (RowId::Server(s.ip.clone()), vec![s.ip, s.status, name_list(&s.instances)]))
             .collect(),
-        Tab::Instances => view::instance_rows(job)
+        Tab::Instances => report::instance_rows(job)
             .into_iter()
             .map(|r| {
                 let leader = if r.leader { "yes" } else { "" }.to_string();

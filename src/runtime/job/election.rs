@@ -132,6 +132,6 @@ async fn contend(
 /// not show, as one transaction creating them as Curator does (containers): for a new job the
 /// latch would otherwise find each missing, one failed creation after another.
 fn latch_directories(ctx: &JobCtx, cache: &TreeCache) -> Vec<Op> {
-    let missing = cache.view().missing_dirs(&ctx.paths.election_latch(), ctx.paths.root());
+    let missing = cache.read().missing_dirs(&ctx.paths.election_latch(), ctx.paths.root());
     missing.into_iter().map(|path| Op::Create { path, data: codec::EMPTY.to_vec(), mode: Mode::Container }).collect()
 }

@@ -25,8 +25,8 @@ use super::JobCtx;
 use super::execution::LocalRuns;
 use crate::clock::Clock;
 use crate::coord::failover::{self as decide, SUSPECT_LEAVES};
+use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
-use crate::coord::view::JobView;
 use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
@@ -77,7 +77,7 @@ impl Failover {
         &mut self,
         ctx: &JobCtx,
         total: u32,
-        view: &JobView,
+        view: &JobSnapshot,
         local: &LocalRuns,
         busy_here: impl Fn(u32) -> bool,
     ) {
@@ -149,7 +149,7 @@ impl Failover {
     }
 
     /// Failover was switched off: remove its nodes (see [`decide::switched_off`]).
-    pub(super) async fn clear_nodes(&self, ctx: &JobCtx, view: &JobView, busy_here: impl Fn(u32) -> bool) {
+    pub(super) async fn clear_nodes(&self, ctx: &JobCtx, view: &JobSnapshot, busy_here: impl Fn(u32) -> bool) {
         for node in decide::switched_off(view, &ctx.paths, busy_here) {
             if let Err(e) = ctx.registry.delete_if_exists(&node).await {
                 tracing::warn!(job = %ctx.name(), path = %node, error = %e, "cannot clear a failover node");
@@ -208,7 +208,7 @@ pub(super) async fn round(
     let Queue { total, suspects, disabled } = queue;
     let _latch = if bugs.no_latch { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
     if !suspects.is_empty() {
-        // Who may still run items: an instance node, or a runner node (see `JobView::may_run`).
+        // Who may still run items: an instance node, or a runner node (see `JobSnapshot::may_run`).
         let instances: BTreeSet<String> = if !bugs.no_liveness_check {
             let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
             lists.into_iter().flatten().flatten().collect()

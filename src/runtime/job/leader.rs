@@ -20,8 +20,8 @@ use tokio::time::Instant;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::leader::{self, LeaderStep, SHARD_ATTEMPTS};
+use crate::coord::snapshot::{self, JobSnapshot};
 use crate::coord::strategy;
-use crate::coord::view::{self, JobView};
 use crate::ops::text::item_ranges;
 use crate::registry::cache::TreeCache;
 use crate::registry::codec::{self, ShardingFailure};
@@ -60,7 +60,7 @@ impl Leader {
 
     /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
     /// is running.
-    pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
+    pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobSnapshot) {
         if !view.necessary {
             // Whoever completed the sharding, it completed.
             self.forget_failures(ctx);
@@ -129,7 +129,7 @@ impl Leader {
         ctx: &JobCtx,
         config: &Effective,
         cache: &TreeCache,
-        view: &JobView,
+        view: &JobSnapshot,
     ) {
         let s = config.sharding(ctx.name());
         if !view.needs_resharding(s.total, s.strategy, s.job, s.static_sharding) {
@@ -145,7 +145,7 @@ impl Leader {
     /// Writes a new assignment in one transaction; retried with a fresh read when the cache was
     /// behind, reported when it keeps failing (the flag stays, so it is retried on the next
     /// change or reconcile).
-    async fn shard(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobView) {
+    async fn shard(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobSnapshot) {
         let processing = ctx.paths.sharding_processing();
         match ctx.registry.create(&processing, codec::EMPTY, Mode::Ephemeral).await {
             Ok(_) => {}
@@ -164,7 +164,7 @@ impl Leader {
         let began = std::time::Instant::now();
         let now_ms = ctx.now().timestamp_millis();
         let mut current = view.clone();
-        let mut leaves = view::item_leaves(&ctx.paths, &cache.view());
+        let mut leaves = snapshot::item_leaves(&ctx.paths, &cache.read());
         let mut failure: Option<String> = None;
         for attempt in 1..=SHARD_ATTEMPTS {
             current.processing = true;
@@ -205,8 +205,8 @@ impl Leader {
                     failure = Some(e.to_string());
                     match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
                         Ok(Some(nodes)) => {
-                            current = JobView::from_nodes(&ctx.paths, &nodes);
-                            leaves = view::item_leaves_from_nodes(&ctx.paths, &nodes);
+                            current = JobSnapshot::from_nodes(&ctx.paths, &nodes);
+                            leaves = snapshot::item_leaves_from_nodes(&ctx.paths, &nodes);
                         }
                         Ok(None) => break,
                         Err(e) => {
@@ -235,7 +235,7 @@ impl Leader {
 /// behind, the flag is created if absent (with its parents) as always.
 async fn flag(ctx: &JobCtx, cache: &TreeCache) -> Result<(), RegistryError> {
     let flag = ctx.paths.sharding_necessary();
-    let missing = cache.view().missing_dirs(path::parent(&flag), ctx.paths.root());
+    let missing = cache.read().missing_dirs(path::parent(&flag), ctx.paths.root());
     if !missing.is_empty() {
         let ops: Vec<Op> = missing
             .into_iter()

@@ -203,7 +203,7 @@ impl Phases {
 
     /// The fire whose `started` mark `item` carries.
     fn started_mark(&self, ctx: &JobCtx, item: u32) -> Option<FireId> {
-        let view = self.cache.view();
+        let view = self.cache.read();
         view.data(&ctx.paths.guarantee_item(GuaranteePhase::Started, item)).and_then(Mark::decode).map(|m| m.fire)
     }
 

@@ -60,7 +60,7 @@ use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::pin::{Pin, PinKind};
 use crate::coord::react::{self, Reaction};
-use crate::coord::view::{JobView, LiveView};
+use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
 use crate::registry::cache::{CacheEvent, CacheHub, CacheReader, TreeCache};
@@ -113,7 +113,7 @@ fn root_changed(ctx: &JobCtx, cache: &TreeCache, events: &[CacheEvent], seen: &s
         CacheEvent::Resynced => true,
         CacheEvent::Deleted(_) => false,
     });
-    let now = cache.view().text(root).filter(|now| touched && now != seen)?;
+    let now = cache.read().text(root).filter(|now| touched && now != seen)?;
     let cap = |s: &str| codec::result::cap_head(s, ROOT_SHOWN);
     tracing::warn!(
         job = %ctx.name(),
@@ -127,7 +127,7 @@ fn root_changed(ctx: &JobCtx, cache: &TreeCache, events: &[CacheEvent], seen: &s
 
 /// Whether the job's cache shows a node, as the registration asks it.
 fn shows(cache: &TreeCache) -> impl Fn(&str) -> bool + Sync + '_ {
-    move |p| cache.view().exists(p)
+    move |p| cache.read().exists(p)
 }
 
 /// Everything a job needs to start.
@@ -172,12 +172,12 @@ impl JobCtx {
     }
 
     /// The job as the cache shows it now: the view the cache keeps current for a large job
-    /// ([`LiveView`]), shared, else built from the nodes.
-    pub(crate) fn view(&self, cache: &TreeCache) -> Arc<JobView> {
-        let nodes = cache.view();
-        match nodes.projection::<LiveView>().and_then(LiveView::current) {
+    /// ([`LiveSnapshot`]), shared, else built from the nodes.
+    pub(crate) fn snapshot(&self, cache: &TreeCache) -> Arc<JobSnapshot> {
+        let nodes = cache.read();
+        match nodes.projection::<LiveSnapshot>().and_then(LiveSnapshot::current) {
             Some(view) => view,
-            None => Arc::new(JobView::from_cache(&self.paths, &nodes)),
+            None => Arc::new(JobSnapshot::from_cache(&self.paths, &nodes)),
         }
     }
 
@@ -308,7 +308,7 @@ impl JobTask {
         if let Err(e) = &config.executor {
             tracing::error!(job = %ctx.name(), error = %e, "the job cannot run until its configuration is fixed");
         }
-        let live = Box::new(LiveView::new(ctx.paths.clone()));
+        let live = Box::new(LiveSnapshot::new(ctx.paths.clone()));
         let expected = expected_nodes(config.total());
         let root = ctx.paths.root();
         let cache = match &ctx.settings.caches {
@@ -319,7 +319,7 @@ impl JobTask {
             }
         };
         let reader = cache.reader();
-        let root_seen = cache.view().text(root).unwrap_or_default().into_boxed_str();
+        let root_seen = cache.read().text(root).unwrap_or_default().into_boxed_str();
         let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
         let run_ends = ctx.settings.metrics.is_on().then(|| Box::new(overdue::RunEnds::new(ctx.now())));
         let mut task = JobTask {
@@ -340,7 +340,7 @@ impl JobTask {
         };
         // A change made between the publish and the cache's read is in the cache, but came as no
         // event: the read showed it already.
-        let cached = task.cache.view().node(&task.ctx.paths.config()).and_then(|n| n.stat).map(|s| s.version);
+        let cached = task.cache.read().node(&task.ctx.paths.config()).and_then(|n| n.stat).map(|s| s.version);
         if cached != version {
             task.reload_config().await;
         }
@@ -566,7 +566,7 @@ impl JobTask {
         let checked = &self.config.checked;
         self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
         if let Some(ends) = &self.run_ends {
-            let view = self.ctx.view(&self.cache);
+            let view = self.ctx.snapshot(&self.cache);
             let cron = checked.cron.as_ref().map(|c| (c, &checked.time_zone));
             self.ctx.probe.overdue(ends.count(&view, self.config.total(), cron, self.ctx.now()));
         }
@@ -585,7 +585,7 @@ impl JobTask {
         }
         let trigger = self.ctx.paths.trigger(self.ctx.me.as_str());
         let Reaction { config_changed, own_instance_deleted, triggered, reevaluate } =
-            react::react(&events, self.ctx.me.as_str(), || self.cache.view().exists(&trigger));
+            react::react(&events, self.ctx.me.as_str(), || self.cache.read().exists(&trigger));
         if !reevaluate {
             return;
         }
@@ -598,11 +598,11 @@ impl JobTask {
                 return;
             }
         }
-        if !self.cache.view().exists(&self.ctx.paths.server(self.ctx.me.ip())) {
+        if !self.cache.read().exists(&self.ctx.paths.server(self.ctx.me.ip())) {
             self.registration.restore_server(&self.ctx, self.config.config.disabled).await;
         }
         if triggered {
-            let token = self.cache.view().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
+            let token = self.cache.read().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
             let round = self.trigger_round().await;
             // The deletion consumes the trigger: only the request that removed the node fires
             // (a resync may show a node this task consumed a moment ago).
@@ -626,7 +626,7 @@ impl JobTask {
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.
     async fn reload_config(&mut self) {
-        let Some(text) = self.cache.view().text(&self.ctx.paths.config()) else {
+        let Some(text) = self.cache.read().text(&self.ctx.paths.config()) else {
             tracing::error!(
                 job = %self.name(),
                 "the configuration node {} is gone; keeping the configuration in effect until it is back",
@@ -672,7 +672,7 @@ impl JobTask {
             self.execution.clear_all_running_nodes(&self.ctx, &self.cache).await;
         }
         if change.failover_switched_off {
-            let view = self.ctx.view(&self.cache);
+            let view = self.ctx.snapshot(&self.cache);
             let execution = &self.execution;
             self.failover.clear_nodes(&self.ctx, &view, |item| execution.is_running(item)).await;
         }
@@ -685,7 +685,7 @@ impl JobTask {
             return;
         }
         self.election.reap(&self.ctx.settings);
-        let view = self.ctx.view(&self.cache);
+        let view = self.ctx.snapshot(&self.cache);
         let config = &self.config.config;
         let duties =
             react::duties(&view, self.ctx.me.as_str(), self.config.total(), config.failover, config.monitor_execution);
@@ -741,7 +741,7 @@ impl JobTask {
             return;
         }
         self.last_reconcile = Instant::now();
-        if self.registration.connected() && !self.cache.view().exists(&self.ctx.paths.instance(self.ctx.me.as_str())) {
+        if self.registration.connected() && !self.cache.read().exists(&self.ctx.paths.instance(self.ctx.me.as_str())) {
             self.registration.own_instance_deleted(&self.ctx).await;
         }
         self.after_change().await;
@@ -785,7 +785,7 @@ impl JobTask {
         self.execution.finish_listeners(if forced { None } else { deadline }).await;
         self.failover.stop(&self.ctx).await;
         if self.registration.connected()
-            && self.ctx.view(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
+            && self.ctx.snapshot(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
             && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
         {
             tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");

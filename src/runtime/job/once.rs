@@ -30,7 +30,7 @@ use crate::config::schema::listener_key;
 use crate::coord::fire::FireId;
 use crate::coord::once::{self, Expiry, Guard, Mark, Snapshot, Step};
 use crate::listener::{DistributeOnceListener, FireContext};
-use crate::registry::cache::{CacheReader, CacheView};
+use crate::registry::cache::{CacheRead, CacheReader};
 use crate::registry::path::{GuaranteePhase, ItemLeaf, JobPaths};
 use crate::registry::{Mode, Registry, RegistryError};
 use crate::retry::{self, Attempts};
@@ -94,7 +94,7 @@ impl OnceFire {
     /// Writes item marks: one transaction, or item by item when it fails (the cache was behind).
     async fn mark(&self, phase: GuaranteePhase, marks: &[(u32, Mark)]) {
         let ops = {
-            let view = self.cache.view();
+            let view = self.cache.read();
             let parents = (view.exists(&self.paths.guarantee()), view.exists(&self.paths.guarantee_root(phase)));
             once::mark_ops(&self.paths, phase, marks, parents, |i| view.exists(&self.paths.guarantee_item(phase, i)))
         };
@@ -122,7 +122,7 @@ impl OnceFire {
         loop {
             revisions.borrow_and_update();
             let step = {
-                let view = self.cache.view();
+                let view = self.cache.read();
                 let snapshot = self.snapshot(&view, phase);
                 once::step(&snapshot, self.fire, &self.me, |id| view.exists(&self.paths.instance(id)))
             };
@@ -202,7 +202,7 @@ impl OnceFire {
                     break;
                 }
             };
-            let snapshot = Snapshot { root: fresh, ..self.snapshot(&self.cache.view(), phase) };
+            let snapshot = Snapshot { root: fresh, ..self.snapshot(&self.cache.read(), phase) };
             let Expiry::Report { version } = once::expiry(&snapshot, self.fire) else { return };
             match self.write(phase, &Guard::TimedOut(self.fire), version).await {
                 Ok(_) => {
@@ -237,7 +237,7 @@ impl OnceFire {
     /// session ends, another instance claims the phase again).
     async fn run(&self, phase: GuaranteePhase, version: i32) {
         self.delete_stale(phase).await;
-        let failed = self.snapshot(&self.cache.view(), phase).failed(self.fire);
+        let failed = self.snapshot(&self.cache.read(), phase).failed(self.fire);
         tracing::info!(job = %self.paths.job(), fire = %self.fire, %phase, "running the once-per-fire listeners");
         let listeners = match phase {
             GuaranteePhase::Started => &self.before,
@@ -290,7 +290,7 @@ impl OnceFire {
 
     /// The claimer deletes the marks of items at or beyond the total (the job shrank).
     async fn delete_stale(&self, phase: GuaranteePhase) {
-        let children = self.cache.view().children(&self.paths.guarantee_root(phase));
+        let children = self.cache.read().children(&self.paths.guarantee_root(phase));
         for item in once::stale_items(&children, self.total) {
             if let Err(e) = self.registry.delete_if_exists(&self.paths.guarantee_item(phase, item)).await {
                 tracing::warn!(job = %self.paths.job(), item, %phase, error = %e, "cannot delete the mark of an item beyond the total");
@@ -309,7 +309,7 @@ impl OnceFire {
     }
 
     /// The phase as the cache shows it.
-    fn snapshot(&self, view: &CacheView<'_>, phase: GuaranteePhase) -> Snapshot {
+    fn snapshot(&self, view: &CacheRead<'_>, phase: GuaranteePhase) -> Snapshot {
         let root = view.node(&self.paths.guarantee_root(phase)).and_then(|n| {
             // Without its version a claim cannot be version-checked: taken as absent, whose
             // create then fails and waits for the cache.

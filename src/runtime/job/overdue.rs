@@ -12,9 +12,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::coord::snapshot::JobSnapshot;
 use crate::coord::state::overdue;
 use crate::coord::status::job_status;
-use crate::coord::view::JobView;
 use crate::registry::cache::CacheEvent;
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
@@ -51,7 +51,7 @@ impl RunEnds {
     /// How many of the job's `total` items are overdue at `now`.
     pub(super) fn count(
         &self,
-        view: &JobView,
+        view: &JobSnapshot,
         total: u32,
         cron: Option<(&CronExpr, &JobTimeZone)>,
         now: DateTime<Utc>,
@@ -74,7 +74,7 @@ impl RunEnds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coord::view::ItemView;
+    use crate::coord::snapshot::ItemSnapshot;
     use crate::registry::codec::ServerStatus;
     use crate::schedule::cron;
 
@@ -86,7 +86,7 @@ mod tests {
     fn an_item_whose_result_stops_being_written_is_overdue() {
         let paths = JobPaths::new("j");
         let (a, b) = ("10.0.0.1@-@1", "10.0.0.2@-@2");
-        let mut view = JobView::default();
+        let mut view = JobSnapshot::default();
         for id in [a, b] {
             view.instances.insert(id.into(), None);
         }
@@ -95,7 +95,7 @@ mod tests {
         view.leader = Some(a.into());
         view.sharding_root = true;
         for (item, owner) in [(0, a), (1, b)] {
-            view.items.insert(item, ItemView { owner: Some(owner.into()), ..ItemView::default() });
+            view.items.insert(item, ItemSnapshot { owner: Some(owner.into()), ..ItemSnapshot::default() });
         }
         let every_second = cron::parse("* * * * * ?").unwrap();
         let tz = cron::parse_time_zone("GMT").unwrap();

@@ -144,11 +144,11 @@ async fn the_leader_writes_an_assignment_for_a_flagged_job() {
     let cfg = config(4);
     let mut leader = Leader::new();
     // First the stale assignment is flagged, then written.
-    leader.duties(&a, &cfg, &cache, &a.view(&cache)).await;
+    leader.duties(&a, &cfg, &cache, &a.snapshot(&cache)).await;
     cache.wait_until(|v| v.exists(&a.paths.sharding_necessary())).await;
-    leader.duties(&a, &cfg, &cache, &a.view(&cache)).await;
+    leader.duties(&a, &cfg, &cache, &a.snapshot(&cache)).await;
     cache.wait_until(|v| !v.exists(&a.paths.sharding_necessary())).await;
-    let view = a.view(&cache);
+    let view = a.snapshot(&cache);
     assert!(!view.sharding_pending(4));
     let owners: Vec<String> = (0..4).map(|i| view.items[&i].owner.clone().unwrap()).collect();
     // AVG_ALLOCATION over [b, a] (reverse order): b gets 0 and 1, a gets 2 and 3.
@@ -260,7 +260,7 @@ async fn a_persistent_instance_node_is_no_live_instance() {
     a.registry.create(&a.paths.server("10.0.0.9"), b"", Mode::Persistent).await.unwrap();
     a.registry.create(&a.paths.instance(ghost), b"", Mode::Persistent).await.unwrap();
     let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
-    let view = a.view(&cache);
+    let view = a.snapshot(&cache);
     assert_eq!(view.instances.keys().collect::<Vec<_>>(), ["10.0.0.1@-@1"]);
     assert!(view.persistent_instances.contains(ghost));
     assert_eq!(view.available_instances(), ["10.0.0.1@-@1"]);

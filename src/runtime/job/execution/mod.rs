@@ -33,8 +33,8 @@ use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
+use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
-use crate::coord::view::JobView;
 use crate::exec::context::task_id;
 use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
@@ -242,11 +242,11 @@ impl Execution {
         if let Err(reason) = clock_within_limits(ctx, config).await {
             ctx.settings.metrics.fire_refused(ctx.name(), Refusal::ClockSkew);
             super::report::clock_refused(ctx, config, source.label(), &reason);
-            let view = ctx.view(cache);
+            let view = ctx.snapshot(cache);
             refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
             return;
         }
-        let view = ctx.view(cache);
+        let view = ctx.snapshot(cache);
         match fire::gate(&view, ctx.me.as_str(), config.total(), config.config.misfire, &source) {
             Gate::OweToAll if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
             Gate::OweToAll => {
@@ -267,7 +267,7 @@ impl Execution {
     /// at or after it covers it ([`txn::owe`]) — while this instance was cut off its items may have
     /// been failed over and run elsewhere. The owed items run from their `misfire` nodes.
     pub(super) async fn owe_missed(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, at: DateTime<Utc>) {
-        let view = ctx.view(cache);
+        let view = ctx.snapshot(cache);
         let items = match fire::gate(&view, ctx.me.as_str(), config.total(), true, &Source::Misfire(at)) {
             Gate::Run(items) => items,
             Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
@@ -284,7 +284,7 @@ impl Execution {
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
-        view: &JobView,
+        view: &JobSnapshot,
         items: Vec<u32>,
         source: Source,
     ) {
@@ -401,7 +401,7 @@ impl Execution {
 
     /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run
     /// now that nothing runs them anywhere.
-    pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView) {
+    pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobSnapshot) {
         let now = ctx.now();
         let (me, total, misfire) = (ctx.me.as_str(), config.total(), config.config.misfire);
         // Before the first fire no fire is queued, but an earlier owner may have left a misfire.
@@ -433,7 +433,7 @@ impl Execution {
 
     /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]); an item
     /// whose node exists is running elsewhere and is left out.
-    async fn mark_running(&mut self, ctx: &JobCtx, config: &Effective, view: &JobView, items: &[u32]) -> Vec<u32> {
+    async fn mark_running(&mut self, ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
         // Claim the items locally first, so the failover round never reads our fresh running
         // node as an orphan's.
         let items: Vec<u32> = {
@@ -488,7 +488,7 @@ fn where_(here: bool) -> &'static str {
 
 /// Writes the running nodes in one transaction; when it fails because a node exists, item by
 /// item, leaving out the items running elsewhere.
-async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobView, items: &[u32]) -> Vec<u32> {
+async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
     let now = ctx.now();
     let misfires: Vec<u32> = items.iter().copied().filter(|i| view.items.get(i).is_some_and(|v| v.misfire)).collect();
     let ops = txn::mark_running(&ctx.paths, &ctx.me, items, &misfires, config.config.failover, now);

@@ -243,7 +243,7 @@ impl Execution {
         // order lets the next owner read the node and run the fire again. When the misfire
         // cannot be settled, the run's nodes stay until it is (retried).
         let owed_misfire =
-            |item: u32| config.config.misfire && cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire));
+            |item: u32| config.config.misfire && cache.read().exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire));
         let mut unsettled: BTreeMap<u32, DateTime<Utc>> = BTreeMap::new();
         for &(item, started) in &done.settle {
             if owed_misfire(item) && settle_misfire(ctx, item, started).await.is_err() {
@@ -285,7 +285,7 @@ impl Execution {
             self.schedule_clear(true, &ctx.settings.jitter);
         }
         if !done.rerun.is_empty() {
-            let view = ctx.view(cache);
+            let view = ctx.snapshot(cache);
             let local = view.local_items(ctx.me.as_str(), config.total());
             let pending = view.sharding_pending(config.total());
             for (item, source) in done.rerun {
@@ -401,7 +401,7 @@ impl Execution {
     /// no error.
     pub(crate) async fn clear_all_running_nodes(&self, ctx: &JobCtx, cache: &TreeCache) {
         let items: Vec<u32> =
-            cache.view().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect();
+            cache.read().children(&ctx.paths.sharding()).iter().filter_map(|n| path::parse_item(n)).collect();
         apply_all(ctx, txn::clear_running(&ctx.paths, &items, &[]), Owner::Anyone, true, "the running node").await;
     }
 }
@@ -435,7 +435,7 @@ fn result_write(
         stderr_tail: Some(outcome.stderr_tail.clone()).filter(|t| !t.is_empty()),
         refused: refused.to_vec(),
     };
-    let exists = cache.view().exists(&ctx.paths.item_leaf(item, ItemLeaf::Result));
+    let exists = cache.read().exists(&ctx.paths.item_leaf(item, ItemLeaf::Result));
     ResultWrite { item, data: result.encode(), exists }
 }
 

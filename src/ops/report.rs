@@ -465,5 +465,5 @@ fn failover_of(states: &[ItemState]) -> FailoverState {
 }
 
 #[cfg(test)]
-#[path = "view_tests.rs"]
+#[path = "report_tests.rs"]
 mod tests;

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::output::{Block, Render};
 use crate::ops::change::Changed;
+use crate::ops::report::{CannotShard, Health, ItemRow};
 use crate::ops::text::{ago, rfc3339, when};
-use crate::ops::view::{CannotShard, Health, ItemRow};
 use crate::registry::path::ItemLeaf;
 
 /// The result of a mutation in `-o json|yaml`.
@@ -28,14 +28,14 @@ pub struct ActionDoc {
 }
 
 /// A mutation's result: its document, and the note people get instead.
-pub struct ActionView {
+pub struct ActionOutcome {
     /// The document.
     pub doc: ActionDoc,
     /// The note.
     pub note: String,
 }
 
-impl Render for ActionView {
+impl Render for ActionOutcome {
     fn document(&self) -> impl Serialize {
         &self.doc
     }

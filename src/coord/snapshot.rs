@@ -1,6 +1,6 @@
 //! A typed snapshot of one job's subtree, and the decisions ElasticJob's services make from it.
 //!
-//! [`JobView`] is built from the watched cache (or from a direct read) and answers the questions of
+//! [`JobSnapshot`] is built from the watched cache (or from a direct read) and answers the questions of
 //! docs/src/design/compatibility.md: who the leader is, which instances are available, which items
 //! are local, whether resharding is needed, what the sharding transaction is, and the statuses of
 //! §4.4. It does no I/O, so all of it is tested with plain unit tests.
@@ -9,14 +9,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::strategy::{self, Strategy};
-use crate::registry::cache::{CacheView, Cached, Nodes, Projection};
+use crate::registry::cache::{CacheRead, Cached, Nodes, Projection};
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Op, TreeNode};
 
 /// What is known about one sharding item.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ItemView {
+pub struct ItemSnapshot {
     /// `sharding/{i}/instance`: the owner.
     pub owner: Option<String>,
     /// `sharding/{i}/running` exists.
@@ -34,7 +34,7 @@ pub struct ItemView {
     pub result: Option<codec::ItemResult>,
 }
 
-impl ItemView {
+impl ItemSnapshot {
     /// Forgets what `leaf` said.
     fn clear(&mut self, leaf: ItemLeaf) {
         match leaf {
@@ -51,13 +51,13 @@ impl ItemView {
 
 /// A snapshot of a job's coordination state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JobView {
+pub struct JobSnapshot {
     /// Live instances by id, with their decoded YAML where it could be read.
     pub instances: BTreeMap<String, Option<InstanceInfo>>,
     /// Servers by IP.
     pub servers: BTreeMap<String, ServerStatus>,
     /// Sharding items by number (every child of `sharding`).
-    pub items: BTreeMap<u32, ItemView>,
+    pub items: BTreeMap<u32, ItemSnapshot>,
     /// The leader's instance id.
     pub leader: Option<String>,
     /// The `sharding` node exists.
@@ -77,22 +77,22 @@ pub struct JobView {
     /// Instance ids with a `trigger/{id}` node.
     pub triggers: BTreeSet<String>,
     /// Instance nodes that are persistent: no session owns them, so they are no live instance
-    /// (a worker registers ephemeral nodes). A worker's view ([`JobView::from_cache`]) leaves
-    /// them out of [`JobView::instances`] so that no item is ever assigned to them.
+    /// (a worker registers ephemeral nodes). A worker's snapshot ([`JobSnapshot::from_cache`]) leaves
+    /// them out of [`JobSnapshot::instances`] so that no item is ever assigned to them.
     pub persistent_instances: BTreeSet<String>,
 }
 
-impl JobView {
-    /// Builds the view of `paths`' job from the cache.
-    pub fn from_cache(paths: &JobPaths, cache: &CacheView<'_>) -> JobView {
-        JobView::from_cached(paths, cache.nodes())
+impl JobSnapshot {
+    /// Builds the snapshot of `paths`' job from the cache.
+    pub fn from_cache(paths: &JobPaths, cache: &CacheRead<'_>) -> JobSnapshot {
+        JobSnapshot::from_cached(paths, cache.nodes())
     }
 
     /// The same, from a cache's nodes.
-    fn from_cached(paths: &JobPaths, nodes: &Nodes) -> JobView {
-        let mut view = JobView::default();
-        nodes.for_each(|p, node| view.absorb_cached(paths, p, node));
-        view
+    fn from_cached(paths: &JobPaths, nodes: &Nodes) -> JobSnapshot {
+        let mut snapshot = JobSnapshot::default();
+        nodes.for_each(|p, node| snapshot.absorb_cached(paths, p, node));
+        snapshot
     }
 
     fn absorb_cached(&mut self, paths: &JobPaths, p: &str, node: &Cached) {
@@ -100,9 +100,9 @@ impl JobView {
         self.absorb(paths, p, node.data.as_deref(), persistent);
     }
 
-    /// Brings the view up to date after `p` changed (created, changed or deleted) in `nodes`:
-    /// the part of the view `p` feeds is cleared and absorbed again from `p`, so the result is
-    /// what [`JobView::from_cache`] would build. (A tree holding one item under two spellings,
+    /// Brings the snapshot up to date after `p` changed (created, changed or deleted) in `nodes`:
+    /// the part of the snapshot `p` feeds is cleared and absorbed again from `p`, so the result is
+    /// what [`JobSnapshot::from_cache`] would build. (A tree holding one item under two spellings,
     /// such as `3` and `03`, which neither ElasticJob nor ejctl writes, could differ in which
     /// spelling wins.)
     fn refresh(&mut self, paths: &JobPaths, nodes: &Nodes, p: &str) {
@@ -149,14 +149,14 @@ impl JobView {
         }
     }
 
-    /// Builds the view from nodes read directly (for example by `read_subtree`).
-    pub fn from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> JobView {
-        let mut view = JobView::default();
+    /// Builds the snapshot from nodes read directly (for example by `read_subtree`).
+    pub fn from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> JobSnapshot {
+        let mut snapshot = JobSnapshot::default();
         for n in nodes {
             // Admin views show what is there, persistent instance nodes included.
-            view.absorb(paths, &n.path, Some(&n.node.data), false);
+            snapshot.absorb(paths, &n.path, Some(&n.node.data), false);
         }
-        view
+        snapshot
     }
 
     fn absorb(&mut self, paths: &JobPaths, p: &str, data: Option<&[u8]>, persistent: bool) {
@@ -359,7 +359,7 @@ impl JobView {
 }
 
 /// The leaves present under each item, from the cache (what must be deleted with an item).
-pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec<ItemLeaf>> {
+pub fn item_leaves(paths: &JobPaths, cache: &CacheRead<'_>) -> BTreeMap<u32, Vec<ItemLeaf>> {
     let mut out: BTreeMap<u32, Vec<ItemLeaf>> = BTreeMap::new();
     cache.nodes().for_each(|p, _| {
         if let Some((job, Node::ItemLeaf(item, leaf))) = path::parse(p)
@@ -372,7 +372,7 @@ pub fn item_leaves(paths: &JobPaths, cache: &CacheView<'_>) -> BTreeMap<u32, Vec
 }
 
 /// True when `nodes` hold item `i`'s node or one of its known leaves (what gives the item an
-/// entry in [`JobView::items`]).
+/// entry in [`JobSnapshot::items`]).
 fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
     let item = paths.item(i);
     if nodes.contains_key(item.as_str()) {
@@ -382,53 +382,53 @@ fn item_present(paths: &JobPaths, nodes: &Nodes, i: u32) -> bool {
     nodes.any_under(&prefix, |k, _| matches!(path::parse(k), Some((_, Node::ItemLeaf(..)))))
 }
 
-/// A job's [`JobView`] kept current by the job's cache as a [`Projection`]: each change updates
-/// the part of the view its path feeds, so a look at a job of many items costs a reference count,
-/// not a parse of every node; it always equals what [`JobView::from_cache`] builds from the same
+/// A job's [`JobSnapshot`] kept current by the job's cache as a [`Projection`]: each change updates
+/// the part of the snapshot its path feeds, so a look at a job of many items costs a reference count,
+/// not a parse of every node; it always equals what [`JobSnapshot::from_cache`] builds from the same
 /// cache.
 ///
-/// Only a job whose subtree is large keeps one: a small job's view costs a few microseconds to
+/// Only a job whose subtree is large keeps one: a small job's snapshot costs a few microseconds to
 /// build and about 5 KB to keep (maps allocate whole B-tree nodes), which would be most of what an
-/// idle job costs. The view is kept while the subtree holds more than the threshold's number of
+/// idle job costs. The snapshot is kept while the subtree holds more than the threshold's number of
 /// nodes and dropped when it falls under half of it (so a subtree around the threshold does not
-/// build it again and again); [`LiveView::current`] is `None` meanwhile.
+/// build it again and again); [`LiveSnapshot::current`] is `None` meanwhile.
 #[derive(Debug)]
-pub struct LiveView {
+pub struct LiveSnapshot {
     paths: JobPaths,
-    view: Option<Arc<JobView>>,
+    snapshot: Option<Arc<JobSnapshot>>,
     threshold: usize,
 }
 
-impl LiveView {
-    /// Node count above which a job keeps its view: about 60 items.
+impl LiveSnapshot {
+    /// Node count above which a job keeps its snapshot: about 60 items.
     pub const THRESHOLD: usize = 256;
 
-    /// An empty view of `paths`' job, filled by the cache it is given to.
-    pub fn new(paths: JobPaths) -> LiveView {
-        LiveView::with_threshold(paths, LiveView::THRESHOLD)
+    /// An empty snapshot of `paths`' job, filled by the cache it is given to.
+    pub fn new(paths: JobPaths) -> LiveSnapshot {
+        LiveSnapshot::with_threshold(paths, LiveSnapshot::THRESHOLD)
     }
 
-    /// The same, kept above `threshold` nodes instead of [`LiveView::THRESHOLD`].
-    pub fn with_threshold(paths: JobPaths, threshold: usize) -> LiveView {
-        LiveView { paths, view: None, threshold }
+    /// The same, kept above `threshold` nodes instead of [`LiveSnapshot::THRESHOLD`].
+    pub fn with_threshold(paths: JobPaths, threshold: usize) -> LiveSnapshot {
+        LiveSnapshot { paths, snapshot: None, threshold }
     }
 
-    /// The view as of the cache's last applied change (later changes copy it on write), or
+    /// The snapshot as of the cache's last applied change (later changes copy it on write), or
     /// `None` while the subtree is small.
-    pub fn current(&self) -> Option<Arc<JobView>> {
-        self.view.clone()
+    pub fn current(&self) -> Option<Arc<JobSnapshot>> {
+        self.snapshot.clone()
     }
 }
 
-impl Projection for LiveView {
+impl Projection for LiveSnapshot {
     fn rebuild(&mut self, nodes: &Nodes) {
-        self.view = (nodes.len() > self.threshold).then(|| Arc::new(JobView::from_cached(&self.paths, nodes)));
+        self.snapshot = (nodes.len() > self.threshold).then(|| Arc::new(JobSnapshot::from_cached(&self.paths, nodes)));
     }
 
     fn update(&mut self, nodes: &Nodes, path: &str) {
-        match self.view.as_mut() {
-            Some(_) if nodes.len() < self.threshold / 2 => self.view = None,
-            Some(view) => Arc::make_mut(view).refresh(&self.paths, nodes, path),
+        match self.snapshot.as_mut() {
+            Some(_) if nodes.len() < self.threshold / 2 => self.snapshot = None,
+            Some(snapshot) => Arc::make_mut(snapshot).refresh(&self.paths, nodes, path),
             None if nodes.len() > self.threshold => self.rebuild(nodes),
             None => {}
         }
@@ -452,8 +452,8 @@ pub fn item_leaves_from_nodes(paths: &JobPaths, nodes: &[TreeNode]) -> BTreeMap<
 mod tests {
     use super::*;
 
-    fn view(instances: &[&str], servers: &[(&str, &str)], owners: &[(u32, &str)]) -> JobView {
-        let mut v = JobView::default();
+    fn view(instances: &[&str], servers: &[(&str, &str)], owners: &[(u32, &str)]) -> JobSnapshot {
+        let mut v = JobSnapshot::default();
         for id in instances {
             v.instances.insert((*id).to_string(), None);
         }
@@ -461,7 +461,7 @@ mod tests {
             v.servers.insert((*ip).to_string(), ServerStatus::decode(status.as_bytes()));
         }
         for (i, owner) in owners {
-            v.items.insert(*i, ItemView { owner: Some((*owner).to_string()), ..ItemView::default() });
+            v.items.insert(*i, ItemSnapshot { owner: Some((*owner).to_string()), ..ItemSnapshot::default() });
         }
         v
     }
@@ -614,7 +614,7 @@ mod tests {
                 // Rooted at `/`, so that the pool's node of another job is kept and ignored by the
                 // view, as a cache of a whole namespace would hold it.
                 let mut nodes = Nodes::new("/");
-                let mut live = LiveView::with_threshold(paths.clone(), threshold);
+                let mut live = LiveSnapshot::with_threshold(paths.clone(), threshold);
                 for (n, (p, write)) in steps.into_iter().enumerate() {
                     let p = &pool[p % pool.len()];
                     match write {
@@ -634,7 +634,7 @@ mod tests {
                         live.rebuild(&nodes);
                     }
                     match live.current() {
-                        Some(view) => prop_assert_eq!(&*view, &JobView::from_cached(&paths, &nodes)),
+                        Some(view) => prop_assert_eq!(&*view, &JobSnapshot::from_cached(&paths, &nodes)),
                         None => prop_assert!(nodes.len() <= threshold, "dropped at {} nodes", nodes.len()),
                     }
                     if nodes.len() > threshold {
