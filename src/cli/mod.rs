@@ -11,7 +11,7 @@
 //! ([`generate`]).
 //!
 //! No command module imports this one, and the pieces they share ([`global`], [`output`],
-//! [`views`], [`prompt`]) import no command module, so the module graph has no cycles.
+//! [`render`], [`prompt`]) import no command module, so the module graph has no cycles.
 
 pub mod app;
 pub mod config;

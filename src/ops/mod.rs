@@ -10,7 +10,7 @@
 //! * [`read`]: reading jobs — the job names, many jobs at once with two rounds of pipelined
 //!   multi-reads ([`Admin::read_jobs`]), one job's whole subtree ([`Admin::read_job`]) — into
 //!   [`read::JobData`].
-//! * [`view`]: what the admin views show, derived from [`read::JobData`]: job briefs and details,
+//! * [`report`]: what the admin views show, derived from [`read::JobData`]: job briefs and details,
 //!   servers, instances, sharding items, failover state.
 //! * [`change`]: every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI`
 //!   (docs/src/design/compatibility.md#admin-operations): job and server disable/enable, shutdown,

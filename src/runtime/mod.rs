@@ -34,6 +34,22 @@
 //! # }
 //! ```
 
+/// `injected!(settings, Bug)`: whether the simulator's mutation check switched
+/// `InjectedBug::Bug` on. Without the `injected-bugs` feature (every build that is not a test)
+/// the type does not exist, this is the constant `false`, and the code of each bug, which only
+/// such a branch reaches, is compiled out; the functions that are nothing but a bug are themselves
+/// under the feature.
+macro_rules! injected {
+    ($settings:expr, $bug:ident) => {{
+        #[cfg(feature = "injected-bugs")]
+        let on = $settings.bug($crate::runtime::InjectedBug::$bug);
+        #[cfg(not(feature = "injected-bugs"))]
+        let on = false;
+        on
+    }};
+}
+
+#[cfg(feature = "injected-bugs")]
 mod bugs;
 mod dumpport;
 mod fence;
@@ -66,6 +82,7 @@ use crate::retry::Jitter;
 use crate::trace::writer::TraceService;
 use crate::trace::{HostInfo, TraceConfig, Tracer};
 
+#[cfg(feature = "injected-bugs")]
 pub use self::bugs::InjectedBug;
 pub use self::ip::detect_ip;
 pub use crate::clock::{Clock, SystemClock};
@@ -166,6 +183,7 @@ pub struct WorkerConfig {
     pub prune_servers_after: Option<Duration>,
     /// Bugs switched on for the simulator's mutation check (see [`InjectedBug`]).
     #[doc(hidden)]
+    #[cfg(feature = "injected-bugs")]
     pub bugs: Vec<InjectedBug>,
     /// The seed of the jitter the jobs' retries are drawn with ([`crate::retry::Jitter`]); from
     /// the operating system when `None`. The deterministic simulator sets it from its seed.
@@ -190,6 +208,7 @@ impl WorkerConfig {
             clock: Arc::new(SystemClock),
             trace: None,
             prune_servers_after: None,
+            #[cfg(feature = "injected-bugs")]
             bugs: Vec::new(),
             jitter_seed: None,
         }
@@ -202,6 +221,7 @@ pub(crate) struct Settings {
     pub(crate) clock: Arc<dyn Clock>,
     /// Where runs are traced, if anywhere.
     pub(crate) tracer: Option<Tracer>,
+    #[cfg(feature = "injected-bugs")]
     pub(crate) bugs: BTreeSet<InjectedBug>,
     /// The metrics (off without an HTTP endpoint).
     pub(crate) metrics: Arc<metrics::Metrics>,
@@ -217,7 +237,8 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
-    /// True when the simulator's mutation check switched `bug` on.
+    /// True when the simulator's mutation check switched `bug` on (read through `injected!`).
+    #[cfg(feature = "injected-bugs")]
     pub(crate) fn bug(&self, bug: InjectedBug) -> bool {
         self.bugs.contains(&bug)
     }
@@ -397,6 +418,7 @@ impl Worker {
             kill_grace: config.kill_grace,
             clock: Arc::clone(&clock),
             tracer,
+            #[cfg(feature = "injected-bugs")]
             bugs: config.bugs.iter().copied().collect(),
             metrics: Arc::clone(&metrics),
             turns: Arc::new(Semaphore::new(TURNS)),

@@ -31,7 +31,7 @@ use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{Registry, RegistryError};
 use crate::retry::{self, Attempts};
-use crate::runtime::InjectedBug;
+use crate::runtime::Settings;
 use crate::sync::lock;
 use crate::task::OwnedTask;
 
@@ -82,11 +82,8 @@ impl Failover {
         busy_here: impl Fn(u32) -> bool,
     ) {
         let me = ctx.me.as_str();
-        let bugs = RoundBugs {
-            no_liveness_check: ctx.settings.bug(InjectedBug::OrphansWithoutLivenessCheck),
-            no_latch: ctx.settings.bug(InjectedBug::FailoverWithoutLatch),
-        };
-        let suspects = if !bugs.no_liveness_check {
+        let bugs = RoundBugs::of(&ctx.settings);
+        let suspects = if !bugs.no_liveness_check() {
             decide::suspects(view, me, busy_here)
         } else {
             view.items.iter().filter(|(item, s)| s.running && !busy_here(**item)).map(|(item, _)| *item).collect()
@@ -165,19 +162,47 @@ pub(super) async fn return_claim(ctx: &JobCtx, item: u32) {
     }
 }
 
-/// Bugs the simulator's mutation check switches into a round ([`InjectedBug`]); `NONE` otherwise.
+/// Bugs the simulator's mutation check switches into a round (`InjectedBug`); none, and nothing
+/// to hold, in a build without the `injected-bugs` feature.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct RoundBugs {
     /// Every item running elsewhere is taken for an orphan, its runner alive or not.
-    pub(super) no_liveness_check: bool,
+    #[cfg(feature = "injected-bugs")]
+    no_liveness_check: bool,
     /// No latch, and the claim made request by request as Java's is.
-    pub(super) no_latch: bool,
+    #[cfg(feature = "injected-bugs")]
+    no_latch: bool,
 }
 
 impl RoundBugs {
     /// A correct round.
     #[cfg(test)]
     pub(super) const NONE: RoundBugs = RoundBugs { no_liveness_check: false, no_latch: false };
+
+    /// The bugs `settings` switched on.
+    #[cfg_attr(not(feature = "injected-bugs"), expect(unused_variables, reason = "no bug to read"))]
+    pub(super) fn of(settings: &Settings) -> RoundBugs {
+        RoundBugs {
+            #[cfg(feature = "injected-bugs")]
+            no_liveness_check: injected!(settings, OrphansWithoutLivenessCheck),
+            #[cfg(feature = "injected-bugs")]
+            no_latch: injected!(settings, FailoverWithoutLatch),
+        }
+    }
+
+    fn no_liveness_check(self) -> bool {
+        #[cfg(feature = "injected-bugs")]
+        return self.no_liveness_check;
+        #[cfg(not(feature = "injected-bugs"))]
+        false
+    }
+
+    fn no_latch(self) -> bool {
+        #[cfg(feature = "injected-bugs")]
+        return self.no_latch;
+        #[cfg(not(feature = "injected-bugs"))]
+        false
+    }
 }
 
 /// What a round works on, from the cache: the item count, the suspects to confirm, and the
@@ -194,7 +219,7 @@ pub(super) struct Queue<'a> {
 /// The latch is not what keeps two instances from claiming one item (the claim is one
 /// transaction that fails for the second): it is kept for clusters shared with ElasticJob's Java
 /// workers, whose claims are several requests made under it. The mutation check's
-/// [`InjectedBug::FailoverWithoutLatch`] makes the claim as Java does without the latch, and the
+/// `InjectedBug::FailoverWithoutLatch` makes the claim as Java does without the latch, and the
 /// simulator catches the double runs that follow.
 pub(super) async fn round(
     registry: &Registry,
@@ -206,10 +231,10 @@ pub(super) async fn round(
     bugs: RoundBugs,
 ) -> Claimed {
     let Queue { total, suspects, disabled } = queue;
-    let _latch = if bugs.no_latch { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
+    let _latch = if bugs.no_latch() { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
     if !suspects.is_empty() {
         // Who may still run items: an instance node, or a runner node (see `JobSnapshot::may_run`).
-        let instances: BTreeSet<String> = if !bugs.no_liveness_check {
+        let instances: BTreeSet<String> = if !bugs.no_liveness_check() {
             let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
             lists.into_iter().flatten().flatten().collect()
         } else {
@@ -234,11 +259,15 @@ pub(super) async fn round(
             registry.delete_if_exists(&entry).await?;
             continue;
         }
-        let outcome = if bugs.no_latch {
+        let claim = txn::claim(paths, me, item, clock.now());
+        #[cfg(feature = "injected-bugs")]
+        let outcome = if bugs.no_latch() {
             claim_piecemeal(registry, paths, me, item, clock.now()).await
         } else {
-            txn::claim_outcome(registry.transaction(&txn::claim(paths, me, item, clock.now())).await)
+            txn::claim_outcome(registry.transaction(&claim).await)
         };
+        #[cfg(not(feature = "injected-bugs"))]
+        let outcome = txn::claim_outcome(registry.transaction(&claim).await);
         if outcome != ClaimOutcome::Claimed {
             lock(local).remove(&item);
         }
@@ -287,8 +316,9 @@ async fn queue_if_orphaned(
     Ok(())
 }
 
-/// [`InjectedBug::FailoverWithoutLatch`]: the claim as ElasticJob's Java workers make it, one
+/// `InjectedBug::FailoverWithoutLatch`: the claim as ElasticJob's Java workers make it, one
 /// request at a time, overwriting — safe only under the latch that the mutation leaves out.
+#[cfg(feature = "injected-bugs")]
 async fn claim_piecemeal(
     registry: &Registry,
     paths: &JobPaths,

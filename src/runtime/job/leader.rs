@@ -27,7 +27,6 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec::{self, ShardingFailure};
 use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
 use crate::retry;
-use crate::runtime::InjectedBug;
 
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
@@ -80,7 +79,8 @@ impl Leader {
                     tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
                 }
             }
-            LeaderStep::WaitForRunning if ctx.settings.bug(InjectedBug::ReshardWhileRunning) => {
+            #[cfg(feature = "injected-bugs")]
+            LeaderStep::WaitForRunning if injected!(ctx.settings, ReshardWhileRunning) => {
                 self.shard(ctx, config, cache, view).await;
             }
             LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
@@ -121,9 +121,10 @@ impl Leader {
         }
     }
 
-    /// The mutation check's [`InjectedBug::ShardingWithoutLeaderCheck`]: an instance that is not
+    /// The mutation check's `InjectedBug::ShardingWithoutLeaderCheck`: an instance that is not
     /// the leader writes the assignment its own view calls for, at once — without leaving it to
     /// the leader and its protocol (flag the resharding, let fires wait, wait for running items).
+    #[cfg(feature = "injected-bugs")]
     pub(super) async fn shard_unchecked(
         &mut self,
         ctx: &JobCtx,

@@ -55,7 +55,7 @@ use self::signals::Beacon;
 pub(crate) use self::signals::Signals;
 use super::fence::FenceState;
 use super::metrics::{JobProbe, Refusal};
-use super::{InjectedBug, Settings, StopMode};
+use super::{Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::pin::{Pin, PinKind};
@@ -549,8 +549,7 @@ impl JobTask {
 
     /// The link is usable: connected, and the registry answered recently.
     fn link_ok(&self) -> bool {
-        self.registration.connected()
-            && (self.ctx.fence.borrow().healthy || self.ctx.settings.bug(InjectedBug::NoFencing))
+        self.registration.connected() && (self.ctx.fence.borrow().healthy || injected!(self.ctx.settings, NoFencing))
     }
 
     async fn fire(&mut self, source: Source) {
@@ -707,7 +706,10 @@ impl JobTask {
         }
         if duties.lead {
             self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
-        } else if self.ctx.settings.bug(InjectedBug::ShardingWithoutLeaderCheck)
+        }
+        #[cfg(feature = "injected-bugs")]
+        if !duties.lead
+            && injected!(self.ctx.settings, ShardingWithoutLeaderCheck)
             && view.is_available(self.ctx.me.as_str())
         {
             self.leader.shard_unchecked(&self.ctx, &self.config, &self.cache, &view).await;

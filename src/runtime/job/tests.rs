@@ -25,6 +25,7 @@ fn settings(turns: usize) -> Arc<Settings> {
         kill_grace: Duration::from_secs(1),
         clock: Arc::new(SystemClock),
         tracer: None,
+        #[cfg(feature = "injected-bugs")]
         bugs: Default::default(),
         metrics: Arc::new(crate::runtime::metrics::Metrics::off()),
         turns: Arc::new(tokio::sync::Semaphore::new(turns)),

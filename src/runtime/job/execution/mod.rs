@@ -41,7 +41,6 @@ use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 use crate::retry::{self, Attempts, Jitter};
-use crate::runtime::InjectedBug;
 use crate::runtime::metrics::Refusal;
 use crate::sync::lock;
 
@@ -248,7 +247,7 @@ impl Execution {
         }
         let view = ctx.snapshot(cache);
         match fire::gate(&view, ctx.me.as_str(), config.total(), config.config.misfire, &source) {
-            Gate::OweToAll if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
+            Gate::OweToAll if injected!(ctx.settings, MisfireDropped) => {}
             Gate::OweToAll => {
                 tracing::debug!(job = %ctx.name(), "fire during resharding: recorded as misfires");
                 let owes = (0..config.total()).map(|item| self.owe(ctx, item, source.at()));
@@ -301,7 +300,7 @@ impl Execution {
                 ItemPlan::Skipped { here } => {
                     tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
                 }
-                ItemPlan::Busy { .. } if ctx.settings.bug(InjectedBug::MisfireDropped) => {}
+                ItemPlan::Busy { .. } if injected!(ctx.settings, MisfireDropped) => {}
                 ItemPlan::Busy { here, owe } => {
                     if here {
                         busy_here.push(item);

@@ -25,7 +25,6 @@ use crate::registry::cache::TreeCache;
 use crate::registry::codec::{ItemResult, TriggerResult};
 use crate::registry::path::{self, ItemLeaf};
 
-use crate::runtime::InjectedBug;
 use crate::runtime::job::effective::Effective;
 use crate::runtime::metrics;
 
@@ -126,7 +125,7 @@ impl Execution {
         ctx.settings.metrics.item_started(ctx.name(), label, Some(lateness));
         let mut fence = ctx.fence.clone();
         let fence_kill = kill.clone();
-        let fencing = !ctx.settings.bug(InjectedBug::NoFencing);
+        let fencing = !injected!(ctx.settings, NoFencing);
         busy.runs.spawn(async move {
             // The run watches the fence itself, so a kill does not wait for the job task (which
             // may be blocked on a registry request while the link is down).
