@@ -208,6 +208,40 @@ fn top_level_modules_import_downwards_only_and_have_no_cycles() {
     assert!(upward.is_empty(), "imports from a layer above (see LAYERS):\n{}", upward.join("\n"));
 }
 
+/// What `coord` may not name outside its tests: it decides from the inputs it is given (the time
+/// and random bits included) and does nothing itself, so that every decision is a table test.
+const COORD_FORBIDDEN: &[&str] = &[
+    "tokio",
+    "::now(",
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::env",
+    "std::thread",
+    "RandomState",
+    "Jitter",
+    "&Registry",
+    "Registry::",
+    "TreeCache",
+    ".await",
+];
+
+#[test]
+fn coord_reads_no_clock_draws_no_random_number_and_does_no_io() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("coord"), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !is_test_file(f)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code = without_comments(code(&text));
+        for word in COORD_FORBIDDEN.iter().filter(|w| code.contains(**w)) {
+            found.push(format!("{}: {word}", file.strip_prefix(&src).unwrap().display()));
+        }
+    }
+    assert!(found.is_empty(), "coord must stay free of I/O, clocks and randomness:\n{}", found.join("\n"));
+}
+
 #[test]
 fn no_source_file_is_too_long() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

@@ -9,6 +9,7 @@ pub mod past_fire;
 pub mod pin;
 pub mod pool;
 pub mod react;
+pub mod sharder;
 pub mod snapshot;
 pub mod state;
 pub mod status;

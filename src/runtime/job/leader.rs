@@ -1,129 +1,67 @@
-//! The leader's sharding duty, carried out: [`crate::coord::leader::step`] decides, this room
-//! writes the flag or the new assignment. Owns whether a sharding transaction was written that
-//! the cache has not shown yet, and the count of sharding attempts that failed in a row.
+//! The leader's sharding duty, carried out: [`Sharder`] decides (the step, the round, its
+//! retries and their backoff, the failure record), this driver does what it asks — registry
+//! requests, the cache's leaves, the log, the metrics and the job's probe — and answers.
 //!
-//! A sharding that does not complete is said beyond the worker's log: the leader writes its
-//! record ([`ShardingFailure`]) into the resharding flag, which every view of the job reads
-//! (`CANNOT_SHARD`), and its job's probe makes `/readyz` answer not ready. The record is best
-//! effort — a registry that refuses the sharding may refuse it too — and goes with the flag when
-//! a sharding completes; the probe is cleared then, or when the flag is seen gone or this
-//! instance no longer leads.
-//!
-//! A failed round is retried after a pause that backs off with each failed round in a row
-//! ([`retry::SHARDING`], jittered): the round's own writes (the `processing` marker, the record)
-//! are changes that re-evaluate the job, so without it a transaction the registry keeps refusing
-//! (a node nobody may write, one over `jute.maxbuffer`) was retried as fast as the registry
-//! answered — some 200 rounds a second, four log lines and a dozen requests each.
+//! A sharding that does not complete is said beyond the worker's log: the record
+//! ([`crate::registry::codec::ShardingFailure`]) goes into the resharding flag, which every view
+//! of the job reads (`CANNOT_SHARD`), and the job's probe makes `/readyz` answer not ready. The
+//! record is best effort — a registry that refuses the sharding may refuse it too — and goes with
+//! the flag when a sharding completes.
 
 use tokio::time::Instant;
 
 use super::JobCtx;
 use super::effective::Effective;
-use crate::coord::leader::{self, LeaderStep, SHARD_ATTEMPTS};
+use crate::coord::sharder::{Look, ShardAction, ShardEvent, Sharder};
 use crate::coord::snapshot::{self, JobSnapshot};
-use crate::coord::strategy;
 use crate::ops::text::item_ranges;
 use crate::registry::cache::TreeCache;
-use crate::registry::codec::{self, ShardingFailure};
-use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, path};
-use crate::retry;
+use crate::registry::{Mode, Op, RegistryError, TRANSACTION_BUDGET, codec, path};
+use crate::runtime::Settings;
 
 /// The leader's state of a job on this instance.
 pub(super) struct Leader {
-    /// A sharding transaction succeeded and the cache has not shown it yet: do not shard again.
-    written: bool,
-    /// The sharding attempts that failed in a row (0: the last one completed), and when the
-    /// first of them did (epoch ms).
-    failed: u32,
-    failed_since_ms: i64,
-    /// After a failed round: the next waits until then.
-    retry_at: Option<Instant>,
+    sharder: Sharder,
 }
 
 impl Leader {
-    pub(super) fn new() -> Leader {
-        Leader { written: false, failed: 0, failed_since_ms: 0, retry_at: None }
+    #[cfg_attr(not(feature = "injected-bugs"), expect(unused_variables, reason = "no bug to read"))]
+    pub(super) fn new(settings: &Settings) -> Leader {
+        #[cfg(feature = "injected-bugs")]
+        let sharder = Sharder::with_bug(injected!(settings, ReshardWhileRunning));
+        #[cfg(not(feature = "injected-bugs"))]
+        let sharder = Sharder::new();
+        Leader { sharder }
     }
 
     /// When the next sharding round may go, after a failed one.
     pub(super) fn retry_at(&self) -> Option<Instant> {
-        self.retry_at
+        self.sharder.poll_timeout().map(Instant::from_std)
     }
 
     /// The pause after a failed round is over, if it is.
     pub(super) fn retry(&mut self) {
-        if self.retry_at.is_some_and(|at| at <= Instant::now()) {
-            self.retry_at = None;
-        }
+        self.sharder.handle_timeout(Instant::now().into_std());
     }
 
-    /// Sets the resharding flag when the assignment is stale, and reshards as soon as nothing
-    /// is running.
+    /// This instance leads: flags a stale assignment, reshards as soon as nothing is running.
     pub(super) async fn duties(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobSnapshot) {
-        if !view.necessary {
-            // Whoever completed the sharding, it completed.
-            self.forget_failures(ctx);
-        }
-        let step = leader::step(view, &config.sharding(ctx.name()), &mut self.written);
-        if matches!(step, LeaderStep::Shard | LeaderStep::WaitForRunning)
-            && self.retry_at.is_some_and(|at| at > Instant::now())
-        {
-            tracing::debug!(job = %ctx.name(), "sharding failed: the next round waits");
-            return;
-        }
-        match step {
-            LeaderStep::Idle => {}
-            LeaderStep::Flag => {
-                tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
-                if let Err(e) = flag(ctx, cache).await {
-                    tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
-                }
-            }
-            #[cfg(feature = "injected-bugs")]
-            LeaderStep::WaitForRunning if injected!(ctx.settings, ReshardWhileRunning) => {
-                self.shard(ctx, config, cache, view).await;
-            }
-            LeaderStep::WaitForRunning => tracing::debug!(job = %ctx.name(), "resharding waits for running items"),
-            LeaderStep::Shard => self.shard(ctx, config, cache, view).await,
-        }
+        self.sharder.handle(ShardEvent::Lead(look(ctx, config, view)));
+        self.carry_out(ctx, cache).await;
     }
 
     /// This instance does not lead: a failure it recorded is the next leader's business.
     pub(super) fn not_leading(&mut self, ctx: &JobCtx) {
-        self.forget_failures(ctx);
-    }
-
-    fn forget_failures(&mut self, ctx: &JobCtx) {
-        self.retry_at = None;
-        if self.failed > 0 {
-            self.failed = 0;
-            ctx.probe.sharding_failed(None);
+        self.sharder.handle(ShardEvent::NotLeading);
+        while let Some(action) = self.sharder.poll_action() {
+            if action == ShardAction::ClearFailure {
+                ctx.probe.sharding_failed(None);
+            }
         }
     }
 
-    /// Counts a sharding attempt that failed with `error`, says so in the resharding flag (best
-    /// effort) and in the job's probe.
-    async fn record_failure(&mut self, ctx: &JobCtx, error: &str) {
-        if self.failed == 0 {
-            self.failed_since_ms = ctx.now().timestamp_millis();
-        }
-        self.failed = self.failed.saturating_add(1);
-        // The failed rounds in a row before this one: the count of the backoff.
-        let before = u8::try_from(self.failed - 1).unwrap_or(u8::MAX);
-        self.retry_at = Some(Instant::now() + retry::SHARDING.delay(before, ctx.settings.jitter.draw()));
-        let since = chrono::DateTime::from_timestamp_millis(self.failed_since_ms).unwrap_or_default();
-        let record = ShardingFailure::new(since, self.failed, error, ctx.me.as_str());
-        tracing::error!(job = %ctx.name(), attempts = self.failed, error = %record.error, "sharding did not complete; it will be retried");
-        ctx.probe.sharding_failed(Some(record.error.clone()));
-        let flag = ctx.paths.sharding_necessary();
-        if let Err(e) = ctx.registry.set(&flag, &record.encode(), None).await {
-            tracing::warn!(job = %ctx.name(), error = %e, "cannot record the failed sharding in the resharding flag");
-        }
-    }
-
-    /// The mutation check's `InjectedBug::ShardingWithoutLeaderCheck`: an instance that is not
-    /// the leader writes the assignment its own view calls for, at once — without leaving it to
-    /// the leader and its protocol (flag the resharding, let fires wait, wait for running items).
+    /// The mutation check's `InjectedBug::ShardingWithoutLeaderCheck` (see
+    /// [`ShardEvent::LeadUnchecked`]).
     #[cfg(feature = "injected-bugs")]
     pub(super) async fn shard_unchecked(
         &mut self,
@@ -132,102 +70,109 @@ impl Leader {
         cache: &TreeCache,
         view: &JobSnapshot,
     ) {
-        let s = config.sharding(ctx.name());
-        if !view.needs_resharding(s.total, s.strategy, s.job, s.static_sharding) {
-            return;
-        }
-        if flag(ctx, cache).await.is_ok() {
-            let mut flagged = view.clone();
-            flagged.necessary = true;
-            self.shard(ctx, config, cache, &flagged).await;
-        }
+        self.sharder.handle(ShardEvent::LeadUnchecked(look(ctx, config, view)));
+        self.carry_out(ctx, cache).await;
     }
 
-    /// Writes a new assignment in one transaction; retried with a fresh read when the cache was
-    /// behind, reported when it keeps failing (the flag stays, so it is retried on the next
-    /// change or reconcile).
-    async fn shard(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, view: &JobSnapshot) {
-        let processing = ctx.paths.sharding_processing();
-        match ctx.registry.create(&processing, codec::EMPTY, Mode::Ephemeral).await {
-            Ok(_) => {}
-            Err(RegistryError::NodeExists(_)) => {
-                let ours = ctx.registry.exists(&processing).await;
-                if !matches!(ours, Ok(Some(stat)) if stat.ephemeral_owner == ctx.registry.session_id()) {
-                    return;
+    /// Carries out the sharder's actions until it has none, answering those that ask.
+    async fn carry_out(&mut self, ctx: &JobCtx, cache: &TreeCache) {
+        let mut began = None;
+        while let Some(action) = self.sharder.poll_action() {
+            let answer = match action {
+                ShardAction::Flag => {
+                    tracing::info!(job = %ctx.name(), "assignment is stale: resharding");
+                    if let Err(e) = flag(ctx, cache).await {
+                        tracing::warn!(job = %ctx.name(), error = %e, "cannot set the resharding flag");
+                    }
+                    None
                 }
-            }
-            Err(e) => {
-                tracing::warn!(job = %ctx.name(), error = %e, "cannot start sharding");
-                return;
-            }
-        }
-        let total = config.total();
-        let began = std::time::Instant::now();
-        let now_ms = ctx.now().timestamp_millis();
-        let mut current = view.clone();
-        let mut leaves = snapshot::item_leaves(&ctx.paths, &cache.read());
-        let mut failure: Option<String> = None;
-        for attempt in 1..=SHARD_ATTEMPTS {
-            current.processing = true;
-            let available = current.available_instances();
-            if !current.necessary {
-                // Another leader's sharding completed meanwhile.
-                failure = None;
-                break;
-            }
-            if available.is_empty() {
-                break;
-            }
-            let assignment = strategy::assign(config.checked.strategy, ctx.name(), &available, total, now_ms);
-            let ops = current.sharding_transaction(&ctx.paths, &assignment, total, &leaves);
-            let transactions = leader::split(ops, ctx.registry.path_prefix_len(), TRANSACTION_BUDGET);
-            if transactions.len() > 1 {
-                tracing::info!(job = %ctx.name(), transactions = transactions.len(), "sharding written in several transactions");
-            }
-            let mut written = Ok(());
-            for ops in &transactions {
-                written = ctx.registry.transaction(ops).await;
-                if written.is_err() {
-                    break;
+                ShardAction::CreateMarker => {
+                    began = Some(std::time::Instant::now());
+                    let marker = ctx.paths.sharding_processing();
+                    Some(match ctx.registry.create(&marker, codec::EMPTY, Mode::Ephemeral).await {
+                        Ok(_) => ShardEvent::MarkerCreated,
+                        Err(RegistryError::NodeExists(_)) => ShardEvent::MarkerExists,
+                        Err(e) => {
+                            tracing::warn!(job = %ctx.name(), error = %e, "cannot start sharding");
+                            ShardEvent::MarkerFailed
+                        }
+                    })
                 }
-            }
-            match written {
-                Ok(()) => {
+                ShardAction::CheckMarker => Some(match ctx.registry.exists(&ctx.paths.sharding_processing()).await {
+                    Ok(stat) => {
+                        ShardEvent::MarkerOwned(stat.is_some_and(|s| s.ephemeral_owner == ctx.registry.session_id()))
+                    }
+                    Err(_) => ShardEvent::MarkerFailed,
+                }),
+                ShardAction::ReadLeaves => Some(ShardEvent::Leaves(snapshot::item_leaves(&ctx.paths, &cache.read()))),
+                ShardAction::Write(transactions) => Some(write(ctx, &transactions).await),
+                ShardAction::Reread => Some(match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
+                    Ok(nodes) => ShardEvent::Reread(nodes),
+                    Err(e) => {
+                        tracing::warn!(job = %ctx.name(), error = %e, "cannot re-read the job");
+                        ShardEvent::RereadFailed
+                    }
+                }),
+                ShardAction::DeleteMarker => {
+                    if let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.sharding_processing()).await {
+                        tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
+                    }
+                    None
+                }
+                ShardAction::RecordFailure(record) => {
+                    tracing::error!(job = %ctx.name(), attempts = record.attempts, error = %record.error, "sharding did not complete; it will be retried");
+                    ctx.probe.sharding_failed(Some(record.error.clone()));
+                    if let Err(e) = ctx.registry.set(&ctx.paths.sharding_necessary(), &record.encode(), None).await {
+                        tracing::warn!(job = %ctx.name(), error = %e, "cannot record the failed sharding in the resharding flag");
+                    }
+                    None
+                }
+                ShardAction::ClearFailure => {
+                    ctx.probe.sharding_failed(None);
+                    None
+                }
+                ShardAction::Resharded(assignment) => {
                     let summary: Vec<String> =
                         assignment.iter().map(|(id, items)| format!("{id}=[{}]", item_ranges(items))).collect();
                     tracing::info!(job = %ctx.name(), assignment = %summary.join(" "), "resharded");
-                    self.written = true;
-                    self.forget_failures(ctx);
-                    ctx.settings.metrics.reshard(ctx.name(), began.elapsed());
-                    return;
+                    ctx.settings.metrics.reshard(ctx.name(), began.map(|b| b.elapsed()).unwrap_or_default());
+                    None
                 }
-                Err(e) => {
-                    tracing::warn!(job = %ctx.name(), attempt, error = %e, "sharding transaction failed; re-reading");
-                    failure = Some(e.to_string());
-                    match ctx.registry.read_subtree(ctx.paths.root(), &|_| {}).await {
-                        Ok(Some(nodes)) => {
-                            current = JobSnapshot::from_nodes(&ctx.paths, &nodes);
-                            leaves = snapshot::item_leaves_from_nodes(&ctx.paths, &nodes);
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            tracing::warn!(job = %ctx.name(), error = %e, "cannot re-read the job");
-                            break;
-                        }
-                    }
-                }
+            };
+            if let Some(event) = answer {
+                self.sharder.handle(event);
             }
-        }
-        match failure {
-            Some(error) => self.record_failure(ctx, &error).await,
-            None => {
-                tracing::info!(job = %ctx.name(), "no sharding written: no instance is available, or the flag is gone")
-            }
-        }
-        if let Err(e) = ctx.registry.delete_if_exists(&processing).await {
-            tracing::warn!(job = %ctx.name(), error = %e, "cannot clear the sharding marker");
         }
     }
+}
+
+/// What the sharder decides from: the job as the cache shows it, its settings, the time.
+fn look<'a>(ctx: &'a JobCtx, config: &'a Effective, view: &'a JobSnapshot) -> Look<'a> {
+    Look {
+        view,
+        sharding: config.sharding(ctx.name()),
+        paths: &ctx.paths,
+        me: ctx.me.as_str(),
+        prefix: ctx.registry.path_prefix_len(),
+        budget: TRANSACTION_BUDGET,
+        now: Instant::now().into_std(),
+        now_ms: ctx.now().timestamp_millis(),
+        random: ctx.settings.jitter.draw(),
+    }
+}
+
+/// Writes a sharding's transactions in order, stopping at the first that fails.
+async fn write(ctx: &JobCtx, transactions: &[Vec<Op>]) -> ShardEvent<'static> {
+    if transactions.len() > 1 {
+        tracing::info!(job = %ctx.name(), transactions = transactions.len(), "sharding written in several transactions");
+    }
+    for ops in transactions {
+        if let Err(e) = ctx.registry.transaction(ops).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "sharding transaction failed; re-reading");
+            return ShardEvent::WriteFailed(e.to_string());
+        }
+    }
+    ShardEvent::Written
 }
 
 /// Sets the resharding flag (create if absent). For a new job the cache does not show its parent

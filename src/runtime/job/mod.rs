@@ -324,6 +324,7 @@ impl JobTask {
         let run_ends = ctx.settings.metrics.is_on().then(|| Box::new(overdue::RunEnds::new(ctx.now())));
         let mut task = JobTask {
             session: ctx.registry.session(),
+            leader: Leader::new(&ctx.settings),
             ctx,
             cache,
             config,
@@ -332,7 +333,6 @@ impl JobTask {
             signals: signals.any.clone(),
             registration: Registration::new(),
             election: Election::new(),
-            leader: Leader::new(),
             execution: Execution::new(reader),
             failover: Failover::new(),
             run_ends,

@@ -143,7 +143,7 @@ async fn the_leader_writes_an_assignment_for_a_flagged_job() {
     }
     let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
     let cfg = config(4);
-    let mut leader = Leader::new();
+    let mut leader = Leader::new(&a.settings);
     // First the stale assignment is flagged, then written.
     leader.duties(&a, &cfg, &cache, &a.snapshot(&cache)).await;
     cache.wait_until(|v| v.exists(&a.paths.sharding_necessary())).await;
