@@ -214,6 +214,10 @@ pub enum ItemPlan {
         /// Record the owed fire in the registry (misfire is on).
         owe: bool,
     },
+    /// Idle, but the fire is handled late (a cron fire, misfire on): its task was held up and
+    /// the item may have been failed over and run elsewhere meanwhile, so the fire is owed
+    /// through the registry's start stamps ([`super::txn::owe`]) rather than started.
+    OweLate,
     /// Idle: start it.
     Start,
 }
@@ -229,14 +233,16 @@ pub enum ItemPlan {
 ///    registry shows a run that started after it was written ([`trigger_covered`], checked by
 ///    the caller before this);
 /// 4. a busy item is skipped when misfire is off (triggers excepted), else owed a run;
-/// 5. anything else starts.
+/// 5. an idle item of a cron fire handled more than [`LATE`] after its instant (`now`), misfire
+///    on, is owed the fire ([`ItemPlan::OweLate`]);
+/// 6. anything else starts.
 pub fn plan_item(
     state: &ItemSnapshot,
     slot: Option<&Slot>,
     source: &Source,
     me: &str,
-    monitor_execution: bool,
-    misfire: bool,
+    (monitor_execution, misfire): (bool, bool),
+    now: DateTime<Utc>,
 ) -> ItemPlan {
     if state.disabled {
         return ItemPlan::Disabled;
@@ -250,7 +256,8 @@ pub fn plan_item(
         return ItemPlan::Covered;
     }
     if busy_here.is_none() && !busy_elsewhere {
-        return ItemPlan::Start;
+        let late = matches!(source, Source::Cron(_)) && misfire && now - source.at() > LATE;
+        return if late { ItemPlan::OweLate } else { ItemPlan::Start };
     }
     let here = busy_here.is_some();
     if busy_here.is_some_and(|at| at >= source.at()) && !trigger {

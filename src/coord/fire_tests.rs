@@ -248,15 +248,32 @@ fn plan_item_rules() {
             last_start: row.last_start.map(t),
         };
         let source = if row.trigger { trigger_fire() } else { cron_fire() };
-        let got = plan_item(&state, Some(&slot), &source, ME, row.monitor, row.misfire);
+        let got = plan_item(&state, Some(&slot), &source, ME, (row.monitor, row.misfire), t(100));
         assert_eq!(got, row.expect, "rule: {}", row.rule);
+    }
+}
+
+#[test]
+fn an_idle_items_cron_fire_handled_late_is_owed_not_started() {
+    let idle = ItemSnapshot::default();
+    // (rule, fire, misfire, handled at, expected)
+    let rows = [
+        ("on time", cron_fire(), true, t(100), ItemPlan::Start),
+        ("at the limit", cron_fire(), true, t(102), ItemPlan::Start),
+        ("late", cron_fire(), true, t(103), ItemPlan::OweLate),
+        ("late, misfire off: started (nothing is owed without misfire)", cron_fire(), false, t(103), ItemPlan::Start),
+        ("a trigger is never late", trigger_fire(), true, t(200), ItemPlan::Start),
+        ("an owed fire is never late", Source::Misfire(t(100)), true, t(200), ItemPlan::Start),
+    ];
+    for (rule, source, misfire, now, expected) in rows {
+        assert_eq!(plan_item(&idle, None, &source, ME, (true, misfire), now), expected, "{rule}");
     }
 }
 
 #[test]
 fn plan_item_without_a_slot_is_idle_here() {
     let state = ItemSnapshot::default();
-    assert_eq!(plan_item(&state, None, &cron_fire(), ME, true, true), ItemPlan::Start);
+    assert_eq!(plan_item(&state, None, &cron_fire(), ME, (true, true), t(100)), ItemPlan::Start);
 }
 
 /// `(rule, queued before, fire, busy here, owed, expect queued after, expect "owed a run")`.
@@ -678,7 +695,7 @@ fn plan_item_invariants_over_every_combination() {
                                         last_start: last_start.map(t),
                                     };
                                     let source = if trigger { trigger_fire() } else { cron_fire() };
-                                    let plan = plan_item(&state, Some(&slot), &source, ME, monitor, misfire);
+                                    let plan = plan_item(&state, Some(&slot), &source, ME, (monitor, misfire), t(100));
                                     let busy_here = busy_since.is_some();
                                     let taken_over = [failover, failovering].iter().any(|o| o.is_some_and(|o| o != ME));
                                     let case = format!(

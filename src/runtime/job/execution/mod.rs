@@ -289,13 +289,14 @@ impl Execution {
     ) {
         let me = ctx.me.as_str();
         let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
-        let late = matches!(source, Source::Cron(_)) && misfire && ctx.now() - source.at() > fire::LATE;
+        let now = ctx.now();
         let covered = covered_trigger(ctx, &source, &items).await;
         let mut to_start = Vec::new();
         let mut busy_here = Vec::new();
         for item in items.into_iter().filter(|item| !covered.contains(item)) {
             let state = view.items.get(&item).cloned().unwrap_or_default();
-            match fire::plan_item(&state, self.fired().and_then(|s| s.slot(item)), &source, me, monitor, misfire) {
+            match fire::plan_item(&state, self.fired().and_then(|s| s.slot(item)), &source, me, (monitor, misfire), now)
+            {
                 ItemPlan::Disabled | ItemPlan::Covered => {}
                 ItemPlan::Skipped { here } => {
                     tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
@@ -310,9 +311,7 @@ impl Execution {
                         tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
                     }
                 }
-                ItemPlan::Start if late => {
-                    // Handled late (this task was held up): the item may have been run elsewhere
-                    // since, so the fire is owed through the registry's start stamps instead.
+                ItemPlan::OweLate => {
                     if self.owe(ctx, item, source.at()).await {
                         tracing::info!(job = %ctx.name(), item, "late fire owed a run");
                     }
