@@ -125,13 +125,27 @@ pub fn orphan(
     Some(Orphan { runner, ops })
 }
 
+/// A queued item (`leader/failover/items/{item}`), in the order a round goes through them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Queued {
+    /// Try to claim it.
+    Claim(u32),
+    /// Beyond the item count (it shrank since the item was queued): delete the entry.
+    Stale(u32),
+}
+
 /// The queued items in the order ElasticJob claims them (reverse lexicographic node names);
 /// names that are not item numbers are left out, and so are `disabled` items: an operator
 /// disabled them, so they wait in the queue until enabled (ejctl runs no disabled item, failed
-/// over or not).
-pub fn claim_order(mut names: Vec<String>, disabled: &BTreeSet<u32>) -> Vec<u32> {
+/// over or not). Items at or beyond `total` are [`Queued::Stale`].
+pub fn claim_order(mut names: Vec<String>, disabled: &BTreeSet<u32>, total: u32) -> Vec<Queued> {
     path::sort_reverse_java(&mut names);
-    names.iter().filter_map(|n| path::parse_item(n)).filter(|i| !disabled.contains(i)).collect()
+    names
+        .iter()
+        .filter_map(|n| path::parse_item(n))
+        .filter(|i| !disabled.contains(i))
+        .map(|i| if i >= total { Queued::Stale(i) } else { Queued::Claim(i) })
+        .collect()
 }
 
 /// Failover was switched off: the nodes to remove (`removeFailoverInfo`) — every `failover`

@@ -188,9 +188,19 @@ fn orphan_rules() {
 #[test]
 fn claims_go_in_elasticjobs_order() {
     let names: Vec<String> = ["1", "10", "2", "x", "9"].iter().map(|s| (*s).to_string()).collect();
-    assert_eq!(claim_order(names.clone(), &BTreeSet::new()), [9, 2, 10, 1], "reverse lexicographic, non-items skipped");
+    let claim = |items: &[u32]| items.iter().map(|&i| Queued::Claim(i)).collect::<Vec<_>>();
+    assert_eq!(
+        claim_order(names.clone(), &BTreeSet::new(), 11),
+        claim(&[9, 2, 10, 1]),
+        "reverse lexicographic, non-items skipped"
+    );
     let disabled: BTreeSet<u32> = [2].into();
-    assert_eq!(claim_order(names, &disabled), [9, 10, 1], "a disabled item waits in the queue");
+    assert_eq!(claim_order(names.clone(), &disabled, 11), claim(&[9, 10, 1]), "a disabled item waits in the queue");
+    assert_eq!(
+        claim_order(names, &BTreeSet::new(), 3),
+        [Queued::Stale(9), Queued::Claim(2), Queued::Stale(10), Queued::Claim(1)],
+        "the count shrank: entries beyond it are stale"
+    );
 }
 
 #[test]

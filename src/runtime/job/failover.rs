@@ -24,7 +24,7 @@ use std::task::{Context, Poll};
 use super::JobCtx;
 use super::execution::LocalRuns;
 use crate::clock::Clock;
-use crate::coord::failover::{self as decide, SUSPECT_LEAVES};
+use crate::coord::failover::{self as decide, Queued, SUSPECT_LEAVES};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
 use crate::registry::codec::{self, InstanceId};
@@ -248,17 +248,19 @@ pub(super) async fn round(
     let Some(names) = registry.children(&paths.failover_items()).await? else {
         return Ok(None);
     };
-    for item in decide::claim_order(names, disabled) {
+    for queued in decide::claim_order(names, disabled, total) {
+        let item = match queued {
+            Queued::Stale(item) => {
+                registry.delete_if_exists(&paths.failover_item(item)).await?;
+                continue;
+            }
+            Queued::Claim(item) => item,
+        };
         // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
         if !lock(local).insert(item) {
             continue;
         }
         let entry = paths.failover_item(item);
-        if item >= total {
-            lock(local).remove(&item);
-            registry.delete_if_exists(&entry).await?;
-            continue;
-        }
         let claim = txn::claim(paths, me, item, clock.now());
         #[cfg(feature = "injected-bugs")]
         let outcome = if bugs.no_latch() {
