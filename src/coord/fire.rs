@@ -271,7 +271,7 @@ pub fn plan_item(
 
 /// Whether a trigger no longer needs a run of an item, as the registry shows it (`node`): a
 /// trigger's fire is the moment its `trigger` node was written (zxid `written`), and a run of the
-/// item that started after that covers it (§2a), wherever it ran. This is what keeps a trigger
+/// item that started after that covers it (docs/src/design/guarantee.md#the-promise), wherever it ran. This is what keeps a trigger
 /// that reaches two instances while resharding moves an item between them from running the item
 /// on both: the old owner ran it at once, the new one finds the run when its turn comes.
 ///

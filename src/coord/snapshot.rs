@@ -3,7 +3,7 @@
 //! [`JobSnapshot`] is built from the watched cache (or from a direct read) and answers the questions of
 //! docs/src/design/compatibility.md: who the leader is, which instances are available, which items
 //! are local, whether resharding is needed, what the sharding transaction is, and the statuses of
-//! §4.4. It does no I/O, so all of it is tested with plain unit tests.
+//! docs/src/design/compatibility.md#statuses. It does no I/O, so all of it is tested with plain unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Every mutation of ElasticJob's `JobOperateAPI` and `ShardingOperateAPI`
-//! (docs/src/design/compatibility.md#admin-operations, §4.2), with its node effects, in two steps:
+//! (docs/src/design/compatibility.md#admin-operations), with its node effects, in two steps:
 //! plan ([`Change`]s from a read, validated before anything is written) and apply
 //! ([`Admin::apply`], in transactions). A caller that asks for confirmation (`job shutdown`, `job
 //! remove`, ...) does so between the two.

@@ -686,7 +686,7 @@ mod tests {
         assert!(validate_namespace("").is_err());
     }
 
-    /// Node names are spelled in this file only (STYLE §3 rule 1).
+    /// Node names are spelled in this file only.
     #[test]
     fn no_other_module_spells_node_names() {
         let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");

@@ -67,7 +67,7 @@ pub fn parse_dump_request(line: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    /// Reference §5 (`SensitiveInfoUtilsTest`).
+    /// As ElasticJob's `SensitiveInfoUtilsTest` has it.
     #[test]
     fn masking_vectors() {
         let input = [

@@ -432,7 +432,7 @@ mod tests {
     use super::*;
     use crate::config::ExecutorPoolKey;
 
-    /// Reference §1.2: a fully set POJO (`JobConfigurationPOJOTest`).
+    /// A fully set POJO, as ElasticJob's `JobConfigurationPOJOTest` has it.
     const FULL_YAML: &str = "cron: 0/1 * * * * ?
 description: Job description
 disabled: false

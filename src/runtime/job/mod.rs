@@ -15,7 +15,7 @@
 //! reconcile tick, a finished claim round, and cache events; it hands what woke it to one boxed
 //! handler ([`JobTask::on_wake`]), so that an idle job holds only its state and its waits.
 //! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
-//! §2–§3, §6.2), and steady-state fires read nothing from the registry: the only requests of a
+//! docs/src/design/compatibility.md), and steady-state fires read nothing from the registry: the only requests of a
 //! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
 //! once-per-fire listeners, their marks and claims: [`once`]).
 

@@ -32,7 +32,7 @@
 //!   caught up again).
 //!
 //! A trigger run (fire instant off the whole second) covers the fires before it like any run
-//! (§2a: "some run of that item starts at or after F and completes") and is never a repeat.
+//! (docs/src/design/guarantee.md#the-promise: "some run of that item starts at or after F and completes") and is never a repeat.
 //! Operators are obeyed: no run starts on a worker after an operator shut it down or removed the
 //! job, on a disabled server, for a disabled item or job, or for an item beyond the count.
 
