@@ -56,6 +56,15 @@ impl Listeners {
     }
 }
 
+/// True when a fire of the job has listener phases: listeners of each instance or once per fire
+/// (the library's, or the job file's commands).
+pub(crate) fn has_listeners(ctx: &JobCtx, config: &Effective) -> bool {
+    let command = config.command_listener.as_ref();
+    !ctx.listeners.each().is_empty()
+        || command.is_some_and(|c| c.before.is_some() || c.after.is_some())
+        || has_once_listeners(ctx, config)
+}
+
 /// True when the job has once-per-fire listeners (the library's, or the job file's commands).
 pub(crate) fn has_once_listeners(ctx: &JobCtx, config: &Effective) -> bool {
     let command = config.command_listener.as_ref();

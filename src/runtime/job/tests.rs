@@ -352,3 +352,26 @@ fn daily_script(total: i32) -> JobConfig {
 fn script_setup(config: JobConfig) -> JobSetup {
     JobSetup { job_type: JobType::Script, in_process: None, config, listeners: Vec::new(), once_listeners: Vec::new() }
 }
+
+#[tokio::test]
+async fn a_fires_first_item_is_taken_on_its_own_and_an_item_running_elsewhere_is_left_out() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    for item in 0..3 {
+        a.registry.put(&a.paths.item_leaf(item, ItemLeaf::Instance), a.me.as_str().as_bytes()).await.unwrap();
+    }
+    // Item 2 runs elsewhere (the cache is behind: it shows the item idle).
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let view = a.snapshot(&cache);
+    orphan(&a, 2, "10.0.0.9@-@9").await;
+    let mut execution = Execution::new(cache.reader());
+    let cfg = config(3);
+    let now = a.now();
+    execution.start_items(&a, &cfg, &view, vec![0, 1, 2], fire::Source::Cron(now)).await;
+    for item in 0..3 {
+        let runner = text(&a, &a.paths.item_leaf(item, ItemLeaf::Running)).await;
+        let (expected, holds) = if item < 2 { ("10.0.0.1@-@1", true) } else { ("10.0.0.9@-@9", false) };
+        assert_eq!(runner.as_deref(), Some(expected), "item {item}");
+        assert_eq!(execution.holds(item), holds, "item {item}");
+    }
+}

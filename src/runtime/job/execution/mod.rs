@@ -8,7 +8,8 @@
 //! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
-//! [`runs`] starts run tasks and handles their ends; [`owed`] reads what a fire is owed and what
+//! [`start`] writes the `running` nodes of a fire's items and starts their runs; [`runs`] starts run
+//! tasks and handles their ends; [`owed`] reads what a fire is owed and what
 //! covers it already; [`traced`] tells the trace store about fires and runs; [`refusal`] records
 //! what the worker refuses on the items.
 
@@ -16,6 +17,7 @@ mod owed;
 mod pool;
 mod refusal;
 mod runs;
+mod start;
 mod traced;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,7 +27,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use self::owed::{clear_misfire, covered_trigger, owed_misfire, settle_misfire};
+use self::owed::{covered_trigger, owed_misfire, settle_misfire};
 use self::refusal::{RecordedRefusals, clock_within_limits, refuse};
 pub(super) use self::runs::RunEnd;
 use self::runs::{ActiveRun, Launch};
@@ -37,8 +39,6 @@ use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::exec::context::task_id;
 use crate::registry::cache::{CacheReader, TreeCache};
-use crate::registry::codec;
-use crate::registry::path::ItemLeaf;
 use crate::registry::{Op, RegistryError};
 use crate::retry::{self, Attempts, Jitter};
 use crate::runtime::metrics::Refusal;
@@ -335,42 +335,7 @@ impl Execution {
                 return;
             }
         };
-        // With monitoring the processes start only once the transaction writing the items'
-        // `running` nodes has succeeded: the spawn waits for that round trip, on purpose. The
-        // transaction is where this instance takes the items — another instance's node makes it
-        // fail — and so what keeps an item from running twice at once. Spawning while it is in
-        // flight, and killing the process if it fails, would not keep that: a process that ran
-        // for a moment may have done its work (a kill undoes nothing), and it would have
-        // overlapped the very run whose node failed the transaction (a stale assignment here, an
-        // item failed over meanwhile). A lost connection leaves the write's outcome unknown for a
-        // while, too. A fence or an epoch check cannot help: they stop runs that started, not
-        // one that should not have. The price (`cargo bench --bench runtime -- --section
-        // lateness`, which prints the multi's latency): 1.2 ms for a job's 5 local items, 14 ms
-        // for 100; with monitoring off the first item started no earlier on a loaded machine.
-        let started = if monitor {
-            self.mark_running(ctx, config, view, &to_start).await
-        } else {
-            for &item in &to_start {
-                if view.items.get(&item).is_some_and(|v| v.misfire) {
-                    clear_misfire(ctx, misfire, item).await;
-                }
-            }
-            to_start
-        };
-        self.fires().spend_queued_misfires(&started);
-        if started.is_empty() {
-            return;
-        }
-        ctx.note_refusal(config, &started);
-        let task = task_id(ctx.name(), &started, me);
-        let busy = self.busy();
-        let group = busy.groups.open(ctx, &task, &started);
-        busy.phases.open(ctx, config, (group, &task), &started, &source);
-        let launch = Launch::new(config, group);
-        for item in started {
-            let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), launch.clone());
-        }
+        self.launch(ctx, config, view, to_start, source, executor).await;
     }
 
     /// Runs a claimed item at once (the claim already wrote its `running` node). Returns false
@@ -429,25 +394,6 @@ impl Execution {
         }
     }
 
-    /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]); an item
-    /// whose node exists is running elsewhere and is left out.
-    async fn mark_running(&mut self, ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
-        // Claim the items locally first, so the failover round never reads our fresh running
-        // node as an orphan's.
-        let items: Vec<u32> = {
-            let mut local = lock(&self.local);
-            items.iter().copied().filter(|i| local.insert(*i)).collect()
-        };
-        let started = write_running(ctx, config, view, &items).await;
-        let mut local = lock(&self.local);
-        for item in &items {
-            if !started.contains(item) {
-                local.remove(item);
-            }
-        }
-        started
-    }
-
     /// Records that `fire` is owed a run of `item` (see [`txn::owe`]). Returns whether it is.
     pub(super) async fn owe(&self, ctx: &JobCtx, item: u32, fire: DateTime<Utc>) -> bool {
         for _ in 0..txn::OWE_ATTEMPTS {
@@ -482,43 +428,6 @@ impl Execution {
 
 fn where_(here: bool) -> &'static str {
     if here { "here" } else { "elsewhere" }
-}
-
-/// Writes the running nodes in one transaction; when it fails because a node exists, item by
-/// item, leaving out the items running elsewhere.
-async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
-    let now = ctx.now();
-    let misfires: Vec<u32> = items.iter().copied().filter(|i| view.items.get(i).is_some_and(|v| v.misfire)).collect();
-    let ops = txn::mark_running(&ctx.paths, &ctx.me, items, &misfires, config.config.failover, now);
-    match ctx.registry.transaction(&ops).await {
-        Ok(()) => return items.to_vec(),
-        Err(RegistryError::Transaction { .. }) => {}
-        Err(e) => {
-            tracing::error!(job = %ctx.name(), error = %e, "cannot mark items running; not starting them");
-            return Vec::new();
-        }
-    }
-    let mode = txn::running_mode(config.config.failover);
-    let stamp = codec::encode_millis(now);
-    let mut started = Vec::new();
-    for &item in items {
-        match ctx.registry.create(&ctx.paths.item_leaf(item, ItemLeaf::Running), &ctx.me.encode(), mode).await {
-            Ok(_) => {
-                if let Err(e) = ctx.registry.put(&ctx.paths.item(item), &stamp).await {
-                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the item's start");
-                }
-                clear_misfire(ctx, config.config.misfire, item).await;
-                started.push(item);
-            }
-            Err(RegistryError::NodeExists(_)) => {
-                tracing::info!(job = %ctx.name(), item, "item is running elsewhere: skipped");
-            }
-            Err(e) => {
-                tracing::error!(job = %ctx.name(), item, error = %e, "cannot mark the item running; not starting it");
-            }
-        }
-    }
-    started
 }
 
 /// A run of `item` that started at `started` ended: an owed fire no later than its start is

@@ -49,6 +49,15 @@ impl FireGroups {
         self.next
     }
 
+    /// An item of group `id` did not start after all (it was found running elsewhere): the
+    /// group's closing row leaves it out.
+    pub(super) fn leave_out(&mut self, id: u64, item: u32) {
+        if let Some(group) = self.groups.get_mut(&id) {
+            group.items.retain(|&i| i != item);
+            group.pending.remove(&item);
+        }
+    }
+
     /// An item of group `id` ended; the last one writes `TASK_FINISHED`, or `TASK_ERROR` with
     /// the causes of the failed items.
     pub(super) fn close_item(&mut self, ctx: &JobCtx, id: u64, item: u32, outcome: &ItemOutcome) {
