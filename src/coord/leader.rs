@@ -106,7 +106,7 @@ pub fn split(ops: Vec<Op>, prefix: usize, budget: usize) -> Vec<Vec<Op>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -143,7 +143,14 @@ mod tests {
     const A: &str = "10.0.0.1@-@1";
     const B: &str = "10.0.0.2@-@1";
 
-    fn view(instances: &[&str], owners: &[(u32, &str)], necessary: bool, running: &[u32]) -> JobSnapshot {
+    /// A job of `owners` among `instances` (both servers enabled), flagged or not, with the
+    /// `running` items running.
+    pub(in crate::coord) fn view(
+        instances: &[&str],
+        owners: &[(u32, &str)],
+        necessary: bool,
+        running: &[u32],
+    ) -> JobSnapshot {
         let mut v = JobSnapshot::default();
         for id in instances {
             v.instances.insert((*id).into(), None);

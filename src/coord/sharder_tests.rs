@@ -1,10 +1,8 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::coord::snapshot::ItemSnapshot;
 use crate::coord::strategy::Strategy;
 use crate::registry::NodeData;
-use crate::registry::codec::ServerStatus;
 
 const A: &str = "10.0.0.1@-@1";
 const B: &str = "10.0.0.2@-@1";
@@ -12,18 +10,7 @@ const NOW_MS: i64 = 1_700_000_000_000;
 
 /// A job of `owners` among `instances` (both servers enabled), flagged or not.
 fn job(instances: &[&str], owners: &[(u32, &str)], necessary: bool) -> JobSnapshot {
-    let mut v = JobSnapshot::default();
-    for id in instances {
-        v.instances.insert((*id).into(), None);
-    }
-    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
-    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
-    for (i, o) in owners {
-        v.items.insert(*i, ItemSnapshot { owner: Some((*o).into()), ..ItemSnapshot::default() });
-    }
-    v.sharding_root = !owners.is_empty();
-    v.necessary = necessary;
-    v
+    crate::coord::leader::tests::view(instances, owners, necessary, &[])
 }
 
 /// The nodes a registry read of that job returns (for [`ShardEvent::Reread`]).
