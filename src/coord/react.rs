@@ -186,6 +186,29 @@ pub struct Switches<'a> {
     pub time_zone: &'a crate::schedule::cron::JobTimeZone,
 }
 
+/// What a job does with a new configuration that validates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Adoption {
+    /// It takes effect.
+    Adopt,
+    /// It takes effect, but the job cannot run items under it (an executor property out of
+    /// range, say) until it is fixed: the one in effect could not either.
+    AdoptUnrunnable,
+    /// It does not take effect: it cannot run items, and the one in effect can, so that one keeps
+    /// running, as with a configuration that does not validate.
+    Keep,
+}
+
+/// Whether a validated configuration takes effect, from whether items can run under it
+/// (`runs`) and under the one in effect (`current_runs`).
+pub fn adoption(runs: bool, current_runs: bool) -> Adoption {
+    match (runs, current_runs) {
+        (true, _) => Adoption::Adopt,
+        (false, true) => Adoption::Keep,
+        (false, false) => Adoption::AdoptUnrunnable,
+    }
+}
+
 /// Compares the settings before (`None`: the first configuration) and after a change.
 pub fn transition(old: Option<Switches<'_>>, new: Switches<'_>) -> Transition {
     match old {

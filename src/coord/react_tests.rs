@@ -328,3 +328,17 @@ fn configuration_transitions() {
         assert_eq!(transition(old, new), expect, "rule: {rule}");
     }
 }
+
+#[test]
+fn a_configuration_that_cannot_run_never_replaces_one_that_can() {
+    // (items run under the new one, under the one in effect, what happens)
+    let rows = [
+        (true, true, Adoption::Adopt),
+        (true, false, Adoption::Adopt),
+        (false, true, Adoption::Keep),
+        (false, false, Adoption::AdoptUnrunnable),
+    ];
+    for (runs, current_runs, expected) in rows {
+        assert_eq!(adoption(runs, current_runs), expected, "runs {runs}, current runs {current_runs}");
+    }
+}

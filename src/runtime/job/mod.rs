@@ -59,7 +59,7 @@ use super::{Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::pin::{Pin, PinKind};
-use crate::coord::react::{self, Reaction};
+use crate::coord::react::{self, Adoption, Reaction};
 use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
@@ -646,10 +646,8 @@ impl JobTask {
                 return;
             }
         };
-        if let Err(e) = &new.executor {
-            // A configuration that validates but cannot run (an executor property out of range)
-            // is as invalid as one that does not validate: the one in effect keeps running.
-            if self.config.executor.is_ok() {
+        match (react::adoption(new.executor.is_ok(), self.config.executor.is_ok()), &new.executor) {
+            (Adoption::Keep, Err(e)) => {
                 tracing::error!(
                     job = %self.name(),
                     "invalid configuration at {}: {e}; keeping the configuration in effect until it is fixed",
@@ -657,7 +655,10 @@ impl JobTask {
                 );
                 return;
             }
-            tracing::error!(job = %self.name(), error = %e, "the job cannot run until its configuration is fixed");
+            (Adoption::AdoptUnrunnable, Err(e)) => {
+                tracing::error!(job = %self.name(), error = %e, "the job cannot run until its configuration is fixed");
+            }
+            _ => {}
         }
         let change = react::transition(Some(self.config.switches()), new.switches());
         self.config = new;
