@@ -14,13 +14,14 @@
 //!   against the item's start stamp in the same transaction so that a run starting meanwhile
 //!   decides it again;
 //! * [`settle`]: an ended run covers an owed fire no later than its start;
-//! * [`claim`] / [`claim_outcome`] / [`return_claim`]: a failover claim and its undo.
+//! * [`claim`] / [`claim_outcome`] / [`return_claim`]: a failover claim and its undo;
+//! * [`registration`]: an instance's registration at its start, in one transaction.
 //!
 //! The runtime sends the ops and feeds the outcome back; nothing here does I/O.
 
 use chrono::{DateTime, Utc};
 
-use crate::registry::codec::{self, InstanceId};
+use crate::registry::codec::{self, InstanceId, ServerStatus};
 use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::registry::{Mode, NodeData, Op, RegistryError};
 
@@ -225,6 +226,45 @@ pub fn return_claim(paths: &JobPaths, item: u32) -> Vec<Op> {
         Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failover), version: None },
         Op::Delete { path: paths.item_leaf(item, ItemLeaf::Failovering), version: None },
     ]
+}
+
+/// The registration of `me` when the cache (`cached`: whether it shows a node) shows neither its
+/// runner nor its instance node, as one transaction: the missing parents (`servers`, `runners`,
+/// `instances`, empty persistent nodes as node-by-node creation makes them), the server node
+/// (`status`) when the cache does not show it, the runner node, then the instance node (`info`)
+/// — so that the instance appears with its runner. `None` when the cache shows the job root
+/// missing, or the runner or instance node (this session's already, or an earlier session's on
+/// its way out: [`crate::registry::Registry::put_ephemeral`] sorts those out): the runtime then
+/// registers node by node. A node the cache is wrong about makes the transaction fail as a whole.
+pub fn registration(
+    paths: &JobPaths,
+    me: &InstanceId,
+    cached: &(dyn Fn(&str) -> bool + Sync),
+    status: &ServerStatus,
+    info: &str,
+) -> Option<Vec<Op>> {
+    let (runner, instance) = (paths.runner(me.as_str()), paths.instance(me.as_str()));
+    if !cached(paths.root()) || cached(&runner) || cached(&instance) {
+        return None;
+    }
+    let mut ops = Vec::new();
+    let mut create = |path: String, data: &[u8], mode: Mode| ops.push(Op::Create { path, data: data.to_vec(), mode });
+    let server = paths.server(me.ip());
+    if !cached(&server) {
+        if !cached(&paths.servers()) {
+            create(paths.servers(), codec::EMPTY, Mode::Persistent);
+        }
+        create(server, status.encode(), Mode::Persistent);
+    }
+    if !cached(&paths.runners()) {
+        create(paths.runners(), codec::EMPTY, Mode::Persistent);
+    }
+    create(runner, codec::EMPTY, Mode::Ephemeral);
+    if !cached(&paths.instances()) {
+        create(paths.instances(), codec::EMPTY, Mode::Persistent);
+    }
+    create(instance, info.as_bytes(), Mode::Ephemeral);
+    Some(ops)
 }
 
 #[cfg(test)]

@@ -225,3 +225,56 @@ fn running_node_modes() {
     assert_eq!(running_mode(true), Mode::Persistent);
     assert_eq!(running_mode(false), Mode::Ephemeral);
 }
+
+#[test]
+fn a_start_registers_in_one_transaction_what_the_cache_does_not_show() {
+    let paths = JobPaths::new("j");
+    let me = InstanceId::from_raw("10.0.0.1@-@1");
+    let created = |ops: Option<Vec<Op>>| -> Option<Vec<String>> {
+        ops.map(|ops| {
+            ops.into_iter()
+                .map(|op| match op {
+                    Op::Create { path, mode, .. } => format!("{path} {mode:?}"),
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        })
+    };
+    let status = ServerStatus::Enabled;
+    // (rule, the nodes the cache shows, the transaction)
+    type Row<'a> = (&'a str, Vec<String>, Option<Vec<&'a str>>);
+    let rows: Vec<Row<'_>> = vec![
+        ("the job root missing: node by node", vec![], None),
+        (
+            "a new job: every parent",
+            vec![paths.root().to_string()],
+            Some(vec![
+                "/j/servers Persistent",
+                "/j/servers/10.0.0.1 Persistent",
+                "/j/runners Persistent",
+                "/j/runners/10.0.0.1@-@1 Ephemeral",
+                "/j/instances Persistent",
+                "/j/instances/10.0.0.1@-@1 Ephemeral",
+            ]),
+        ),
+        (
+            "a known server: its node kept",
+            vec![
+                paths.root().to_string(),
+                paths.servers(),
+                paths.server("10.0.0.1"),
+                paths.runners(),
+                paths.instances(),
+            ],
+            Some(vec!["/j/runners/10.0.0.1@-@1 Ephemeral", "/j/instances/10.0.0.1@-@1 Ephemeral"]),
+        ),
+        ("the instance shown already: node by node", vec![paths.root().to_string(), paths.instance(me.as_str())], None),
+        ("the runner shown already: node by node", vec![paths.root().to_string(), paths.runner(me.as_str())], None),
+    ];
+    for (rule, shown, expected) in rows {
+        let cached = move |p: &str| shown.iter().any(|s| s == p);
+        let got = created(registration(&paths, &me, &cached, &status, "info"));
+        let expected = expected.map(|e| e.into_iter().map(String::from).collect::<Vec<_>>());
+        assert_eq!(got, expected, "{rule}");
+    }
+}

@@ -12,8 +12,9 @@ use tokio::time::Instant;
 
 use super::JobCtx;
 use crate::coord::react::{self, SessionStep};
+use crate::coord::txn;
 use crate::registry::codec::{self, InstanceInfo, ServerStatus};
-use crate::registry::{Mode, Op, RegistryError, SessionStatus};
+use crate::registry::{RegistryError, SessionStatus};
 use crate::retry::{self, Attempts};
 
 /// How many times a stopping job tries to remove its runner node.
@@ -63,7 +64,7 @@ impl Registration {
     /// `disabled` when it does not) and the ephemeral runner and instance nodes of this session.
     /// `cached` says whether the job's cache shows a node: when it shows neither the runner nor
     /// the instance node (a start, as a rule) everything missing is created in one transaction
-    /// ([`fresh_registration`]); otherwise, or when the cache was behind, node by node.
+    /// ([`txn::registration`]); otherwise, or when the cache was behind, node by node.
     pub(super) async fn register(
         &mut self,
         ctx: &JobCtx,
@@ -73,7 +74,7 @@ impl Registration {
         let status = ServerStatus::from_enabled(!disabled);
         let info = InstanceInfo::new(&ctx.me).to_yaml();
         let session = ctx.registry.session_id();
-        let fresh = fresh_registration(ctx, cached, &status, &info);
+        let fresh = txn::registration(&ctx.paths, &ctx.me, cached, &status, &info);
         let written = match fresh {
             Some(ops) => match ctx.registry.transaction(&ops).await {
                 Ok(()) => true,
@@ -207,41 +208,4 @@ impl Registration {
             Err(e) => tracing::warn!(job = %ctx.name(), error = %e, "cannot check the instance node"),
         }
     }
-}
-
-/// The registration of an instance the cache shows neither the runner nor the instance node of,
-/// as one transaction: the missing parents (`servers`, `runners`, `instances`, empty persistent
-/// nodes as node-by-node creation makes them), the server node when the cache does not show it,
-/// the runner node, then the instance node — so that the instance appears with its runner.
-/// `None` when the cache shows the job root missing, or the runner or instance node (this
-/// session's already, or an earlier session's on its way out: [`crate::registry::Registry::put_ephemeral`]
-/// sorts those out). A node the cache is wrong about makes the transaction fail as a whole.
-fn fresh_registration(
-    ctx: &JobCtx,
-    cached: &(dyn Fn(&str) -> bool + Sync),
-    status: &ServerStatus,
-    info: &str,
-) -> Option<Vec<Op>> {
-    let (runner, instance) = (ctx.paths.runner(ctx.me.as_str()), ctx.paths.instance(ctx.me.as_str()));
-    if !cached(ctx.paths.root()) || cached(&runner) || cached(&instance) {
-        return None;
-    }
-    let mut ops = Vec::new();
-    let mut create = |path: String, data: &[u8], mode: Mode| ops.push(Op::Create { path, data: data.to_vec(), mode });
-    let server = ctx.paths.server(ctx.me.ip());
-    if !cached(&server) {
-        if !cached(&ctx.paths.servers()) {
-            create(ctx.paths.servers(), codec::EMPTY, Mode::Persistent);
-        }
-        create(server, status.encode(), Mode::Persistent);
-    }
-    if !cached(&ctx.paths.runners()) {
-        create(ctx.paths.runners(), codec::EMPTY, Mode::Persistent);
-    }
-    create(runner, codec::EMPTY, Mode::Ephemeral);
-    if !cached(&ctx.paths.instances()) {
-        create(ctx.paths.instances(), codec::EMPTY, Mode::Persistent);
-    }
-    create(instance, info.as_bytes(), Mode::Ephemeral);
-    Some(ops)
 }
