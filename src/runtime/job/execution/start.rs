@@ -41,15 +41,16 @@ impl Execution {
         // while, too. A fence or an epoch check cannot help: they stop runs that started, not
         // one that should not have.
         //
-        // What the first item of a fire waits for is kept to one small round trip: its node is
-        // written in a transaction of its own and its run started, then the rest's nodes in one
-        // transaction (`cargo bench --bench runtime -- --section lateness`: a multi of 100
-        // running nodes takes 3.8 ms on ZooKeeper, which every item waited for). The fire's
+        // In a fire of many items, what the first waits for is kept to one small round trip
+        // ([`txn::FIRST_ALONE_ABOVE`]): its node is written in a transaction of its own and its
+        // run started, then the rest's nodes in one transaction. The fire's
         // task id and trace group name the items planned; an item of the rest found running
         // elsewhere leaves the group, as it leaves ElasticJob's sharding context. A fire with
         // listener phases writes all its nodes at once: its items wait for the `before` phase,
         // which needs the items that start.
-        let split = monitor && to_start.len() > 1 && !crate::runtime::job::listeners::has_listeners(ctx, config);
+        let split = monitor
+            && to_start.len() > txn::FIRST_ALONE_ABOVE
+            && !crate::runtime::job::listeners::has_listeners(ctx, config);
         let (first, rest) = if split { to_start.split_at(1) } else { (&to_start[..], &[][..]) };
         let started = if monitor {
             self.mark_running(ctx, config, view, first).await
