@@ -15,11 +15,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::support::chaos::{self, ChaosConfig, Fault, FaultKind, Outcome, Slot, now_ms};
 use crate::support::netns::{Host, Net};
-use crate::support::zk::{Placement, ZkEnsemble};
+use crate::support::zk::{Member, Placement, ZkEnsemble};
 use crate::support::{Rng, read_records, signal, wait_exit, write_script};
 
 /// The seed of the choice of worker and follower.
@@ -55,6 +55,22 @@ fn watch_exits(starts: PathBuf, stop: Arc<AtomicBool>) -> std::thread::JoinHandl
         }
         exits
     })
+}
+
+/// Waits (at most 60 s) until every member serves and one of them leads: a member partitioned
+/// from the others rejoins some seconds after the heal, and the next fault picks its member by
+/// role.
+fn wait_for_quorum(ensemble: &ZkEnsemble) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let modes: Vec<String> = ensemble.members.iter().map(Member::mode).collect();
+        let leaders = modes.iter().filter(|m| *m == "leader").count();
+        if leaders == 1 && modes.iter().all(|m| m == "leader" || m == "follower") {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the ensemble did not recover within 60 s: {modes:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// The last `n` lines of a log file.
@@ -111,6 +127,7 @@ fn netns_faults_keep_the_guarantee() {
     let mut schedule = String::new();
     let kinds = [FaultKind::CutWorker, FaultKind::IsolateZkMember, FaultKind::IsolateZkLeader, FaultKind::LossyWorker];
     for kind in kinds {
+        wait_for_quorum(&ensemble);
         let worker = usize::try_from(rng.below(4)).unwrap();
         let start = now_ms();
         let mut instance = None;
@@ -175,11 +192,14 @@ fn netns_faults_keep_the_guarantee() {
             writeln!(logs, "--- {} ({}) {}\n{}", h.label, h.ip, s.log.display(), tail(&s.log, 15)).unwrap();
         }
         for (h, m) in zk_hosts.iter().zip(&ensemble.members) {
-            writeln!(logs, "--- {} ({}) {}\n{}", h.label, h.ip, m.log().display(), tail(&m.log(), 15)).unwrap();
+            // The ensemble's directory goes with it: its logs are kept with the records.
+            let kept_log = outcome.dir.path().join(format!("{}.log", h.label));
+            let _ = std::fs::copy(m.log(), &kept_log);
+            writeln!(logs, "--- {} ({}) {}\n{}", h.label, h.ip, kept_log.display(), tail(&kept_log, 15)).unwrap();
         }
         let kept = outcome.dir.keep();
         panic!(
-            "{}\nseed {SEED}; faults (ms after {started}):\n{schedule}{:#?}\n{logs}records and logs kept in {}",
+            "{}\nseed {SEED}; faults (ms after {started}):\n{schedule}{:#?}\n{logs}records and every host's log kept in {}",
             summary.line(),
             summary.violations,
             kept.display()

@@ -16,6 +16,9 @@
 //! overlap (a killed run ends when its worker was killed, frozen or fenced), and a run that covers
 //! no fire follows a killed run.
 //!
+//! The network-fault test (tests/netns.rs) runs the same job and checker with the members and the
+//! workers on hosts of their own.
+//!
 //! A frozen worker is resumed before its children: the worker fences at once (its deadline passed
 //! while frozen) and its pending kill reaches the children as they resume, so a paused script
 //! does no further work. Resuming the children first would let a script whose item was failed over
@@ -127,8 +130,8 @@ pub struct Outcome {
     /// When fault injection and the tail ended (epoch ms).
     pub ended: i64,
     pub config: ChaosConfig,
-    /// When each script process (by pid) was seen gone without having recorded its end, epoch ms,
-    /// when the harness watched for it: a killed run then ends there rather than at a bound.
+    /// When each script process (by pid) was first seen gone, epoch ms, when the harness watched
+    /// for them: a killed run (no end recorded) then ends there rather than at a bound.
     pub exits: HashMap<u32, i64>,
 }
 
