@@ -73,10 +73,10 @@ fn wait_for_quorum(ensemble: &ZkEnsemble) {
     }
 }
 
-/// The last `n` lines of a log file.
+/// The last `n` lines of a log file, Java stack frames left out.
 fn tail(path: &Path, n: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('\t')).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
