@@ -76,6 +76,10 @@ mod views;
 /// The chaos test: faults of every kind, then the delivery guarantee is checked.
 mod chaos;
 
+/// Real network faults between hosts in network namespaces: partitions of workers and ZooKeeper
+/// members, packet loss; then the delivery guarantee is checked.
+mod netns;
+
 /// TLS to ZooKeeper, ACLs from the outside, the dump port's address, commands pinned to the job
 /// file, HTTPS jobs.
 mod security;

@@ -16,6 +16,9 @@
 //! overlap (a killed run ends when its worker was killed, frozen or fenced), and a run that covers
 //! no fire follows a killed run.
 //!
+//! The network-fault test (tests/netns.rs) runs the same job and checker with the members and the
+//! workers on hosts of their own.
+//!
 //! A frozen worker is resumed before its children: the worker fences at once (its deadline passed
 //! while frozen) and its pending kill reaches the children as they resume, so a paused script
 //! does no further work. Resuming the children first would let a script whose item was failed over
@@ -32,7 +35,7 @@ use super::zk::ZkEnsemble;
 use super::{Rng, miss, read_records, signal, wait_exit, write_script};
 
 /// The chaos job's sharding total count.
-const ITEMS: u32 = 8;
+pub const ITEMS: u32 = 8;
 
 /// The longest run of [`CHAOS_SCRIPT`] (it sleeps 0.0–1.4 s), in ms.
 const LONGEST_RUN_MS: i64 = 1400;
@@ -41,7 +44,7 @@ const LONGEST_RUN_MS: i64 = 1400;
 const ZK_TICK_MS: i64 = 1000;
 
 /// Records start and end lines; sleeps a deterministic 0–1.4 s.
-const CHAOS_SCRIPT: &str = r#"#!/bin/sh
+pub const CHAOS_SCRIPT: &str = r#"#!/bin/sh
 start=$(date +%s%3N)
 inst=${EJCTL_TASK_ID##*@-@READY@-@}
 echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $$" >> "$1.starts"
@@ -88,6 +91,12 @@ pub enum FaultKind {
     KillZkLeader,
     /// Kill a ZooKeeper follower; restart it later.
     KillZkFollower,
+    /// Partition a ZooKeeper member from the other members (its clients still reach it).
+    IsolateZkMember,
+    /// Partition the ZooKeeper leader from every other host.
+    IsolateZkLeader,
+    /// Drop a share of a worker's packets at random.
+    LossyWorker,
 }
 
 const ALL_KINDS: [FaultKind; 6] = [
@@ -121,24 +130,31 @@ pub struct Outcome {
     /// When fault injection and the tail ended (epoch ms).
     pub ended: i64,
     pub config: ChaosConfig,
+    /// When each script process (by pid) was first seen gone, epoch ms, when the harness watched
+    /// for them: a killed run (no end recorded) then ends there rather than at a bound.
+    pub exits: HashMap<u32, i64>,
 }
 
-fn now_ms() -> i64 {
+pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-struct Slot {
-    ip: String,
-    file: PathBuf,
-    log: PathBuf,
-    proxies: Vec<Proxy>,
-    child: Option<Child>,
+/// One worker: its job file, its log, its proxies (if any) and its process.
+pub struct Slot {
+    pub ip: String,
+    pub file: PathBuf,
+    pub log: PathBuf,
+    pub proxies: Vec<Proxy>,
+    /// The network namespace it runs in (`None`: this one).
+    pub netns: Option<String>,
+    pub child: Option<Child>,
 }
 
 impl Slot {
-    fn spawn(&mut self) {
+    /// Starts `ejctl run` on the job file.
+    pub fn spawn(&mut self) {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_ejctl"))
+        let child = super::netns::command_in(self.netns.as_deref(), env!("CARGO_BIN_EXE_ejctl"))
             .arg("run")
             .arg(&self.file)
             .env("RUST_LOG", "ejctl=info")
@@ -150,11 +166,12 @@ impl Slot {
         self.child = Some(child);
     }
 
-    fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         self.child.as_ref().map_or(0, Child::id)
     }
 
-    fn instance(&self) -> String {
+    /// The instance id of the running process.
+    pub fn instance(&self) -> String {
         format!("{}@-@{}", self.ip, self.pid())
     }
 
@@ -200,6 +217,22 @@ fn descendants(pid: u32) -> Vec<u32> {
     out
 }
 
+/// The chaos job's file for a worker reaching ZooKeeper at `servers`: its instance's address
+/// is `ip`, or detected when `None`.
+pub fn job_file(servers: &str, ip: Option<&str>, config: &ChaosConfig, script: &Path, record: &Path) -> String {
+    let ip = ip.map(|ip| format!("ip = \"{ip}\"\n")).unwrap_or_default();
+    format!(
+        "[registry]\nservers = \"{servers}\"\nnamespace = \"chaos\"\nsession_timeout_ms = {}\nconnection_timeout_ms = 3000\n\n\
+         [instance]\n{ip}shutdown_timeout_seconds = 10\nkill_grace_seconds = {}\n\n\
+         [[job]]\nname = \"chaos\"\ncron = \"* * * * * ?\"\nsharding_total_count = {ITEMS}\nfailover = true\nmisfire = true\n\
+         command = \"{} {}\"\n",
+        config.session_timeout_ms,
+        config.kill_grace_s,
+        script.display(),
+        record.display()
+    )
+}
+
 /// Runs the chaos scenario (blocking; call from a blocking context).
 pub fn run(config: ChaosConfig) -> Outcome {
     let dir = tempfile::Builder::new().prefix("ejctl-chaos-").tempdir().unwrap();
@@ -214,22 +247,10 @@ pub fn run(config: ChaosConfig) -> Outcome {
                 ensemble.members.iter().map(|m| Proxy::start(([127, 0, 0, 1], m.client_port).into())).collect();
             let servers: Vec<String> = proxies.iter().map(Proxy::addr).collect();
             let file = dir.path().join(format!("worker-{i}.toml"));
-            std::fs::write(
-                &file,
-                format!(
-                    "[registry]\nservers = \"{}\"\nnamespace = \"chaos\"\nsession_timeout_ms = {t_ms}\nconnection_timeout_ms = 3000\n\n\
-                     [instance]\nip = \"127.0.0.{}\"\nshutdown_timeout_seconds = 10\nkill_grace_seconds = {}\n\n\
-                     [[job]]\nname = \"chaos\"\ncron = \"* * * * * ?\"\nsharding_total_count = {ITEMS}\nfailover = true\nmisfire = true\n\
-                     command = \"{} {}\"\n",
-                    servers.join(","),
-                    i + 1,
-                    config.kill_grace_s,
-                    script.display(),
-                    record.display()
-                ),
-            )
-            .unwrap();
-            Slot { ip: format!("127.0.0.{}", i + 1), file, log: dir.path().join(format!("worker-{i}.log")), proxies, child: None }
+            let ip = format!("127.0.0.{}", i + 1);
+            std::fs::write(&file, job_file(&servers.join(","), Some(&ip), &config, &script, &record)).unwrap();
+            let log = dir.path().join(format!("worker-{i}.log"));
+            Slot { ip, file, log, proxies, netns: None, child: None }
         })
         .collect();
     for s in &mut slots {
@@ -305,6 +326,9 @@ pub fn run(config: ChaosConfig) -> Outcome {
                 std::thread::sleep(Duration::from_secs(4));
                 ensemble.start_member(member);
             }
+            FaultKind::IsolateZkMember | FaultKind::IsolateZkLeader | FaultKind::LossyWorker => {
+                unreachable!("network faults need hosts of their own (tests/support/netns.rs)")
+            }
         }
         let end = now_ms();
         let is_worker = !matches!(kind, FaultKind::KillZkLeader | FaultKind::KillZkFollower);
@@ -320,12 +344,12 @@ pub fn run(config: ChaosConfig) -> Outcome {
             let _ = wait_exit(&mut c, Duration::from_secs(15));
         }
     }
-    Outcome { dir, faults, started, ended, config }
+    Outcome { dir, faults, started, ended, config, exits: HashMap::new() }
 }
 
 /// Waits until every item has completed a run of a fire at or after `since` (the last worker
 /// has joined and the items are divided among all four) and returns when that was.
-fn settled(record: &Path, since: i64, dir: &tempfile::TempDir) -> i64 {
+pub fn settled(record: &Path, since: i64, dir: &tempfile::TempDir) -> i64 {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let ends = read_records(record);
@@ -387,14 +411,14 @@ pub fn check(outcome: &Outcome) -> Summary {
     let end_of: HashMap<(u32, String, i64), i64> = ends.iter().map(|e| ((e.1, e.2.clone(), e.3), e.4)).collect();
     let mut summary = Summary { faults: outcome.faults.len(), ..Summary::default() };
     let mut runs: Vec<Run> = Vec::new();
-    for (_fire, item, instance, start, _pid) in &starts {
+    for (_fire, item, instance, start, pid) in &starts {
         let end = end_of.get(&(*item, instance.clone(), *start)).copied();
         let effective_end = match end {
             Some(e) => e,
             None => match killed_at(outcome, instance, *start, fencing + grace + 500) {
                 Some(k) => {
                     summary.kills += 1;
-                    k
+                    u32::try_from(*pid).ok().and_then(|p| outcome.exits.get(&p)).copied().unwrap_or(k)
                 }
                 None if *start > outcome.ended - 3000 => outcome.ended,
                 None => {
@@ -520,6 +544,16 @@ fn killed_at(outcome: &Outcome, instance: &str, start: i64, fence_bound: i64) ->
                 if start <= fault.end && start >= fault.start - 2000 =>
             {
                 return Some(fault.start.max(start) + fence_bound);
+            }
+            // Packets lost at random, or a member cut off from the others or from everyone: the
+            // worker (or the workers on that member) may lose its connection at any time until the
+            // heal and reconnects only after it, so a run is fenced at most the fencing bound after
+            // the heal.
+            FaultKind::LossyWorker if mine && start <= fault.end => return Some(fault.end + fence_bound),
+            FaultKind::IsolateZkMember | FaultKind::IsolateZkLeader
+                if start <= fault.end && start >= fault.start - 2000 =>
+            {
+                return Some(fault.end + fence_bound);
             }
             _ => {}
         }

@@ -1,9 +1,11 @@
 //! Real ZooKeeper servers for tests: a standalone server or a 3-member ensemble from the Debian
-//! `zookeeper` package, each on free loopback ports with a temporary data directory. Members can
-//! be stopped, killed, frozen and restarted; everything is killed on drop, even when a test panics.
+//! `zookeeper` package, each on free loopback ports (or an ensemble whose members are hosts of
+//! their own, network namespaces of tests/support/netns.rs) with a temporary data directory.
+//! Members can be stopped, killed, frozen and restarted; everything is killed on drop, even when a
+//! test panics.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,9 +34,15 @@ pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// Sends a four-letter word and returns the reply ("" when the server does not answer).
+/// Sends a four-letter word to a loopback port and returns the reply ("" when the server does not
+/// answer).
 pub fn four_letter(port: u16, word: &str) -> String {
-    let Ok(mut s) = TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(500)) else {
+    four_letter_at(([127, 0, 0, 1], port).into(), word)
+}
+
+/// Sends a four-letter word to `addr` and returns the reply ("" when the server does not answer).
+pub fn four_letter_at(addr: SocketAddr, word: &str) -> String {
+    let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) else {
         return String::new();
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
@@ -60,7 +68,11 @@ pub fn total_watches(port: u16) -> i64 {
 
 /// One ZooKeeper process: its config, data directory and (when running) child process.
 pub struct Member {
+    /// The address its client port listens on (127.0.0.1, or its host's in a network namespace).
+    pub ip: Ipv4Addr,
     pub client_port: u16,
+    /// The network namespace it runs in (`None`: this one).
+    netns: Option<String>,
     dir: PathBuf,
     cfg: PathBuf,
     main_class: &'static str,
@@ -71,8 +83,8 @@ pub struct Member {
 
 impl Member {
     fn spawn(&mut self) {
-        let log = std::fs::File::create(self.dir.join("server.log")).unwrap();
-        let child = Command::new("java")
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(self.log()).unwrap();
+        let child = super::netns::command_in(self.netns.as_deref(), "java")
             .arg(format!("-Xmx{}m", self.heap_mb))
             .args(["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"])
             .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
@@ -89,8 +101,13 @@ impl Member {
         self.child = Some(child);
     }
 
+    /// Sends a four-letter word to this member.
+    fn four_letter(&self, word: &str) -> String {
+        four_letter_at((self.ip, self.client_port).into(), word)
+    }
+
     fn serving(&self) -> bool {
-        let srvr = four_letter(self.client_port, "srvr");
+        let srvr = self.four_letter("srvr");
         srvr.contains("Mode:")
     }
 
@@ -128,7 +145,7 @@ impl Member {
 
     /// The server's `mntr` counters.
     pub fn mntr(&self) -> std::collections::HashMap<String, String> {
-        four_letter(self.client_port, "mntr")
+        self.four_letter("mntr")
             .lines()
             .filter_map(|l| l.split_once('\t'))
             .map(|(k, v)| (k.to_string(), v.trim().to_string()))
@@ -137,17 +154,12 @@ impl Member {
 
     /// `leader`, `follower` or `standalone` (empty when not serving).
     pub fn mode(&self) -> String {
-        four_letter(self.client_port, "srvr")
-            .lines()
-            .find_map(|l| l.strip_prefix("Mode: "))
-            .unwrap_or("")
-            .trim()
-            .to_string()
+        self.four_letter("srvr").lines().find_map(|l| l.strip_prefix("Mode: ")).unwrap_or("").trim().to_string()
     }
 
     /// The hexadecimal session ids connected to this member (`cons`).
     pub fn session_ids(&self) -> Vec<i64> {
-        four_letter(self.client_port, "cons")
+        self.four_letter("cons")
             .split("sid=0x")
             .skip(1)
             .filter_map(|s| {
@@ -186,6 +198,11 @@ impl Member {
         if let Some(child) = &self.child {
             signal(child.id(), if frozen { "STOP" } else { "CONT" });
         }
+    }
+
+    /// The server's log (standard output and error).
+    pub fn log(&self) -> PathBuf {
+        self.dir.join("server.log")
     }
 
     pub fn is_running(&self) -> bool {
@@ -249,7 +266,9 @@ impl ZkServer {
         let cfg = dir.path().join("zoo.cfg");
         std::fs::write(&cfg, config(port, &data)).unwrap();
         let mut member = Member {
+            ip: Ipv4Addr::LOCALHOST,
             client_port: port,
+            netns: None,
             dir: dir.path().to_path_buf(),
             cfg,
             main_class: "org.apache.zookeeper.server.ZooKeeperServerMain",
@@ -323,7 +342,15 @@ impl ZkServer {
     }
 }
 
-/// A 3-member ensemble on loopback.
+/// Where an ensemble member runs: its address, its client, quorum and election ports, and its
+/// network namespace (`None`: this one).
+pub struct Placement {
+    pub ip: Ipv4Addr,
+    pub ports: [u16; 3],
+    pub netns: Option<String>,
+}
+
+/// A 3-member ensemble, on loopback or on hosts of their own.
 pub struct ZkEnsemble {
     pub members: Vec<Member>,
     _dir: tempfile::TempDir,
@@ -338,13 +365,24 @@ impl ZkEnsemble {
     /// Starts three members with `heap_mb` MiB of heap each (every member holds the whole tree)
     /// and waits until they serve.
     pub fn start_with_heap(heap_mb: u32) -> ZkEnsemble {
+        let places: Vec<Placement> = (0..3)
+            .map(|_| Placement { ip: Ipv4Addr::LOCALHOST, ports: [free_port(), free_port(), free_port()], netns: None })
+            .collect();
+        ZkEnsemble::start_at(&places, heap_mb)
+    }
+
+    /// Starts one member at each placement (`heap_mb` MiB of heap each) and waits until they
+    /// serve.
+    pub fn start_at(places: &[Placement], heap_mb: u32) -> ZkEnsemble {
         require_zookeeper();
         let dir = tempfile::Builder::new().prefix("ejctl-zkens-").tempdir().unwrap();
-        let ports: Vec<[u16; 3]> = (0..3).map(|_| [free_port(), free_port(), free_port()]).collect();
-        let servers: String =
-            ports.iter().enumerate().map(|(i, p)| format!("server.{}=127.0.0.1:{}:{}\n", i + 1, p[1], p[2])).collect();
+        let servers: String = places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("server.{}={}:{}:{}\n", i + 1, p.ip, p.ports[1], p.ports[2]))
+            .collect();
         let mut members = Vec::new();
-        for (i, p) in ports.iter().enumerate() {
+        for (i, p) in places.iter().enumerate() {
             let mdir = dir.path().join(format!("n{}", i + 1));
             let data = mdir.join("data");
             std::fs::create_dir_all(&data).unwrap();
@@ -353,15 +391,18 @@ impl ZkEnsemble {
             std::fs::write(
                 &cfg,
                 format!(
-                    "tickTime=1000\ninitLimit=10\nsyncLimit=5\ndataDir={}\nclientPort={}\nclientPortAddress=127.0.0.1\n\
+                    "tickTime=1000\ninitLimit=10\nsyncLimit=5\ndataDir={}\nclientPort={}\nclientPortAddress={}\n\
                      admin.enableServer=false\n4lw.commands.whitelist=*\nforceSync=no\nmaxClientCnxns=0\n{servers}",
                     data.display(),
-                    p[0]
+                    p.ports[0],
+                    p.ip
                 ),
             )
             .unwrap();
             members.push(Member {
-                client_port: p[0],
+                ip: p.ip,
+                client_port: p.ports[0],
+                netns: p.netns.clone(),
                 dir: mdir,
                 cfg,
                 main_class: "org.apache.zookeeper.server.quorum.QuorumPeerMain",
@@ -379,7 +420,7 @@ impl ZkEnsemble {
 
     /// All three members.
     pub fn connect_string(&self) -> String {
-        self.members.iter().map(|m| format!("127.0.0.1:{}", m.client_port)).collect::<Vec<_>>().join(",")
+        self.members.iter().map(|m| format!("{}:{}", m.ip, m.client_port)).collect::<Vec<_>>().join(",")
     }
 
     /// Starts a stopped member again and waits until it serves.
