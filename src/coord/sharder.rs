@@ -12,9 +12,9 @@
 //! [`ShardAction::ClearFailure`], [`ShardAction::Resharded`]) expect no answer: their failures are
 //! the driver's to log, and the next look decides again.
 //!
-//! **A round.** When [`step`] says to shard, the round takes the `processing` marker (or finds it
+//! **A round.** When [`leader::step`] says to shard, the round takes the `processing` marker (or finds it
 //! is this session's already), reads the item leaves the cache shows, and writes the assignment in
-//! one transaction or, too large for one request, several ([`split`]); a write that fails (the
+//! one transaction or, too large for one request, several ([`leader::split`]); a write that fails (the
 //! cache was behind) is retried from a fresh read of the job, [`SHARD_ATTEMPTS`] times in all. A
 //! round that writes nothing because the flag went (another leader completed it) or nobody is
 //! available ends quietly; one whose writes kept failing is recorded ([`ShardingFailure`], into the
@@ -101,7 +101,7 @@ pub struct Look<'a> {
     pub paths: &'a JobPaths,
     /// This instance (the failure record names it).
     pub me: &'a str,
-    /// The registry's path prefix in bytes (a chrooted namespace's), for [`split`].
+    /// The registry's path prefix in bytes (a chrooted namespace's), for [`leader::split`].
     pub prefix: usize,
     /// The most bytes of one transaction.
     pub budget: usize,
