@@ -61,6 +61,11 @@ impl Launch {
     pub(super) fn new(config: &Effective, group: u64) -> Launch {
         Launch { group, limit: config.pool_limit(), refused: Arc::new(pin::recorded(&config.refused)) }
     }
+
+    /// The fire group the runs belong to.
+    pub(super) fn group(&self) -> u64 {
+        self.group
+    }
 }
 
 /// What an ended run leaves for the bookkeeping of its end.

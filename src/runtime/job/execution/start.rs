@@ -70,7 +70,8 @@ impl Execution {
             return;
         }
         let planned: Vec<u32> = started.iter().chain(rest).copied().collect();
-        let group = self.spawn_fire(ctx, config, &planned, &started, &source, &executor);
+        let (task, launch) = self.open_fire(ctx, config, &planned, &started, &source);
+        self.spawn_runs(ctx, config, &started, (&task, &launch), &source, &executor);
         if rest.is_empty() {
             return;
         }
@@ -78,39 +79,45 @@ impl Execution {
         let busy = self.busy();
         busy.state.spend_queued_misfires(&later);
         for &item in rest.iter().filter(|item| !later.contains(item)) {
-            busy.groups.leave_out(group, item);
+            busy.groups.leave_out(launch.group(), item);
         }
-        let task = task_id(ctx.name(), &planned, ctx.me.as_str());
-        let launch = Launch::new(config, group);
-        for item in later {
-            let sharding = config.context(ctx.name(), item, &task);
-            self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(&executor), launch.clone());
-        }
+        self.spawn_runs(ctx, config, &later, (&task, &launch), &source, &executor);
     }
 
-    /// Opens the trace group and listener phases of a fire of the `planned` items and starts the
-    /// runs of `started` (their `running` nodes written). Returns the group.
-    fn spawn_fire(
+    /// Opens the trace group and listener phases of a fire of the `planned` items, of which
+    /// `started` have their `running` nodes written. Returns the fire's task id and what its runs
+    /// share.
+    fn open_fire(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
         planned: &[u32],
         started: &[u32],
         source: &Source,
-        executor: &Arc<Executor>,
-    ) -> u64 {
+    ) -> (String, Launch) {
         self.fires().spend_queued_misfires(started);
         ctx.note_refusal(config, planned);
         let task = task_id(ctx.name(), planned, ctx.me.as_str());
         let busy = self.busy();
         let group = busy.groups.open(ctx, &task, planned);
         busy.phases.open(ctx, config, (group, &task), started, source);
-        let launch = Launch::new(config, group);
-        for &item in started {
-            let sharding = config.context(ctx.name(), item, &task);
+        (task, Launch::new(config, group))
+    }
+
+    /// Starts the runs of `items` (their `running` nodes written) in the fire of `task`.
+    fn spawn_runs(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        items: &[u32],
+        (task, launch): (&str, &Launch),
+        source: &Source,
+        executor: &Arc<Executor>,
+    ) {
+        for &item in items {
+            let sharding = config.context(ctx.name(), item, task);
             self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(executor), launch.clone());
         }
-        group
     }
 
     /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]); an item
