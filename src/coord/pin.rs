@@ -86,8 +86,15 @@ impl PinKind {
 /// The pinned values of one job, as its job file gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pin {
-    /// Key → the job file's value (`None`: the job file leaves it unset).
-    values: Vec<(&'static str, Option<String>)>,
+    /// The job type whose command properties are pinned ([`pinned_props`]); `None`: commands
+    /// are not pinned (an in-process job, or a job file that allows the registry's).
+    commands: Option<&'static str>,
+    /// Whether the error handler's type and destination are pinned.
+    error_handler: bool,
+    /// The job file's values of the pinned keys it sets, by key; a key it leaves unset is not
+    /// here. A worker keeps the pin of every job, and most pinned keys (a dozen destinations of
+    /// notifications) are unset: a value for every key took 0.65 KB of every job.
+    set: Box<[(&'static str, Box<str>)]>,
 }
 
 /// A registry value a worker will not use.
@@ -150,8 +157,12 @@ fn put(config: &mut JobConfig, key: &str, v: Option<&String>) {
 
 /// The pinned command properties of a job type.
 pub fn pinned_props(job_type: &JobType) -> Vec<&'static str> {
-    let Some(name) = type_name(job_type) else { return Vec::new() };
-    EXTENSIONS.iter().filter(|e| e.pinned && e.types.contains(&name)).map(|e| e.prop).collect()
+    type_name(job_type).into_iter().flat_map(props_of_type).collect()
+}
+
+/// The pinned command properties of the job type named `name` (its job-file `type`).
+fn props_of_type(name: &'static str) -> impl Iterator<Item = &'static str> {
+    EXTENSIONS.iter().filter(move |e| e.pinned && e.types.contains(&name)).map(|e| e.prop)
 }
 
 /// Every pinned key of a job type: its commands, then its error handler's destination.
@@ -172,31 +183,41 @@ impl Pin {
     /// in-process job, or a job file that allows both the registry's commands and its error
     /// handler).
     pub fn from_job_file(job_type: &JobType, file: &JobConfig) -> Option<Pin> {
-        let mut keys = Vec::new();
-        if !allowed(&file.props, prop::ALLOW_REGISTRY_COMMANDS) {
-            keys.extend(pinned_props(job_type));
-        }
-        if !allowed(&file.props, prop::ALLOW_REGISTRY_ERROR_HANDLER) {
-            keys.push(error_handler_type());
-            keys.extend_from_slice(NOTIFY_TARGETS);
-        }
-        if keys.is_empty() {
+        let commands = type_name(job_type).filter(|_| !allowed(&file.props, prop::ALLOW_REGISTRY_COMMANDS));
+        let error_handler = !allowed(&file.props, prop::ALLOW_REGISTRY_ERROR_HANDLER);
+        if commands.is_none() && !error_handler {
             return None;
         }
-        Some(Pin { values: keys.into_iter().map(|k| (k, current(file, k))).collect() })
+        let mut pin = Pin { commands, error_handler, set: Box::default() };
+        pin.set = pin.keys().filter_map(|k| Some((k, current(file, k)?.into_boxed_str()))).collect();
+        Some(pin)
+    }
+
+    /// The pinned keys: the commands, then the error handler's destination.
+    fn keys(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let commands = self.commands.into_iter().flat_map(props_of_type);
+        let handler =
+            self.error_handler.then(|| std::iter::once(error_handler_type()).chain(NOTIFY_TARGETS.iter().copied()));
+        commands.chain(handler.into_iter().flatten())
+    }
+
+    /// The job file's value of a pinned `key`; `None`: it leaves it unset.
+    fn value(&self, key: &str) -> Option<&str> {
+        self.set.iter().find(|(k, _)| *k == key).map(|(_, v)| &**v)
     }
 
     /// What to use given the registry's configuration.
     pub fn apply(&self, registry: &JobConfig) -> Applied {
         let mut config = registry.clone();
         let mut refused = Vec::new();
-        for (key, pinned) in &self.values {
+        for key in self.keys() {
+            let pinned = self.value(key).map(str::to_string);
             let stored = current(registry, key);
-            if stored == *pinned {
+            if stored == pinned {
                 continue;
             }
             put(&mut config, key, pinned.as_ref());
-            refused.push(Refused { prop: key, registry: stored, pinned: pinned.clone() });
+            refused.push(Refused { prop: key, registry: stored, pinned });
         }
         Applied { config, refused }
     }
