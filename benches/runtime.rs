@@ -1,5 +1,5 @@
-//! The worker runtime (`ejctl run`) on a real ZooKeeper, measured as
-//! docs/src/performance.md#how-performance-is-measured describes.
+//! The worker runtime (`ejctl run`) on a real ZooKeeper (and, for fire lateness, on the embedded
+//! registry too), measured as docs/src/performance.md#how-performance-is-measured describes.
 //!
 //! Sections (all by default; `--section NAME[,NAME]` picks some):
 //!
@@ -15,7 +15,9 @@
 //!   own), so the cost of tracing shows beside the same floor; `--trace off|on` runs one.
 //!   `--http on|both` does the same for the HTTP endpoint and metrics (`[instance] http`, with
 //!   `/metrics` scraped every second as Prometheus would), and reports the workers' CPU over the
-//!   run beside each.
+//!   run beside each. `--registry both` (the default) also runs each shape of one process on the
+//!   embedded registry (`ejctl run` with no `[registry]`), labelled `/e`; `zookeeper` or
+//!   `embedded` runs one.
 //! * `zk`: ZooKeeper requests per fire per instance, from the server's `mntr` counters
 //!   (`zk_packets_received`/`zk_packets_sent`, and the read/update request counts
 //!   `zk_cnt_readlatency`/`zk_cnt_updatelatency`) over a steady window of W fires, with
@@ -34,6 +36,7 @@
 //! ```text
 //! cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard]
 //!     [--shapes 1x1x100,10x2x10] [--fires M] [--monitor on|off]      lateness
+//!     [--registry zookeeper|embedded|both]                            lateness
 //!     [--trace off|on|both] [--http off|on|both]                      lateness, density
 //!     [--zk-shape 1x2x10] [--window W]                                zk
 //!     [--jobs 1,1000,10000] [--idle SECONDS]                          density
@@ -163,10 +166,12 @@ struct Opts {
     trace: Vec<bool>,
     /// Lateness and density runs with the HTTP endpoint off (`false`) and on (`true`).
     http: Vec<bool>,
+    /// Lateness runs on ZooKeeper (`true`) and on the embedded registry (`false`, one process).
+    registries: Vec<bool>,
 }
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
-[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
+[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--registry zookeeper|embedded|both] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R]";
 
 /// The most jobs the density section starts on ZooKeeper: 10,000 jobs register in about 6 s and
@@ -192,6 +197,7 @@ impl Opts {
             rounds: if quick { 2 } else { 5 },
             trace: vec![false, true],
             http: vec![false],
+            registries: vec![true, false],
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -219,6 +225,14 @@ impl Opts {
                         "on" | "true" => true,
                         "off" | "false" => false,
                         other => bail!("--monitor {other}: expected on or off"),
+                    }
+                }
+                "--registry" => {
+                    o.registries = match value()?.as_str() {
+                        "zookeeper" | "zk" => vec![true],
+                        "embedded" => vec![false],
+                        "both" => vec![true, false],
+                        other => bail!("--registry {other}: expected zookeeper, embedded or both"),
                     }
                 }
                 "--trace" => {
@@ -922,39 +936,44 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
         let ideal = floors.pop().context("no floor")?;
 
         let mut runs = Vec::new();
-        for &http in &opts.http {
-            for &traced in &opts.trace {
-                let how = if traced { "with the trace on (SQLite)" } else { "with the trace off" };
-                let endpoint = if http { ", HTTP endpoint on (scraped every second)" } else { "" };
-                progress(
-                    opts,
-                    &format!("lateness {}: {} ejctl run processes, {how}{endpoint}", shape.label(), shape.n),
-                );
-                let (run_dir, run_ns) = ctx.scratch(&format!(
-                    "lat{}-{}{}",
-                    shape.label(),
-                    if traced { "on" } else { "off" },
-                    if http { "-http" } else { "" }
-                ))?;
-                let record = run_dir.join("runs.txt");
-                let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
-                let (mut procs, ports) =
-                    ctx.start_workers_traced(&run_dir, Some(&run_ns), shape.n, &jobs, traced, http)?;
-                let scraper = spawn_scraper(ports);
-                let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
-                let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
-                let (ticks0, t0) = (cpu_ticks_of(&procs), Instant::now());
-                wait_fires_done(&record, shape, &fires).await;
-                let cpu_pct = cpu_ticks_of(&procs).saturating_sub(ticks0) as f64
-                    / ctx.clk_tck as f64
-                    / t0.elapsed().as_secs_f64()
+        // The embedded registry lives in one process: shapes of several processes run on
+        // ZooKeeper only.
+        let registries = opts.registries.iter().filter(|&&on_zk| on_zk || shape.n == 1);
+        for (&on_zk, &http, &traced) in
+            registries.flat_map(|z| opts.http.iter().flat_map(move |h| opts.trace.iter().map(move |t| (z, h, t))))
+        {
+            let how = if traced { "with the trace on (SQLite)" } else { "with the trace off" };
+            let endpoint = if http { ", HTTP endpoint on (scraped every second)" } else { "" };
+            let registry = if on_zk { "ZooKeeper" } else { "the embedded registry" };
+            progress(
+                opts,
+                &format!("lateness {}: {} ejctl run processes on {registry}, {how}{endpoint}", shape.label(), shape.n),
+            );
+            let (run_dir, run_ns) = ctx.scratch(&format!(
+                "lat{}-{}{}{}",
+                shape.label(),
+                if traced { "on" } else { "off" },
+                if http { "-http" } else { "" },
+                if on_zk { "" } else { "-embedded" }
+            ))?;
+            let record = run_dir.join("runs.txt");
+            let jobs = cron_jobs(shape, &script, &record, opts.monitor, Some("* * * * * ?"));
+            let ns = on_zk.then_some(run_ns.as_str());
+            let (mut procs, ports) = ctx.start_workers_traced(&run_dir, ns, shape.n, &jobs, traced, http)?;
+            let scraper = spawn_scraper(ports);
+            let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
+            let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
+            let (ticks0, t0) = (cpu_ticks_of(&procs), Instant::now());
+            wait_fires_done(&record, shape, &fires).await;
+            let cpu_pct =
+                cpu_ticks_of(&procs).saturating_sub(ticks0) as f64 / ctx.clk_tck as f64 / t0.elapsed().as_secs_f64()
                     * 100.0;
-                scraper.abort();
-                let anon_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "RssAnon").unwrap_or(0)).collect();
-                stop_all(&mut procs).await?;
-                let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
-                runs.push((traced, http, stats, anon_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0, cpu_pct));
-            }
+            scraper.abort();
+            let anon_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "RssAnon").unwrap_or(0)).collect();
+            stop_all(&mut procs).await?;
+            let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
+            let anon_mb = anon_kb.iter().max().copied().unwrap_or(0) as f64 / 1024.0;
+            runs.push((on_zk, traced, http, stats, anon_mb, cpu_pct));
         }
         let local = shape.t.div_ceil(shape.n);
         let (multi_create, multi_delete) = multi_latency(ctx, local, 10).await?;
@@ -976,7 +995,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             "ideal": ideal.json(),
             "ideal_fork": ideal_fork.json(),
         });
-        for (traced, http, ejctl, anon_mb, cpu_pct) in &runs {
+        for (on_zk, traced, http, ejctl, anon_mb, cpu_pct) in &runs {
             let label = match (*traced, *http) {
                 (false, false) => "ejctl",
                 (true, false) => "ejctl+tr",
@@ -989,6 +1008,13 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
                 (false, true) => "ejctl_http",
                 (true, true) => "ejctl_traced_http",
             };
+            // Embedded runs: `/e` after the label, `_embedded` after the key.
+            let (label, key) = if *on_zk {
+                (label.to_string(), key.to_string())
+            } else {
+                (format!("{label}/e"), format!("{key}_embedded"))
+            };
+            let label = label.as_str();
             let excess = ejctl.first_p50() - ideal.first_p50();
             text.push_str(&ejctl.row(label));
             let _ = writeln!(
@@ -1000,7 +1026,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
                 ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
                 ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
             );
-            entry[key] = json!({
+            entry[key.as_str()] = json!({
                 "stats": ejctl.json(),
                 "worker_anon_mb": r2(*anon_mb),
                 "worker_cpu_pct_of_one_core": r2(*cpu_pct),
