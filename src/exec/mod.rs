@@ -139,10 +139,11 @@ impl RunControl {
 pub enum Executor {
     /// A script job.
     Script(script::ScriptSpec),
-    /// An HTTP job.
-    Http(http::HttpSpec),
+    /// An HTTP job (boxed, as the dataflow job: every job keeps its executor, and a script
+    /// job's would otherwise take the room of the largest kind).
+    Http(Box<http::HttpSpec>),
     /// A command-line dataflow job.
-    Dataflow(dataflow::DataflowSpec),
+    Dataflow(Box<dataflow::DataflowSpec>),
     /// A job implemented in Rust, and its `streaming.process` setting.
     InProcess(Arc<dyn inproc::ErasedJob>, bool),
 }
@@ -171,8 +172,10 @@ impl Executor {
     ) -> Result<Executor, String> {
         match job_type {
             JobType::Script => script::ScriptSpec::from_props(&config.props).map(Executor::Script),
-            JobType::Http => http::HttpSpec::from_props(&config.props).map(Executor::Http),
-            JobType::Dataflow => dataflow::DataflowSpec::from_props(&config.props).map(Executor::Dataflow),
+            JobType::Http => http::HttpSpec::from_props(&config.props).map(|s| Executor::Http(Box::new(s))),
+            JobType::Dataflow => {
+                dataflow::DataflowSpec::from_props(&config.props).map(|s| Executor::Dataflow(Box::new(s)))
+            }
             JobType::InProcess(name) => in_process
                 .map(|job| {
                     Executor::InProcess(job, config.props.get(prop::STREAMING_PROCESS).is_some_and(|v| v == "true"))
