@@ -1,72 +1,73 @@
-//! Leader election (docs/src/design/compatibility.md#leader-election): the Curator latch at
-//! `leader/election/latch` guards "create `leader/election/instance` if absent". Contending runs in
-//! a task of its own, owned here; its outcome shows up in the cache as the leader node.
-//!
-//! A contention that failed (the registry did not answer) is followed by a pause before the next
-//! ([`retry::ELECTION`], backing off while contentions keep failing): its own latch nodes change
-//! the cache, and contending again on every such change would be a busy loop of registry requests
-//! while the registry fails.
+//! Leader election (docs/src/design/compatibility.md#leader-election): the driver of the job's
+//! [`Elector`], which decides when to contend, when to give leadership up and how long to pause
+//! after a failed contention. Contending runs in a task of its own, owned here; its outcome shows
+//! up in the cache as the leader node, and its end goes back to the elector.
 
 use futures::FutureExt;
 use tokio::time::Instant;
 
 use super::JobCtx;
+use crate::coord::elector::{ElectAction, ElectEvent, Elector};
 use crate::registry::cache::TreeCache;
 use crate::registry::codec::InstanceId;
 use crate::registry::path::JobPaths;
 use crate::registry::{Mode, Op, Registry, RegistryError, codec};
-use crate::retry::{self, Attempts};
 use crate::runtime::Settings;
 use crate::task::OwnedTask;
 
 /// The election of a job on this instance.
 pub(super) struct Election {
+    elector: Elector,
+    /// The contention under way; its result is true when the registry failed it.
     contending: Option<OwnedTask<bool>>,
-    /// After a failed contention: not before this instant.
-    retry_at: Option<Instant>,
-    /// The contentions that failed in a row.
-    attempts: Attempts,
 }
 
 impl Election {
     pub(super) fn new() -> Election {
-        Election { contending: None, retry_at: None, attempts: Attempts::default() }
+        Election { elector: Elector::new(), contending: None }
     }
 
-    /// Forgets a finished contention, so the next change may contend again (after a pause when
-    /// it failed, drawn with `settings`' jitter).
+    /// Reports a finished contention to the elector (a failed one with the random bits of its
+    /// pause, drawn from `settings`' jitter).
     pub(super) fn reap(&mut self, settings: &Settings) {
         if !self.contending.as_ref().is_some_and(OwnedTask::is_finished) {
             return;
         }
-        // A finished task's result is ready: no waiting here.
+        // A finished task's result is ready: no waiting here. A task that ended without a
+        // result (it panicked) failed.
         let failed =
             self.contending.take().and_then(|mut task| task.join().now_or_never()).is_none_or(|r| r.unwrap_or(true));
-        if failed {
-            self.retry_at = Some(Instant::now() + self.attempts.fail(&retry::ELECTION, settings.jitter.draw()));
+        self.elector.handle(if failed {
+            ElectEvent::Failed { now: Instant::now().into_std(), random: settings.jitter.draw() }
         } else {
-            self.attempts.reset();
-        }
+            ElectEvent::Won
+        });
     }
 
-    /// When a failed contention may be retried.
+    /// When a failed contention's pause ends.
     pub(super) fn retry_at(&self) -> Option<Instant> {
-        self.retry_at
+        self.elector.poll_timeout().map(Instant::from_std)
     }
 
-    /// A failed contention's pause is over.
+    /// A failed contention's pause may be over.
     pub(super) fn retry(&mut self) {
-        if self.retry_at.is_some_and(|at| at <= Instant::now()) {
-            self.retry_at = None;
+        self.elector.handle_timeout(Instant::now().into_std());
+    }
+
+    /// What the job's duties say after a change: contends in the background, or gives
+    /// leadership up, as the elector decides.
+    pub(super) async fn look(&mut self, ctx: &JobCtx, cache: &TreeCache, elect: bool, resign: bool) {
+        self.elector.handle(ElectEvent::Look { elect, resign });
+        while let Some(action) = self.elector.poll_action() {
+            match action {
+                ElectAction::Contend => self.contend(ctx, cache),
+                ElectAction::Resign => resign_now(ctx).await,
+            }
         }
     }
 
-    /// Contends for leadership in the background, unless already contending (or pausing after a
-    /// failure).
-    pub(super) fn contend(&mut self, ctx: &JobCtx, cache: &TreeCache) {
-        if self.contending.is_some() || self.retry_at.is_some() {
-            return;
-        }
+    /// Contends for leadership in a task of its own.
+    fn contend(&mut self, ctx: &JobCtx, cache: &TreeCache) {
         let directories = latch_directories(ctx, cache);
         let registry = ctx.registry.clone();
         let paths = ctx.paths.clone();
@@ -87,16 +88,17 @@ impl Election {
         }));
     }
 
-    /// Gives leadership up: this instance's server was disabled, or it is stopping.
-    pub(super) async fn resign(&self, ctx: &JobCtx) {
-        if let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.leader_instance()).await {
-            tracing::warn!(job = %ctx.name(), error = %e, "cannot give up leadership");
-        }
-    }
-
     /// Stops contending.
     pub(super) fn stop(&mut self) {
+        self.elector.handle(ElectEvent::Stop);
         self.contending = None;
+    }
+}
+
+/// Gives leadership up: this instance's server was disabled.
+async fn resign_now(ctx: &JobCtx) {
+    if let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.leader_instance()).await {
+        tracing::warn!(job = %ctx.name(), error = %e, "cannot give up leadership");
     }
 }
 

@@ -694,11 +694,10 @@ impl JobTask {
         }
         if duties.resign {
             tracing::info!(job = %self.name(), "server disabled: giving up leadership");
-            self.election.resign(&self.ctx).await;
-            return;
         }
-        if duties.elect {
-            self.election.contend(&self.ctx, &self.cache);
+        self.election.look(&self.ctx, &self.cache, duties.elect, duties.resign).await;
+        if duties.resign {
+            return;
         }
         if duties.failover {
             let execution = &self.execution;
