@@ -10,6 +10,7 @@ pub mod past_fire;
 pub mod pin;
 pub mod pool;
 pub mod react;
+pub mod registrar;
 pub mod sharder;
 pub mod snapshot;
 pub mod state;

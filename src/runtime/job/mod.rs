@@ -535,7 +535,7 @@ impl JobTask {
     async fn on_retry(&mut self) {
         let now = Instant::now();
         if self.registration.retry_at().is_some_and(|at| at <= now) {
-            self.registration.register_or_retry(&self.ctx, &shows(&self.cache), self.config.config.disabled).await;
+            self.registration.retry(&self.ctx, &shows(&self.cache), self.config.config.disabled).await;
         }
         if self.failover.retry_at().is_some_and(|at| at <= now) {
             self.failover.retry();
