@@ -16,8 +16,14 @@
 //! overlap (a killed run ends when its worker was killed, frozen or fenced), and a run that covers
 //! no fire follows a killed run.
 //!
-//! The network-fault test (tests/netns.rs) runs the same job and checker with the members and the
-//! workers on hosts of their own.
+//! The network-fault test (tests/netns.rs, tests/support/nemesis.rs) runs the same job and checker
+//! with the members and the workers on hosts of their own, and adds operators' actions from a host
+//! of their own: the checker then also holds them to being obeyed (no run starts while the job is
+//! disabled, a `job trigger --wait` that succeeds saw a run of every item, items beyond a lowered
+//! `shardingTotalCount` stop).
+//!
+//! The script records its times on the real clock (`date` without the worker's libfaketime, which
+//! a worker with a jumping clock has preloaded), so the checker judges every worker on one clock.
 //!
 //! A frozen worker is resumed before its children: the worker fences at once (its deadline passed
 //! while frozen) and its pending kill reaches the children as they resume, so a paused script
@@ -45,12 +51,12 @@ const ZK_TICK_MS: i64 = 1000;
 
 /// Records start and end lines; sleeps a deterministic 0–1.4 s.
 pub const CHAOS_SCRIPT: &str = r#"#!/bin/sh
-start=$(date +%s%3N)
+start=$(env -u LD_PRELOAD date +%s%3N)
 inst=${EJCTL_TASK_ID##*@-@READY@-@}
 echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $$" >> "$1.starts"
 d=$(( (EJCTL_FIRE_TIME / 1000 * 7 + EJCTL_SHARDING_ITEM * 13) % 15 ))
 sleep $((d / 10)).$((d % 10))
-end=$(date +%s%3N)
+end=$(env -u LD_PRELOAD date +%s%3N)
 echo "$EJCTL_FIRE_TIME $EJCTL_SHARDING_ITEM $inst $start $end" >> "$1"
 "#;
 
@@ -97,6 +103,36 @@ pub enum FaultKind {
     IsolateZkLeader,
     /// Drop a share of a worker's packets at random.
     LossyWorker,
+    /// Delay, with jitter, what a worker exchanges with each member (a relay on its path).
+    SlowWorker,
+    /// Split the hosts in two: one member and some workers on the minority side.
+    SplitZk,
+    /// Step a worker's wall clock forward or back (its monotonic clock keeps running).
+    JumpClock,
+}
+
+/// An operator's command, run from a host of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminAction {
+    /// `ejctl job disable`.
+    Disable,
+    /// `ejctl job enable`.
+    Enable,
+    /// `ejctl job trigger --wait`.
+    TriggerWait,
+    /// `ejctl config set shardingTotalCount=N`.
+    SetTotal(u32),
+}
+
+/// One operator's command and how it ended.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    pub action: AdminAction,
+    /// When the command started and returned, epoch ms.
+    pub start: i64,
+    pub end: i64,
+    /// Its exit code (`None`: killed by the harness, past its own timeout).
+    pub code: Option<i32>,
 }
 
 const ALL_KINDS: [FaultKind; 6] = [
@@ -133,6 +169,8 @@ pub struct Outcome {
     /// When each script process (by pid) was first seen gone, epoch ms, when the harness watched
     /// for them: a killed run (no end recorded) then ends there rather than at a bound.
     pub exits: HashMap<u32, i64>,
+    /// The operators' commands, in the order they ran.
+    pub admin: Vec<Admin>,
 }
 
 pub fn now_ms() -> i64 {
@@ -147,6 +185,8 @@ pub struct Slot {
     pub proxies: Vec<Proxy>,
     /// The network namespace it runs in (`None`: this one).
     pub netns: Option<String>,
+    /// Environment variables of its process.
+    pub env: Vec<(String, String)>,
     pub child: Option<Child>,
 }
 
@@ -158,6 +198,7 @@ impl Slot {
             .arg("run")
             .arg(&self.file)
             .env("RUST_LOG", "ejctl=info")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -192,7 +233,7 @@ impl Drop for Slot {
 }
 
 /// Every descendant of `pid` (children, grandchildren, ...), from /proc.
-fn descendants(pid: u32) -> Vec<u32> {
+pub fn descendants(pid: u32) -> Vec<u32> {
     let mut parent_of: HashMap<u32, Vec<u32>> = HashMap::new();
     if let Ok(entries) = std::fs::read_dir("/proc") {
         for e in entries.flatten() {
@@ -215,6 +256,26 @@ fn descendants(pid: u32) -> Vec<u32> {
         }
     }
     out
+}
+
+/// Freezes `pid` and every descendant (SIGSTOP): a paused machine. Returns the descendants.
+pub fn freeze(pid: u32) -> Vec<u32> {
+    signal(pid, "STOP");
+    let children = descendants(pid);
+    for &c in &children {
+        signal(c, "STOP");
+    }
+    children
+}
+
+/// Resumes what [`freeze`] froze: the worker first, so that it fences before its children run
+/// again (see the module docs).
+pub fn thaw(pid: u32, children: &[u32]) {
+    signal(pid, "CONT");
+    std::thread::sleep(Duration::from_millis(300));
+    for &c in children {
+        signal(c, "CONT");
+    }
 }
 
 /// The chaos job's file for a worker reaching ZooKeeper at `servers`: its instance's address
@@ -250,7 +311,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
             let ip = format!("127.0.0.{}", i + 1);
             std::fs::write(&file, job_file(&servers.join(","), Some(&ip), &config, &script, &record)).unwrap();
             let log = dir.path().join(format!("worker-{i}.log"));
-            Slot { ip, file, log, proxies, netns: None, child: None }
+            Slot { ip, file, log, proxies, netns: None, env: Vec::new(), child: None }
         })
         .collect();
     for s in &mut slots {
@@ -292,17 +353,9 @@ pub fn run(config: ChaosConfig) -> Outcome {
             FaultKind::FreezeWorker => {
                 instance = Some(slots[worker].instance());
                 let pid = slots[worker].pid();
-                signal(pid, "STOP");
-                let children = descendants(pid);
-                for &c in &children {
-                    signal(c, "STOP");
-                }
+                let children = freeze(pid);
                 std::thread::sleep(outage);
-                signal(pid, "CONT");
-                std::thread::sleep(Duration::from_millis(300));
-                for &c in &children {
-                    signal(c, "CONT");
-                }
+                thaw(pid, &children);
             }
             FaultKind::CutWorker => {
                 instance = Some(slots[worker].instance());
@@ -326,7 +379,12 @@ pub fn run(config: ChaosConfig) -> Outcome {
                 std::thread::sleep(Duration::from_secs(4));
                 ensemble.start_member(member);
             }
-            FaultKind::IsolateZkMember | FaultKind::IsolateZkLeader | FaultKind::LossyWorker => {
+            FaultKind::IsolateZkMember
+            | FaultKind::IsolateZkLeader
+            | FaultKind::LossyWorker
+            | FaultKind::SlowWorker
+            | FaultKind::SplitZk
+            | FaultKind::JumpClock => {
                 unreachable!("network faults need hosts of their own (tests/support/netns.rs)")
             }
         }
@@ -344,7 +402,7 @@ pub fn run(config: ChaosConfig) -> Outcome {
             let _ = wait_exit(&mut c, Duration::from_secs(15));
         }
     }
-    Outcome { dir, faults, started, ended, config, exits: HashMap::new() }
+    Outcome { dir, faults, started, ended, config, exits: HashMap::new(), admin: Vec::new() }
 }
 
 /// Waits until every item has completed a run of a fire at or after `since` (the last worker
@@ -387,6 +445,11 @@ pub struct Summary {
     pub misses: usize,
     pub overlaps: usize,
     pub faults: usize,
+    /// Operators' commands, and the `trigger --wait`s among them that succeeded.
+    pub admin: usize,
+    pub waits_ok: usize,
+    /// Runs that started while an operator's command forbade them.
+    pub disobeyed: usize,
     pub violations: Vec<String>,
 }
 
@@ -394,13 +457,76 @@ impl Summary {
     /// The one summary line.
     pub fn line(&self) -> String {
         format!(
-            "chaos: fires={} item_runs={} kills={} failovers={} repeats={} misses={} overlaps={} faults={}",
-            self.fires, self.runs, self.kills, self.failovers, self.repeats, self.misses, self.overlaps, self.faults
+            "chaos: fires={} item_runs={} kills={} failovers={} repeats={} misses={} overlaps={} faults={} admin={} \
+             waits_ok={} disobeyed={}",
+            self.fires,
+            self.runs,
+            self.kills,
+            self.failovers,
+            self.repeats,
+            self.misses,
+            self.overlaps,
+            self.faults,
+            self.admin,
+            self.waits_ok,
+            self.disobeyed
         )
     }
 }
 
-/// Checks docs/src/design/guarantee.md on what a chaos run recorded.
+/// How soon an operator's command reaches every worker once it returned: a watch and the round
+/// trips of a fire already under way.
+const HONOUR_MS: i64 = 1000;
+
+/// How much later a worker may see an operator's change when it is connected to a member cut off
+/// from its leader: that member serves its old view until it gives up on the leader (`syncLimit`,
+/// 5 ticks, tests/support/zk.rs). ZooKeeper's reads are not linearizable.
+const STALE_MEMBER_MS: i64 = 5 * ZK_TICK_MS;
+
+/// What the operators' commands say about items and fires.
+struct Operators {
+    /// When the job was disabled: from the disable's start to the enable's end (or the end).
+    disabled: Vec<(i64, i64)>,
+    /// When items beyond [`ITEMS`] existed: from a raise's start to the lowering's end, and the
+    /// total raised to.
+    raised: Vec<(i64, i64, u32)>,
+    /// Windows in which fires may be late, as after a fault: around each command.
+    windows: Vec<(i64, i64)>,
+}
+
+impl Operators {
+    fn of(admin: &[Admin], ended: i64) -> Operators {
+        let mut ops = Operators { disabled: Vec::new(), raised: Vec::new(), windows: Vec::new() };
+        for (i, a) in admin.iter().enumerate() {
+            // The end of the first later command that succeeded in undoing this one.
+            let undone = |undoes: fn(AdminAction) -> bool| {
+                admin[i + 1..].iter().find(|b| b.code == Some(0) && undoes(b.action)).map_or(ended, |b| b.end)
+            };
+            match a.action {
+                AdminAction::Disable => ops.disabled.push((a.start, undone(|b| b == AdminAction::Enable))),
+                AdminAction::SetTotal(n) if n > ITEMS => {
+                    ops.raised.push((a.start, undone(|b| matches!(b, AdminAction::SetTotal(m) if m <= ITEMS)), n));
+                }
+                _ => {}
+            }
+            ops.windows.push((a.start, a.end));
+        }
+        ops
+    }
+
+    /// Whether a fire of `item` at `fire` is owed: not while the job is disabled (nor a run's
+    /// length before: a fire found busy then is dropped with the others), and an item beyond
+    /// [`ITEMS`] only well inside a time it existed.
+    fn owed(&self, item: u32, fire: i64) -> bool {
+        if self.disabled.iter().any(|&(from, to)| fire >= from - 1000 - LONGEST_RUN_MS && fire <= to) {
+            return false;
+        }
+        item < ITEMS || self.raised.iter().any(|&(from, to, n)| item < n && fire > from && fire < to - 3000)
+    }
+}
+
+/// Checks docs/src/design/guarantee.md on what a chaos run recorded, and that operators were
+/// obeyed.
 pub fn check(outcome: &Outcome) -> Summary {
     let record = outcome.dir.path().join("runs.txt");
     let starts = read_records(&record.with_extension("txt.starts"));
@@ -409,16 +535,18 @@ pub fn check(outcome: &Outcome) -> Summary {
     let fencing = t / 2;
     let grace = i64::try_from(outcome.config.kill_grace_s).unwrap_or(1) * 1000;
     let end_of: HashMap<(u32, String, i64), i64> = ends.iter().map(|e| ((e.1, e.2.clone(), e.3), e.4)).collect();
-    let mut summary = Summary { faults: outcome.faults.len(), ..Summary::default() };
+    let ops = Operators::of(&outcome.admin, outcome.ended);
+    let mut summary = Summary { faults: outcome.faults.len(), admin: outcome.admin.len(), ..Summary::default() };
     let mut runs: Vec<Run> = Vec::new();
     for (_fire, item, instance, start, pid) in &starts {
         let end = end_of.get(&(*item, instance.clone(), *start)).copied();
         let effective_end = match end {
             Some(e) => e,
             None => match killed_at(outcome, instance, *start, fencing + grace + 500) {
-                Some(k) => {
+                Some((k, at_fault)) => {
                     summary.kills += 1;
-                    u32::try_from(*pid).ok().and_then(|p| outcome.exits.get(&p)).copied().unwrap_or(k)
+                    let exit = u32::try_from(*pid).ok().and_then(|p| outcome.exits.get(&p)).copied();
+                    if at_fault { k } else { exit.unwrap_or(k) }
                 }
                 None if *start > outcome.ended - 3000 => outcome.ended,
                 None => {
@@ -432,8 +560,9 @@ pub fn check(outcome: &Outcome) -> Summary {
         runs.push(Run { item: *item, instance: instance.clone(), start: *start, end, effective_end });
     }
     summary.runs = runs.len();
-    // Every item of the job, so that an item that never ran counts as missing every fire.
-    let mut by_item: BTreeMap<u32, Vec<Run>> = (0..ITEMS).map(|i| (i, Vec::new())).collect();
+    // Every item the job had, so that an item that never ran counts as missing every fire.
+    let most = ops.raised.iter().map(|r| r.2).max().unwrap_or(ITEMS).max(ITEMS);
+    let mut by_item: BTreeMap<u32, Vec<Run>> = (0..most).map(|i| (i, Vec::new())).collect();
     for r in runs {
         by_item.entry(r.item).or_default().push(r);
     }
@@ -451,11 +580,19 @@ pub fn check(outcome: &Outcome) -> Summary {
         }
     }
 
+    obeyed(outcome, &ops, &by_item, &mut summary);
+
     // No miss: every whole second from the end of the warm-up to a tail before the end.
     let first_fire = (outcome.started / 1000 + 1) * 1000;
     let last_fire = ((outcome.ended - t - 3000) / 1000) * 1000;
-    let in_fault_window =
-        |f: i64| outcome.faults.iter().any(|fault| f >= fault.start - 1000 && f <= fault.end + 1000 + t);
+    let in_fault_window = |f: i64| {
+        outcome
+            .faults
+            .iter()
+            .map(|fault| (fault.start, fault.end))
+            .chain(ops.windows.iter().copied())
+            .any(|(start, end)| f >= start - 1000 && f <= end + 1000 + t)
+    };
     if first_fire > last_fire {
         summary.violations.push(format!("no fire to check between {first_fire} and {last_fire}"));
     }
@@ -464,6 +601,12 @@ pub fn check(outcome: &Outcome) -> Summary {
     for (item, list) in &by_item {
         for fire in (first_fire..=last_fire).step_by(1000) {
             let covered_by = list.iter().filter(|r| r.end.is_some() && r.start >= fire).min_by_key(|r| r.start);
+            if !ops.owed(*item, fire) {
+                if let Some(r) = covered_by {
+                    covering.insert((*item, r.start), ());
+                }
+                continue;
+            }
             let busy_end = list
                 .iter()
                 .filter(|r| r.start < fire && r.effective_end > fire)
@@ -498,7 +641,11 @@ pub fn check(outcome: &Outcome) -> Summary {
     }
 
     // No repeat: a completed run inside the checked range that covers no fire must follow a
-    // killed run. Failovers: completed runs that follow a killed run on another instance.
+    // killed run or be a trigger's. Failovers: completed runs that follow a killed run on another
+    // instance.
+    let triggered = |start: i64| {
+        outcome.admin.iter().any(|a| a.action == AdminAction::TriggerWait && start >= a.start && start <= a.end)
+    };
     for (item, list) in &by_item {
         for (i, r) in list.iter().enumerate() {
             let prev = i.checked_sub(1).map(|p| &list[p]);
@@ -518,6 +665,7 @@ pub fn check(outcome: &Outcome) -> Summary {
                 && !covering.contains_key(&(*item, r.start))
                 && !after_kill
                 && !spawned_at_the_boundary
+                && !triggered(r.start)
             {
                 summary.repeats += 1;
                 summary.violations.push(format!("item {item}: repeated run {r:?} after {prev:?}"));
@@ -527,33 +675,118 @@ pub fn check(outcome: &Outcome) -> Summary {
     summary
 }
 
-/// When a run that left no end line was killed: by a fault of its worker (SIGKILL: at once;
-/// frozen: at the freeze; cut off: within the fencing deadline), or by fencing during a ZooKeeper
-/// outage.
-fn killed_at(outcome: &Outcome, instance: &str, start: i64, fence_bound: i64) -> Option<i64> {
-    for fault in &outcome.faults {
+/// Operators are obeyed: no run starts while the job is disabled (once the disable has reached
+/// the workers), none of an item beyond a lowered total once the leader could reshard, and a
+/// `trigger --wait` that succeeded returned after a run of every item had completed; one that
+/// failed did so while a fault or another command was going on.
+fn obeyed(outcome: &Outcome, ops: &Operators, by_item: &BTreeMap<u32, Vec<Run>>, summary: &mut Summary) {
+    let t = i64::try_from(outcome.config.session_timeout_ms).unwrap_or(4000);
+    let overlaps_fault = |from: i64, to: i64, kinds: &[FaultKind]| {
+        outcome
+            .faults
+            .iter()
+            .any(|f| f.start <= to && f.end + t >= from && (kinds.is_empty() || kinds.contains(&f.kind)))
+    };
+    let stale_members = [FaultKind::IsolateZkMember, FaultKind::IsolateZkLeader, FaultKind::SplitZk];
+    let all_runs = || by_item.values().flatten();
+    for a in &outcome.admin {
+        if a.action == AdminAction::Disable && a.code == Some(0) {
+            let enable = ops.disabled.iter().find(|d| d.0 == a.start).map_or(outcome.ended, |d| d.1);
+            let lag = HONOUR_MS + if overlaps_fault(a.start, a.end, &stale_members) { STALE_MEMBER_MS } else { 0 };
+            // Until the enable (its own start: a run may start as soon as it lands).
+            let enable_start = outcome.admin.iter().find(|b| b.action == AdminAction::Enable && b.start > a.start);
+            let until = enable_start.map_or(enable, |b| b.start);
+            for r in all_runs().filter(|r| r.start > a.end + lag && r.start < until) {
+                summary.disobeyed += 1;
+                summary
+                    .violations
+                    .push(format!("item {} ran with the job disabled (disable returned at {}): {r:?}", r.item, a.end));
+            }
+        }
+        if let (AdminAction::SetTotal(n), Some(0)) = (a.action, a.code) {
+            // The leader reshards once the runs under way end (a session that must expire first
+            // during a fault).
+            let fault = overlaps_fault(a.start, a.end, &[]);
+            let lag = HONOUR_MS + 2 * LONGEST_RUN_MS + if fault { t + ZK_TICK_MS + STALE_MEMBER_MS } else { 0 };
+            let next = outcome.admin.iter().find(|b| matches!(b.action, AdminAction::SetTotal(_)) && b.start > a.start);
+            let until = next.map_or(outcome.ended, |b| b.start);
+            for r in all_runs().filter(|r| r.item >= n && r.start > a.end + lag && r.start < until) {
+                summary.disobeyed += 1;
+                summary
+                    .violations
+                    .push(format!("item {} ran beyond shardingTotalCount {n} (set at {}): {r:?}", r.item, a.end));
+            }
+        }
+        if a.action == AdminAction::TriggerWait {
+            match a.code {
+                Some(0) => {
+                    summary.waits_ok += 1;
+                    for (item, list) in by_item.iter().filter(|(item, _)| ops.owed(**item, a.start)) {
+                        let ran = list.iter().any(|r| r.start >= a.start && r.end.is_some_and(|e| e <= a.end));
+                        if !ran {
+                            summary.violations.push(format!(
+                                "item {item}: trigger --wait from {} returned success at {} without a completed run",
+                                a.start, a.end
+                            ));
+                        }
+                    }
+                }
+                // Exit 1 (an item failed or missed the timeout) or 5 (the registry unreachable):
+                // only under a fault or another command.
+                Some(code) => {
+                    let busy = overlaps_fault(a.start, a.end, &[])
+                        || ops.windows.iter().any(|w| w.0 != a.start && w.0 <= a.end && w.1 >= a.start);
+                    if !busy {
+                        summary.violations.push(format!(
+                            "trigger --wait from {} failed with exit {code} at {} without a fault",
+                            a.start, a.end
+                        ));
+                    }
+                }
+                None => {
+                    summary.violations.push(format!("trigger --wait from {} did not return by its timeout", a.start))
+                }
+            }
+        }
+    }
+}
+
+/// When a run that left no end line was killed, and whether it counts as stopped at that instant
+/// rather than when its process was seen gone: by a fault of its worker (SIGKILL: at once; frozen:
+/// at the freeze, since a frozen process does nothing; cut off: within the fencing deadline), or
+/// by fencing during a ZooKeeper outage.
+///
+/// The faults of the run's own worker are looked at first: with faults overlapping, a run frozen
+/// with its worker while a member was cut off stopped at the freeze.
+fn killed_at(outcome: &Outcome, instance: &str, start: i64, fence_bound: i64) -> Option<(i64, bool)> {
+    let (own, others): (Vec<&Fault>, Vec<&Fault>) =
+        outcome.faults.iter().partition(|f| f.instance.as_deref() == Some(instance));
+    for fault in own.into_iter().chain(others) {
         let mine = fault.instance.as_deref() == Some(instance);
         match fault.kind {
-            FaultKind::KillWorker if mine && start <= fault.start => return Some(fault.start),
-            FaultKind::FreezeWorker if mine && start <= fault.start => return Some(fault.start),
+            FaultKind::KillWorker if mine && start <= fault.start => return Some((fault.start, false)),
+            FaultKind::FreezeWorker if mine && start <= fault.start => return Some((fault.start, true)),
             FaultKind::CutWorker if mine && start <= fault.start + fence_bound => {
-                return Some(start.max(fault.start) + fence_bound);
+                return Some((start.max(fault.start) + fence_bound, false));
             }
-            FaultKind::StopWorker if mine && start <= fault.end => return Some(fault.end),
+            FaultKind::StopWorker if mine && start <= fault.end => return Some((fault.end, false)),
             FaultKind::KillZkLeader | FaultKind::KillZkFollower
                 if start <= fault.end && start >= fault.start - 2000 =>
             {
-                return Some(fault.start.max(start) + fence_bound);
+                return Some((fault.start.max(start) + fence_bound, false));
             }
-            // Packets lost at random, or a member cut off from the others or from everyone: the
-            // worker (or the workers on that member) may lose its connection at any time until the
-            // heal and reconnects only after it, so a run is fenced at most the fencing bound after
-            // the heal.
-            FaultKind::LossyWorker if mine && start <= fault.end => return Some(fault.end + fence_bound),
-            FaultKind::IsolateZkMember | FaultKind::IsolateZkLeader
+            // Packets lost at random or delayed, or a member cut off from the others or from
+            // everyone, or the hosts split in two: the worker (or the workers on that member, or
+            // on the minority side) may lose its connection at any time until the heal and
+            // reconnects only after it, so a run is fenced at most the fencing bound after the
+            // heal.
+            FaultKind::LossyWorker | FaultKind::SlowWorker if mine && start <= fault.end => {
+                return Some((fault.end + fence_bound, false));
+            }
+            FaultKind::IsolateZkMember | FaultKind::IsolateZkLeader | FaultKind::SplitZk
                 if start <= fault.end && start >= fault.start - 2000 =>
             {
-                return Some(fault.end + fence_bound);
+                return Some((fault.end + fence_bound, false));
             }
             _ => {}
         }

@@ -6,6 +6,7 @@
 pub mod chaos;
 pub mod cluster;
 pub mod footprint;
+pub mod nemesis;
 pub mod netns;
 pub mod pg;
 pub mod proxy;

@@ -250,6 +250,15 @@ impl Net {
         self.note_fault(host);
     }
 
+    /// Removes the faults of `host`.
+    pub fn heal_host(&mut self, host: &Host) {
+        let i = self.hosts.iter().position(|h| h.netns == host.netns).unwrap();
+        if let Some(k) = self.faulted.iter().position(|&j| j == i) {
+            self.faulted.remove(k);
+            self.hosts[i].nft(&format!("delete table inet {TABLE}\n"));
+        }
+    }
+
     /// Removes every fault.
     pub fn heal(&mut self) {
         for i in std::mem::take(&mut self.faulted) {

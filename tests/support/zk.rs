@@ -430,6 +430,11 @@ impl ZkEnsemble {
         wait_until("the member to rejoin", Duration::from_secs(60), || m.serving());
     }
 
+    /// Starts a stopped member again without waiting for it to serve.
+    pub fn spawn_member(&mut self, i: usize) {
+        self.members[i].spawn();
+    }
+
     /// The index of the member holding `session`.
     pub fn member_with_session(&self, session: i64) -> Option<usize> {
         self.members.iter().position(|m| m.is_running() && m.session_ids().contains(&session))
