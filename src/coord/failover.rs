@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 
 use super::snapshot::JobSnapshot;
 use crate::registry::cache::CacheEvent;
+use crate::registry::codec;
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Mode, NodeData, Op};
 
@@ -86,7 +87,9 @@ pub struct Orphan {
 
 /// Confirms a suspect from a fresh read of its [`SUSPECT_LEAVES`] against the instances that may
 /// still run items (`instances`: those with an instance node or a runner node, see
-/// [`JobSnapshot::may_run`]).
+/// [`JobSnapshot::may_run`]). `stamp` is the item's `sharding/{i}` node, read with the leaves:
+/// the queue entry records its version (the orphaned run's start stamp), checked in the same
+/// transaction, so that a claim can tell whether the item ran since ([`super::txn::claim`]).
 /// `here` says whether this instance runs (or is about to run) the item — checked after the read,
 /// so a run of ours that began before it is seen. `None`: not an orphan (someone live runs or has
 /// claimed it, or it finished meanwhile).
@@ -97,6 +100,7 @@ pub fn orphan(
     here: bool,
     instances: &BTreeSet<String>,
     fresh: &[Option<NodeData>],
+    stamp: Option<&NodeData>,
 ) -> Option<Orphan> {
     let text = |i: usize| fresh.get(i).and_then(Option::as_ref).map(NodeData::text);
     let version = |i: usize| fresh.get(i).and_then(Option::as_ref).map(|n| n.stat.version);
@@ -110,7 +114,11 @@ pub fn orphan(
         (None, Some(f)) if orphaned(f) => f.clone(),
         _ => return None,
     };
-    let mut ops = vec![Op::Create { path: paths.failover_item(item), data: Vec::new(), mode: Mode::Persistent }];
+    let entry = stamp.map(|s| codec::encode_queued_stamp(s.stat.version)).unwrap_or_default();
+    let mut ops = vec![Op::Create { path: paths.failover_item(item), data: entry, mode: Mode::Persistent }];
+    if let Some(s) = stamp {
+        ops.push(Op::Check { path: paths.item(item), version: Some(s.stat.version) });
+    }
     if running.is_some() {
         ops.push(Op::Delete { path: paths.item_leaf(item, ItemLeaf::Running), version: version(0) });
     }

@@ -167,7 +167,7 @@ fn orphan_rules() {
         ("my own claim running here: nothing", fresh(Some((ME, 2)), Some(ME), Some((ME, 5))), true, None),
     ];
     for (rule, leaves, here, expect) in rows {
-        let got = orphan(&paths, 6, ME, here, &live, &leaves);
+        let got = orphan(&paths, 6, ME, here, &live, &leaves, None);
         let got = got.map(|o| {
             let ops: Vec<String> = o
                 .ops
@@ -183,6 +183,24 @@ fn orphan_rules() {
         let expect = expect.map(|(r, ops)| (r.to_string(), ops.into_iter().map(str::to_string).collect::<Vec<_>>()));
         assert_eq!(got, expect, "rule: {rule}");
     }
+}
+
+#[test]
+fn a_queued_orphan_records_the_start_stamp_it_was_queued_at() {
+    let paths = JobPaths::new("j");
+    let live: BTreeSet<String> = [ME].iter().map(|s| (*s).to_string()).collect();
+    let stamp = NodeData { data: b"1700000000000".to_vec(), stat: Stat { version: 7, ..Stat::default() } };
+    let got =
+        orphan(&paths, 6, ME, false, &live, &fresh(Some((GONE, 2)), None, None), Some(&stamp)).expect("an orphan");
+    assert_eq!(
+        got.ops,
+        [
+            Op::Create { path: "/j/leader/failover/items/6".into(), data: b"7".to_vec(), mode: Mode::Persistent },
+            Op::Check { path: "/j/sharding/6".into(), version: Some(7) },
+            Op::Delete { path: "/j/sharding/6/running".into(), version: Some(2) },
+        ],
+        "the entry holds the stamp's version, checked in the same transaction"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::registry::codec::{self, InstanceId, ServerStatus};
-use crate::registry::path::{ItemLeaf, JobPaths};
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Mode, NodeData, Op, RegistryError};
 
 /// A fire that starts more items here than this writes the first item's `running` node in a
@@ -177,26 +177,29 @@ pub fn settle(paths: &JobPaths, item: u32, started: DateTime<Utc>, misfire: &Nod
         .then(|| Op::Delete { path: paths.item_leaf(item, ItemLeaf::Misfire), version: Some(misfire.stat.version) })
 }
 
-/// The index of the `running` create in [`claim`]'s ops: when it fails, the item is running
-/// again already (its new owner after resharding), which covers the orphaned run.
-const CLAIM_RUNNING_INDEX: usize = 3;
-
 /// Claims queued item `item` for `me` (docs/src/design/compatibility.md#failover,
 /// `failoverIfNecessary`) in one transaction: the queue entry is checked, `failover` (ephemeral),
 /// `failovering` and `running` (persistent) written with this instance's id, the start stamped and
 /// the entry removed — a claim is complete or absent, and never starts while another run holds the
 /// item's `running` node.
-pub fn claim(paths: &JobPaths, me: &InstanceId, item: u32, now: DateTime<Utc>) -> Vec<Op> {
+///
+/// `queued` is the item's start-stamp version the entry recorded ([`codec::decode_queued_stamp`];
+/// `None` for an entry ElasticJob wrote): the stamp is checked to be the same before it is set, so
+/// a claim never runs an orphaned fire again after a later run of the item started — and maybe
+/// ended — meanwhile: that run covers it (docs/src/design/guarantee.md#how-it-holds).
+pub fn claim(paths: &JobPaths, me: &InstanceId, item: u32, now: DateTime<Utc>, queued: Option<i32>) -> Vec<Op> {
     let entry = paths.failover_item(item);
-    let ops = vec![
+    let mut ops = vec![
         Op::Check { path: entry.clone(), version: None },
         Op::Create { path: paths.item_leaf(item, ItemLeaf::Failover), data: me.encode(), mode: Mode::Ephemeral },
         Op::Create { path: paths.item_leaf(item, ItemLeaf::Failovering), data: me.encode(), mode: Mode::Persistent },
         Op::Create { path: paths.item_leaf(item, ItemLeaf::Running), data: me.encode(), mode: Mode::Persistent },
-        Op::Set { path: paths.item(item), data: codec::encode_millis(now), version: None },
-        Op::Delete { path: entry, version: None },
     ];
-    debug_assert!(matches!(&ops[CLAIM_RUNNING_INDEX], Op::Create { path, .. } if path.ends_with("/running")));
+    if let Some(version) = queued {
+        ops.push(Op::Check { path: paths.item(item), version: Some(version) });
+    }
+    ops.push(Op::Set { path: paths.item(item), data: codec::encode_millis(now), version: None });
+    ops.push(Op::Delete { path: entry, version: None });
     ops
 }
 
@@ -205,21 +208,29 @@ pub fn claim(paths: &JobPaths, me: &InstanceId, item: u32, now: DateTime<Utc>) -
 pub enum ClaimOutcome {
     /// The item is ours: run it.
     Claimed,
-    /// Someone runs the item now (its new owner): that run covers the orphaned one, so the queue
-    /// entry is spent — delete it.
-    RunningAgain,
+    /// Another run of the item started after the orphaned one — it runs now (its new owner's
+    /// `running` node is there), or it ran (the start stamp changed): it covers the orphaned
+    /// fire, so the queue entry is spent — delete it.
+    Covered,
     /// Another instance claimed it (or the entry is gone): try the next entry.
     Lost,
     /// The registry failed.
     Failed(RegistryError),
 }
 
-/// Classifies the outcome of a claim.
-pub fn claim_outcome(result: Result<(), RegistryError>) -> ClaimOutcome {
+/// Classifies the outcome of the [`claim`] transaction `ops`: the op that failed says why.
+pub fn claim_outcome(ops: &[Op], result: Result<(), RegistryError>) -> ClaimOutcome {
     match result {
         Ok(()) => ClaimOutcome::Claimed,
-        Err(RegistryError::Transaction { index: CLAIM_RUNNING_INDEX, .. }) => ClaimOutcome::RunningAgain,
-        Err(RegistryError::Transaction { .. }) => ClaimOutcome::Lost,
+        Err(RegistryError::Transaction { index, .. }) => match ops.get(index) {
+            Some(Op::Create { path, .. })
+                if matches!(path::parse(path), Some((_, Node::ItemLeaf(_, ItemLeaf::Running)))) =>
+            {
+                ClaimOutcome::Covered
+            }
+            Some(Op::Check { version: Some(_), .. }) => ClaimOutcome::Covered,
+            _ => ClaimOutcome::Lost,
+        },
         Err(e) => ClaimOutcome::Failed(e),
     }
 }

@@ -176,7 +176,7 @@ fn settle_rules() {
 #[test]
 fn claim_is_one_transaction() {
     assert_eq!(
-        show(&claim(&paths(), &me(), 5, t(9))),
+        show(&claim(&paths(), &me(), 5, t(9), None)),
         [
             "check /j/leader/failover/items/5",
             "create /j/sharding/5/failover=10.0.0.1@-@1 (ephemeral)",
@@ -198,25 +198,49 @@ fn claim_is_one_transaction() {
 }
 
 #[test]
+fn a_claim_checks_the_start_stamp_the_entry_recorded_before_it_stamps_its_own() {
+    assert_eq!(
+        show(&claim(&paths(), &me(), 5, t(9), Some(7))),
+        [
+            "check /j/leader/failover/items/5",
+            "create /j/sharding/5/failover=10.0.0.1@-@1 (ephemeral)",
+            "create /j/sharding/5/failovering=10.0.0.1@-@1 (persistent)",
+            "create /j/sharding/5/running=10.0.0.1@-@1 (persistent)",
+            "check /j/sharding/5 v7",
+            "set /j/sharding/5=1700000000009",
+            "delete /j/leader/failover/items/5",
+        ]
+    );
+}
+
+#[test]
 fn claim_outcomes() {
     let txn = |index: usize| {
         Err(RegistryError::Transaction { index, source: Box::new(RegistryError::NodeExists("x".into())) })
     };
-    let rows: Vec<(&str, Result<(), RegistryError>, ClaimOutcome)> = vec![
-        ("applied: claimed", Ok(()), ClaimOutcome::Claimed),
-        ("entry gone (claimed by another): next", txn(0), ClaimOutcome::Lost),
-        ("failover node exists (another claim): next", txn(1), ClaimOutcome::Lost),
-        ("failovering exists: next", txn(2), ClaimOutcome::Lost),
-        ("running exists: the item runs again, the entry is spent", txn(3), ClaimOutcome::RunningAgain),
-        ("item node gone: next", txn(4), ClaimOutcome::Lost),
+    let elasticjob = claim(&paths(), &me(), 5, t(9), None);
+    let stamped = claim(&paths(), &me(), 5, t(9), Some(7));
+    // (rule, the claim's ops, the transaction's result, the outcome)
+    type Row<'a> = (&'a str, &'a [Op], Result<(), RegistryError>, ClaimOutcome);
+    let rows: Vec<Row> = vec![
+        ("applied: claimed", &stamped, Ok(()), ClaimOutcome::Claimed),
+        ("entry gone (claimed by another): next", &stamped, txn(0), ClaimOutcome::Lost),
+        ("failover node exists (another claim): next", &stamped, txn(1), ClaimOutcome::Lost),
+        ("failovering exists: next", &stamped, txn(2), ClaimOutcome::Lost),
+        ("running exists: the item runs again, the entry is spent", &stamped, txn(3), ClaimOutcome::Covered),
+        ("the stamp changed: the item ran since, the entry is spent", &stamped, txn(4), ClaimOutcome::Covered),
+        ("item node gone: next", &stamped, txn(5), ClaimOutcome::Lost),
+        ("an ElasticJob entry, item node gone: next", &elasticjob, txn(4), ClaimOutcome::Lost),
+        ("an ElasticJob entry, running exists: spent", &elasticjob, txn(3), ClaimOutcome::Covered),
         (
             "connection lost: failed",
+            &stamped,
             Err(RegistryError::ConnectionLoss),
             ClaimOutcome::Failed(RegistryError::ConnectionLoss),
         ),
     ];
-    for (rule, result, expect) in rows {
-        assert_eq!(claim_outcome(result), expect, "rule: {rule}");
+    for (rule, ops, result, expect) in rows {
+        assert_eq!(claim_outcome(ops, result), expect, "rule: {rule}");
     }
 }
 

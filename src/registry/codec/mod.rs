@@ -118,6 +118,19 @@ pub fn decode_millis(data: &[u8]) -> Option<DateTime<Utc>> {
     decode_text(data).trim().parse::<i64>().ok().and_then(DateTime::from_timestamp_millis)
 }
 
+/// A failover queue entry's data as ejctl writes it: the version of the item's `sharding/{i}`
+/// node (its start stamp) when the orphaned run was queued, in decimal. ElasticJob writes the
+/// entry empty and reads only its name.
+pub fn encode_queued_stamp(version: i32) -> Vec<u8> {
+    version.to_string().into_bytes()
+}
+
+/// Decodes [`encode_queued_stamp`]; `None` for an entry ElasticJob wrote (empty) or any other
+/// data.
+pub fn decode_queued_stamp(data: &[u8]) -> Option<i32> {
+    decode_text(data).trim().parse().ok()
+}
+
 /// The fire a `misfire` node owes a run: its instant, or the epoch for the empty node ElasticJob
 /// writes ("owed since an unknown instant", so any run covers it).
 pub fn decode_misfire(data: &[u8]) -> DateTime<Utc> {

@@ -256,20 +256,23 @@ pub(super) async fn round(
             }
             Queued::Claim(item) => item,
         };
+        let entry = paths.failover_item(item);
+        // The start stamp the entry recorded: a claim after a later run of the item is void.
+        // Read before the item is marked as ours, so that a failed read leaves no mark behind.
+        let Some(queued) = registry.get(&entry).await? else { continue };
         // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
         if !lock(local).insert(item) {
             continue;
         }
-        let entry = paths.failover_item(item);
-        let claim = txn::claim(paths, me, item, clock.now());
+        let claim = txn::claim(paths, me, item, clock.now(), codec::decode_queued_stamp(&queued.data));
         #[cfg(feature = "injected-bugs")]
         let outcome = if bugs.no_latch() {
             claim_piecemeal(registry, paths, me, item, clock.now()).await
         } else {
-            txn::claim_outcome(registry.transaction(&claim).await)
+            txn::claim_outcome(&claim, registry.transaction(&claim).await)
         };
         #[cfg(not(feature = "injected-bugs"))]
-        let outcome = txn::claim_outcome(registry.transaction(&claim).await);
+        let outcome = txn::claim_outcome(&claim, registry.transaction(&claim).await);
         if outcome != ClaimOutcome::Claimed {
             lock(local).remove(&item);
         }
@@ -278,8 +281,8 @@ pub(super) async fn round(
                 tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
                 return Ok(Some(item));
             }
-            ClaimOutcome::RunningAgain => {
-                tracing::info!(job = %paths.job(), item, "orphaned item is running again already");
+            ClaimOutcome::Covered => {
+                tracing::info!(job = %paths.job(), item, "orphaned item has run again since it was queued: not claimed");
                 registry.delete_if_exists(&entry).await?;
             }
             ClaimOutcome::Lost => continue,
@@ -298,11 +301,14 @@ async fn queue_if_orphaned(
     instances: &BTreeSet<String>,
     item: u32,
 ) -> Result<(), RegistryError> {
-    let nodes: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
-    let fresh = registry.get_many(&nodes).await?;
+    // The leaves, then the item's node (its start stamp).
+    let mut nodes: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
+    nodes.push(paths.item(item));
+    let mut fresh = registry.get_many(&nodes).await?;
+    let stamp = fresh.pop().flatten();
     // Checked after the read: a run of ours that began before it is in the set by now.
     let here = lock(local).contains(&item);
-    let Some(orphan) = decide::orphan(paths, item, me.as_str(), here, instances, &fresh) else {
+    let Some(orphan) = decide::orphan(paths, item, me.as_str(), here, instances, &fresh, stamp.as_ref()) else {
         return Ok(());
     };
     match registry.transaction(&orphan.ops).await {

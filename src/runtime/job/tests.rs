@@ -237,6 +237,34 @@ async fn a_failover_round_queues_confirmed_orphans_and_claims_one() {
 }
 
 #[tokio::test]
+async fn a_queued_orphan_whose_item_ran_since_is_not_claimed() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.put_ephemeral(&a.paths.instance(a.me.as_str()), b"").await.unwrap();
+    a.registry.put(&a.paths.item(2), b"1700000000000").await.unwrap();
+    orphan(&a, 2, "10.0.0.9@-@9").await;
+    // Queued while the item is disabled: the round confirms it and leaves it in the queue.
+    let disabled = std::collections::BTreeSet::from([2]);
+    let local = LocalRuns::default();
+    let round =
+        |queue| failover::round(&a.registry, &a.paths, &a.me, &local, &SystemClock, queue, failover::RoundBugs::NONE);
+    assert_eq!(round(failover::Queue { total: 3, suspects: &[2], disabled: &disabled }).await.unwrap(), None);
+    let stamp = a.registry.get(&a.paths.item(2)).await.unwrap().unwrap().stat.version;
+    assert_eq!(text(&a, &a.paths.failover_item(2)).await, Some(stamp.to_string()), "the entry records the stamp");
+    // The item is enabled and its new owner runs it and finishes before any claim.
+    a.registry.put(&a.paths.item(2), b"1700000001000").await.unwrap();
+    assert_eq!(round(queue(&[])).await.unwrap(), None, "the later run covers the orphaned fire");
+    assert!(a.registry.get(&a.paths.failover_item(2)).await.unwrap().is_none(), "the entry is spent");
+    assert!(a.registry.get(&a.paths.item_leaf(2, ItemLeaf::Running)).await.unwrap().is_none());
+    // Without a later run, the same entry is claimed.
+    a.registry
+        .create(&a.paths.failover_item(2), stamp.checked_add(1).unwrap().to_string().as_bytes(), Mode::Persistent)
+        .await
+        .unwrap();
+    assert_eq!(round(queue(&[])).await.unwrap(), Some(2));
+}
+
+#[tokio::test]
 async fn a_queued_item_beyond_the_count_is_dropped_not_claimed() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
