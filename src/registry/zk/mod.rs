@@ -401,13 +401,22 @@ async fn resolve_hosts(servers: &str, timeout: Duration) -> Result<()> {
     Ok(())
 }
 
+/// How long one connection attempt to one server may take: the connection timeout shared by the
+/// servers of the connect string (at least a second, at most 5 s), so that a server that drops
+/// every packet, tried first, leaves time for the others within the timeout.
+fn attempt_timeout(total: Duration, servers: &str) -> Duration {
+    let hosts = servers.split('/').next().unwrap_or_default().split(',').filter(|h| !h.trim().is_empty()).count();
+    let share = total / u32::try_from(hosts.max(1)).unwrap_or(u32::MAX);
+    share.clamp(Duration::from_secs(1), Duration::from_secs(5)).min(total)
+}
+
 /// Connects (retrying until the connection timeout), makes sure the namespace exists, chroots to
 /// it and proves the credentials with a first read.
 async fn establish(options: &ZkOptions, servers: &str) -> Result<zkc::Client> {
     let deadline = Instant::now() + options.connection_timeout;
     let mut connector = zkc::Client::connector()
         .with_session_timeout(options.session_timeout)
-        .with_connection_timeout(options.connection_timeout.min(Duration::from_secs(5)))
+        .with_connection_timeout(attempt_timeout(options.connection_timeout, servers))
         .with_fail_eagerly();
     if let Some(digest) = &options.digest {
         connector = connector.with_auth("digest", digest.as_bytes());
@@ -571,5 +580,22 @@ mod tests {
         }
         let err = parse_connect_string("zk://h:2181").unwrap_err().to_string();
         assert!(err.contains("a connect string has no scheme ('zk://')"), "{err}");
+    }
+
+    #[test]
+    fn each_server_gets_a_share_of_the_connection_timeout() {
+        let s = Duration::from_secs;
+        // (timeout, connect string, one attempt's timeout)
+        let rows = [
+            (s(5), "a:2181", s(5)),
+            (s(5), "a:2181,b:2181,c:2181", s(5) / 3),
+            (s(12), "a:2181,b:2181,c:2181", s(4)),
+            (s(60), "a:2181,b:2181", s(5)),
+            (s(2), "a,b,c,d,e", s(1)),
+            (Duration::from_millis(500), "a,b", Duration::from_millis(500)),
+        ];
+        for (total, servers, expect) in rows {
+            assert_eq!(attempt_timeout(total, servers), expect, "{servers} within {total:?}");
+        }
     }
 }
