@@ -5,6 +5,7 @@ pub mod failover;
 pub mod fire;
 pub mod leader;
 pub mod once;
+pub mod outbox;
 pub mod params;
 pub mod past_fire;
 pub mod pin;

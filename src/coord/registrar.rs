@@ -15,6 +15,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::outbox::Outbox;
 use super::react::{self, SessionStep};
 use crate::registry::{LinkState, SessionStatus};
 use crate::retry::{self, Attempts};
@@ -32,8 +33,8 @@ pub struct Registrar {
     attempts: Attempts,
     /// An operator deleted the instance node within our session: the job stops in this process.
     stopped_by_admin: bool,
-    /// Actions not polled yet; no allocation while there are none.
-    actions: Vec<RegAction>,
+    /// Actions not polled yet.
+    actions: Outbox<RegAction>,
 }
 
 /// What happened, for [`Registrar::handle`].
@@ -118,7 +119,7 @@ impl Default for Registrar {
             retry_at: None,
             attempts: Attempts::default(),
             stopped_by_admin: false,
-            actions: Vec::new(),
+            actions: Outbox::default(),
         }
     }
 }
@@ -153,14 +154,7 @@ impl Registrar {
 
     /// The next action, if any.
     pub fn poll_action(&mut self) -> Option<RegAction> {
-        if self.actions.is_empty() {
-            return None;
-        }
-        let action = self.actions.remove(0);
-        if self.actions.is_empty() {
-            self.actions = Vec::new();
-        }
-        Some(action)
+        self.actions.pop()
     }
 
     /// What a stopping job removes.

@@ -29,6 +29,7 @@ use std::time::Instant;
 use chrono::DateTime;
 
 use super::leader::{self, LeaderStep, SHARD_ATTEMPTS, Sharding};
+use super::outbox::Outbox;
 use super::snapshot::JobSnapshot;
 use super::strategy;
 use crate::registry::codec::ShardingFailure;
@@ -49,8 +50,8 @@ pub struct Sharder {
     retry_at: Option<Instant>,
     /// The round under way, if any.
     round: Option<Box<Round>>,
-    /// Actions not polled yet; no allocation while there are none.
-    actions: Vec<ShardAction>,
+    /// Actions not polled yet.
+    actions: Outbox<ShardAction>,
     /// The mutation check's `InjectedBug::ReshardWhileRunning`: shard without waiting for
     /// running items.
     #[cfg(feature = "injected-bugs")]
@@ -191,14 +192,7 @@ impl Sharder {
 
     /// The next action, if any.
     pub fn poll_action(&mut self) -> Option<ShardAction> {
-        if self.actions.is_empty() {
-            return None;
-        }
-        let action = self.actions.remove(0);
-        if self.actions.is_empty() {
-            self.actions = Vec::new();
-        }
-        Some(action)
+        self.actions.pop()
     }
 
     /// Takes in what happened.
