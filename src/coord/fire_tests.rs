@@ -791,6 +791,9 @@ fn node(data: Option<&str>, version: i32) -> Option<NodeData> {
     })
 }
 
+/// A row of [`hand_back_rules`].
+type HandBackRow = (Option<&'static str>, Option<&'static str>, bool, bool, bool, Option<Vec<Op>>);
+
 #[test]
 fn hand_back_rules() {
     let paths = JobPaths::new("j");
@@ -800,7 +803,7 @@ fn hand_back_rules() {
     let create = Op::Create { path: entry.clone(), data: Vec::new(), mode: crate::registry::Mode::Persistent };
     let live: BTreeSet<String> = [ME.to_string(), OTHER.to_string()].into();
     // (running, failovering, queued, failover on, runs here again) → ops
-    let rows: Vec<(Option<&str>, Option<&str>, bool, bool, bool, Option<Vec<Op>>)> = vec![
+    let rows: Vec<HandBackRow> = vec![
         // Its own run, the id live again: queued for failover, the node version-checked.
         (
             Some(ME),
