@@ -16,14 +16,16 @@
 //! Nothing here does I/O or reads a clock: the runtime feeds in the view of the registry, the
 //! outcome of its requests and the current instant, and carries out what comes back.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::failover::SUSPECT_LEAVES;
 use super::snapshot::{ItemSnapshot, JobSnapshot};
-use crate::registry::NodeData;
 use crate::registry::codec;
+use crate::registry::path::{ItemLeaf, JobPaths};
+use crate::registry::{NodeData, Op};
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
 /// Why an item run was started, and the instant of the fire it covers.
@@ -331,7 +333,7 @@ pub struct Finished {
     pub clear_running: Vec<u32>,
     /// Items whose failover run ended: `running`, `failover` and `failovering` go together.
     pub complete_failover: Vec<u32>,
-    /// Items killed by fencing: their `running` node stays for failover.
+    /// Items killed by fencing: their `running` node stays for failover ([`hand_back`]).
     pub fenced: Vec<u32>,
     /// Runs whose start may settle an owed misfire: `(item, started_at)`.
     pub settle: Vec<(u32, DateTime<Utc>)>,
@@ -393,6 +395,52 @@ pub fn stop_cleanup(
     } else {
         StopCleanup::ClearRunning
     }
+}
+
+/// The leaves a worker reads for each of its runs that fencing killed, before it hands the run
+/// back ([`hand_back`]): the item's [`super::failover::SUSPECT_LEAVES`], its node (the start stamp
+/// a queue entry records), then its failover queue entry.
+pub fn hand_back_reads(paths: &JobPaths, item: u32) -> Vec<String> {
+    let mut reads: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
+    reads.push(paths.item(item));
+    reads.push(paths.failover_item(item));
+    reads
+}
+
+/// A run that fencing killed, once the registry answers again: its nodes still name this
+/// instance (`me`), and no other instance takes them for an orphan while its id is live again
+/// (the same id registers in a new session), so the worker hands the run back itself
+/// (docs/src/design/compatibility.md#failover). With `failover` the item is queued as
+/// [`super::failover::orphan`] queues it (an entry already there stands for it: only the nodes
+/// go); without it, its `running` node is deleted. No latch is taken: ElasticJob queues a crashed
+/// instance's items without it too, and every delete is version-checked. `fresh` is the read of
+/// [`hand_back_reads`]; `instances` those that may still run items ([`JobSnapshot::may_run`]);
+/// `here`: the item runs here again (checked after the read). `None`: nothing to hand back (the
+/// nodes are gone, or name a run that is not this instance's killed one).
+pub fn hand_back(
+    paths: &JobPaths,
+    item: u32,
+    me: &str,
+    here: bool,
+    failover: bool,
+    instances: &BTreeSet<String>,
+    fresh: &[Option<NodeData>],
+) -> Option<Vec<Op>> {
+    if here {
+        return None;
+    }
+    if !failover {
+        let running = fresh.first().and_then(Option::as_ref).filter(|n| n.text() == me)?;
+        let version = Some(running.stat.version);
+        return Some(vec![Op::Delete { path: paths.item_leaf(item, ItemLeaf::Running), version }]);
+    }
+    let n = SUSPECT_LEAVES.len();
+    let (leaves, stamp) = (fresh.get(..n)?, fresh.get(n).and_then(Option::as_ref));
+    let orphan = super::failover::orphan(paths, item, me, false, instances, leaves, stamp).filter(|o| o.runner == me)?;
+    let queued = fresh.get(n + 1).is_some_and(Option::is_some);
+    let entry = paths.failover_item(item);
+    let ops: Vec<Op> = orphan.ops.into_iter().filter(|op| !(queued && op.path() == entry)).collect();
+    Some(ops)
 }
 
 /// An instance's own runs of one job: see the module docs.
@@ -500,7 +548,8 @@ impl FireState {
             let queued = slot.queued.take();
             if e.fenced {
                 // The running node stays: the run is an orphan now, failed over by whoever sees
-                // this session end, or by this instance once the registry answers again.
+                // this session end, or handed back by this instance once the registry answers
+                // again ([`hand_back`]).
                 out.fenced.push(e.item);
             } else {
                 if matches!(run.source, Source::Failover(_)) {

@@ -782,3 +782,65 @@ fn a_trigger_is_covered_by_a_run_that_started_after_it_was_written() {
         assert_eq!(trigger_covered(50, by_result, item.as_ref()), covered, "{case}");
     }
 }
+
+/// A node read for [`hand_back`], or `None` when absent.
+fn node(data: Option<&str>, version: i32) -> Option<NodeData> {
+    data.map(|d| NodeData {
+        data: d.as_bytes().to_vec(),
+        stat: crate::registry::Stat { version, ..Default::default() },
+    })
+}
+
+/// A row of [`hand_back_rules`].
+type HandBackRow = (Option<&'static str>, Option<&'static str>, bool, bool, bool, Option<Vec<Op>>);
+
+#[test]
+fn hand_back_rules() {
+    let paths = JobPaths::new("j");
+    let running = paths.item_leaf(3, ItemLeaf::Running);
+    let failovering = paths.item_leaf(3, ItemLeaf::Failovering);
+    let entry = paths.failover_item(3);
+    // The item's start stamp is at version 7: the entry records it, the transaction checks it.
+    let data = crate::registry::codec::encode_queued_stamp(7);
+    let create = Op::Create { path: entry.clone(), data, mode: crate::registry::Mode::Persistent };
+    let check = Op::Check { path: paths.item(3), version: Some(7) };
+    let delete = Op::Delete { path: running.clone(), version: Some(4) };
+    let live: BTreeSet<String> = [ME.to_string(), OTHER.to_string()].into();
+    // (running, failovering, queued, failover on, runs here again) → ops
+    let rows: Vec<HandBackRow> = vec![
+        // Its own run, the id live again: queued for failover, the node version-checked.
+        (Some(ME), None, false, true, false, Some(vec![create.clone(), check.clone(), delete.clone()])),
+        // Already queued: the entry stands for it, only the node goes.
+        (Some(ME), None, true, true, false, Some(vec![check.clone(), delete.clone()])),
+        // A failed-over run of ours: its claim goes too.
+        (
+            Some(ME),
+            Some(ME),
+            false,
+            true,
+            false,
+            Some(vec![
+                create.clone(),
+                check.clone(),
+                delete.clone(),
+                Op::Delete { path: failovering.clone(), version: Some(1) },
+            ]),
+        ),
+        // Without failover the node is only cleared.
+        (Some(ME), None, false, false, false, Some(vec![delete.clone()])),
+        // Someone else runs the item now, or nothing does: nothing to hand back.
+        (Some(OTHER), None, false, true, false, None),
+        (Some(OTHER), None, false, false, false, None),
+        (None, None, false, true, false, None),
+        (None, None, false, false, false, None),
+        // The item runs here again: the node is that run's.
+        (Some(ME), None, false, true, true, None),
+        (Some(ME), None, false, false, true, None),
+    ];
+    for (i, (run, claim, queued, failover, here, want)) in rows.into_iter().enumerate() {
+        let fresh = vec![node(run, 4), None, node(claim, 1), node(Some("1700000000000"), 7), node(queued.then_some(""), 0)];
+        assert_eq!(hand_back(&paths, 3, ME, here, failover, &live, &fresh), want, "row {i}");
+    }
+    let reads = vec![running, paths.item_leaf(3, ItemLeaf::Failover), failovering, paths.item(3), entry];
+    assert_eq!(hand_back_reads(&paths, 3), reads);
+}

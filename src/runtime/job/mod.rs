@@ -699,6 +699,8 @@ impl JobTask {
         if duties.resign {
             return;
         }
+        let (failover, monitor) = (config.failover, config.monitor_execution);
+        self.execution.hand_back_fenced(&self.ctx, &view, failover, monitor).await;
         if duties.failover {
             let execution = &self.execution;
             self.failover

@@ -406,3 +406,50 @@ async fn a_fires_first_item_is_taken_on_its_own_and_an_item_running_elsewhere_is
         assert_eq!(execution.holds(item), here, "item {item}");
     }
 }
+
+/// A run that fencing killed, while another contender holds the failover latch (a round stuck
+/// on it): once the registry answers again the worker hands the run back itself, without the
+/// latch. Its instance id is live, so nobody else takes the `running` node for an orphan, and
+/// the leader waits for it before resharding: left, it would hold up every item.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_by_fencing_is_handed_back_while_the_failover_latch_is_held() {
+    let store = EmbeddedStore::new();
+    let c = ctx(&store, "10.0.0.1@-@1");
+    let stuck = Registry::embedded(&store);
+    let _latch = stuck.latch(&c.paths.failover_latch()).await.unwrap();
+    let mut config = JobConfig::new("j", 1);
+    config.cron = Some("* * * * * ?".into());
+    config.failover = true;
+    // The command gets the sharding context as its last argument: `sh -c` takes it as `$0`.
+    config.props.insert("script.command.line".into(), "sh -c 'sleep 30'".into());
+    let (signals, _stop_tx, fence_tx) = signals(&c);
+    let task =
+        JobTask::start(c.registry.clone(), c.me.clone(), settings(1), script_setup(config), &signals).await.unwrap();
+    let running = tokio::spawn(task.run());
+    let node = c.paths.item_leaf(0, ItemLeaf::Running);
+    let entry = c.paths.failover_item(0);
+    let mut started = false;
+    for _ in 0..200 {
+        if text(&c, &node).await.as_deref() == Some(c.me.as_str()) {
+            started = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(started, "item 0 never ran");
+    fence_tx.send_replace(FenceState { healthy: false, fenced: true });
+    // The script is killed; its running node stays while the registry does not answer.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(text(&c, &node).await.as_deref(), Some(c.me.as_str()));
+    fence_tx.send_replace(FenceState::HEALTHY);
+    let mut queued = false;
+    for _ in 0..100 {
+        if c.registry.get(&entry).await.unwrap().is_some() {
+            queued = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    running.abort();
+    assert!(queued, "the run killed by fencing was not queued for failover");
+}

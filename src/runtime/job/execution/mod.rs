@@ -39,6 +39,7 @@ use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::exec::context::task_id;
 use crate::registry::cache::{CacheReader, TreeCache};
+use crate::registry::codec;
 use crate::registry::{Op, RegistryError};
 use crate::retry::{self, Attempts, Jitter};
 use crate::runtime::metrics::Refusal;
@@ -86,6 +87,9 @@ struct Busy {
     retry_at: Option<tokio::time::Instant>,
     /// The tries at clearing unsettled items that failed in a row ([`retry::CLEAR`]).
     clear_attempts: Attempts,
+    /// Items whose run fencing killed and whose nodes still name this instance: handed back
+    /// once the registry answers again ([`Execution::hand_back_fenced`]).
+    fenced: BTreeSet<u32>,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
     /// The job's executor pool here.
@@ -112,6 +116,7 @@ impl Execution {
                 unsettled: BTreeMap::new(),
                 retry_at: None,
                 clear_attempts: Attempts::default(),
+                fenced: BTreeSet::new(),
                 groups: FireGroups::default(),
                 pool: pool::Pool::default(),
                 phases: super::listeners::Phases::new(self.cache.clone()),
@@ -174,6 +179,58 @@ impl Execution {
             left |= self.keep(item, Unsettled { nodes, settle: None }, held);
         }
         self.schedule_clear(left, &ctx.settings.jitter);
+    }
+
+    /// Hands back the runs fencing killed (see [`fire::hand_back`]): with `failover` their items
+    /// are queued for failover, without it their `running` nodes go. What the registry fails is
+    /// tried again with the nodes of ended runs ([`retry::CLEAR`]).
+    pub(super) async fn hand_back_fenced(&mut self, ctx: &JobCtx, view: &JobSnapshot, failover: bool, monitor: bool) {
+        let Some(busy) = self.busy.as_deref_mut().filter(|busy| !busy.fenced.is_empty()) else { return };
+        let fenced = std::mem::take(&mut busy.fenced);
+        if !monitor {
+            return;
+        }
+        let instances: BTreeSet<String> = view.instances.keys().chain(&view.runners).cloned().collect();
+        let mut left = BTreeSet::new();
+        if failover && let Err(e) = ctx.registry.create_if_absent(&ctx.paths.failover_items(), codec::EMPTY).await {
+            tracing::warn!(job = %ctx.name(), error = %e, "cannot hand back the runs killed by fencing; retrying");
+            self.busy().fenced.extend(fenced);
+            self.schedule_clear(true, &ctx.settings.jitter);
+            return;
+        }
+        for item in fenced {
+            let fresh = match ctx.registry.get_many(&fire::hand_back_reads(&ctx.paths, item)).await {
+                Ok(fresh) => fresh,
+                Err(e) => {
+                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot read the nodes of a run killed by fencing; retrying");
+                    left.insert(item);
+                    continue;
+                }
+            };
+            // Checked after the read: a run of the item that began here since holds its nodes.
+            let here = self.holds(item);
+            let me = ctx.me.as_str();
+            let Some(ops) = fire::hand_back(&ctx.paths, item, me, here, failover, &instances, &fresh) else { continue };
+            match ctx.registry.transaction(&ops).await {
+                Ok(()) if failover => {
+                    tracing::warn!(job = %ctx.name(), item, "run killed by fencing: queued for failover");
+                }
+                Ok(()) => tracing::info!(job = %ctx.name(), item, "run killed by fencing: running node cleared"),
+                // The nodes changed since the read: read them again.
+                Err(e @ RegistryError::Transaction { .. }) => {
+                    tracing::debug!(job = %ctx.name(), item, error = %e, "the nodes of a run killed by fencing changed; reading them again");
+                    left.insert(item);
+                }
+                Err(e) => {
+                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot hand back a run killed by fencing; retrying");
+                    left.insert(item);
+                }
+            }
+        }
+        if !left.is_empty() {
+            self.busy().fenced.extend(left);
+            self.schedule_clear(true, &ctx.settings.jitter);
+        }
     }
 
     /// Records what an ended run of `item` could not write; true when it left anything.
