@@ -10,6 +10,7 @@ use ejctl::registry::path::JobPaths;
 use ejctl::registry::{LinkState, Mode, Op, Registry, RegistryError, WatchEvent};
 
 use crate::on_both_registries;
+use crate::support::proxy::Proxy;
 use crate::support::{Fixture, ZkEnsemble, ZkServer, unique_ns, within, zk_options};
 
 on_both_registries!(
@@ -652,4 +653,32 @@ mod embedded_faults {
         assert!(!store.session_open(session));
         assert!(b.exists("/j/instances/a").await.unwrap().is_none());
     }
+}
+
+/// A latch attempt given up while its node is being created (a round that stopped waiting, a
+/// task that stopped) leaves no node: one left in a live session would stand ahead of every
+/// later contender for as long as the session lives. A proxy holds the creation's reply back
+/// while the attempt is dropped. ZooKeeper only: the embedded registry creates the node at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_latch_given_up_while_its_node_is_created_leaves_none() {
+    let server = ZkServer::start();
+    let proxy = Proxy::start(([127, 0, 0, 1], server.port()).into());
+    let ns = unique_ns("latch");
+    let r = Registry::connect(zk_options(&proxy.addr(), &ns)).await.unwrap();
+    let dir = "/job/leader/failover/latch";
+    for node in ["/job", "/job/leader", "/job/leader/failover", dir] {
+        r.create(node, b"", Mode::Persistent).await.unwrap();
+    }
+    proxy.delay(Duration::from_millis(500), Duration::ZERO);
+    let given_up = tokio::time::timeout(Duration::from_millis(100), r.latch(dir)).await;
+    assert!(given_up.is_err(), "the attempt was granted before its reply could arrive");
+    proxy.delay(Duration::ZERO, Duration::ZERO);
+    let held = within(10, "the latch after an attempt given up", r.latch(dir)).await.unwrap();
+    drop(held);
+    let empty = async {
+        while !r.children(dir).await.unwrap().unwrap_or_default().is_empty() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    within(10, "every latch node gone", empty).await;
 }

@@ -337,8 +337,14 @@ impl ZkBackend {
     pub(crate) async fn latch(&self, dir: &str) -> Result<zkc::OwnedLockClient> {
         let client = self.client();
         let acls = self.acls();
-        let prefix =
-            zkc::LockPrefix::new_curator(dir, path::LATCH_NODE_NAME).map_err(|e| RegistryError::from_zk(e, dir))?;
+        // Curator's node name, `{dir}/_c_{uuid}-latch-{sequence}`, with the uuid chosen here: the
+        // client's own Curator prefix cleans up after an interrupted creation (a dropped future,
+        // an error) by deleting the node's bare name instead of its path (zookeeper-client
+        // 0.11.2), which fails and leaves the node in this live session, ahead of every later
+        // contender. A custom prefix is cleaned up by its full path and this session's ownership.
+        let name = path::LATCH_NODE_NAME;
+        let prefix = zkc::LockPrefix::new_custom(format!("{dir}/_c_{}-{name}", uuid::Uuid::new_v4()), name)
+            .map_err(|e| RegistryError::from_zk(e, dir))?;
         let options = zkc::LockOptions::new(acls)
             .with_ancestor_options(zkc::CreateMode::Container.with_acls(acls))
             .map_err(|e| RegistryError::from_zk(e, dir))?;
