@@ -2,12 +2,13 @@
 //! what the checker found.
 //!
 //! ```text
-//! cargo bench --bench simulation [-- --seeds N] [--seed S] [--inject NAME|list] [--json]
+//! cargo bench --bench simulation [-- --seeds N] [--seed S] [--items N] [--inject NAME|list] [--json]
 //! ```
 //!
 //! `--seeds N` runs seeds `S..S+N` (`S` from `--seed`, default 0; default N 1000); `--seed S`
-//! alone replays one seed and prints its trace on a violation. `--inject NAME` switches a known bug
-//! on (`--inject list` names them). Prints seeds run, simulated fires and hours, runs per second
+//! alone replays one seed and prints its trace on a violation. `--items N` gives the job N
+//! sharding items (default the suite's; the mutation check uses 8). `--inject NAME` switches a
+//! known bug on (`--inject list` names them). Prints seeds run, simulated fires and hours, runs per second
 //! of real time, and violations; a violation prints its seed, the command that replays it, and the
 //! events and runs around it. Exit status 1 when a seed violated the guarantee.
 
@@ -58,6 +59,7 @@ fn main() {
             }
         },
     };
+    let items: Option<u32> = arg("--items").and_then(|s| s.parse().ok());
     let first: u64 = arg("--seed").and_then(|s| s.parse().ok()).unwrap_or(0);
     let replay_one = arg("--seed").is_some() && arg("--seeds").is_none();
     let count: u64 = if replay_one { 1 } else { arg("--seeds").and_then(|s| s.parse().ok()).unwrap_or(1000) };
@@ -68,6 +70,9 @@ fn main() {
     for seed in first..first + count {
         let mut config = SimConfig::new(seed);
         config.bugs.clone_from(&bugs);
+        if let Some(n) = items {
+            config.items = n;
+        }
         let outcome = sim::run(&config);
         if std::env::var_os("SIM_HISTORY").is_some() {
             for line in sim::history(&outcome) {
@@ -83,7 +88,8 @@ fn main() {
         simulated_ms += outcome.ended - outcome.checked_from;
         if !verdict.ok() {
             let replay = format!(
-                "cargo bench --bench simulation -- --seed {seed}{}",
+                "cargo bench --bench simulation -- --seed {seed}{}{}",
+                items.map(|n| format!(" --items {n}")).unwrap_or_default(),
                 inject.as_ref().map(|n| format!(" --inject {n}")).unwrap_or_default()
             );
             eprintln!("seed {seed}: {} violation(s); replay: {replay}", verdict.violations.len());
