@@ -20,6 +20,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use super::JobCtx;
 use super::execution::LocalRuns;
@@ -29,7 +30,7 @@ use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
 use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
-use crate::registry::{Registry, RegistryError};
+use crate::registry::{LatchGuard, Registry, RegistryError};
 use crate::retry::{self, Attempts};
 use crate::runtime::Settings;
 use crate::sync::lock;
@@ -231,7 +232,7 @@ pub(super) async fn round(
     bugs: RoundBugs,
 ) -> Claimed {
     let Queue { total, suspects, disabled } = queue;
-    let _latch = if bugs.no_latch() { None } else { Some(registry.latch(&paths.failover_latch()).await?) };
+    let _latch = if bugs.no_latch() { None } else { Some(latch(registry, paths).await?) };
     if !suspects.is_empty() {
         // Who may still run items: an instance node, or a runner node (see `JobSnapshot::may_run`).
         let instances: BTreeSet<String> = if !bugs.no_liveness_check() {
@@ -290,6 +291,26 @@ pub(super) async fn round(
         }
     }
     Ok(None)
+}
+
+/// How long a round waits for the failover latch. A round holds it for a few round trips; a
+/// contender that waits longer is behind a holder that is stuck (a Java worker frozen with its
+/// session alive, a node left by a client bug): the round fails, says so, and is tried again
+/// ([`retry::FAILOVER`]) with the cache's suspects of that time, instead of waiting, unseen, for
+/// as long as that session lives. Giving up is cancel-safe: the waiting node is withdrawn.
+const LATCH_WAIT: Duration = Duration::from_secs(30);
+
+/// The failover latch, waited for at most [`LATCH_WAIT`].
+async fn latch(registry: &Registry, paths: &JobPaths) -> Result<LatchGuard, RegistryError> {
+    let dir = paths.failover_latch();
+    match tokio::time::timeout(LATCH_WAIT, registry.latch(&dir)).await {
+        Ok(latch) => latch,
+        Err(_) => {
+            let holders = registry.children(&dir).await.ok().flatten().unwrap_or_default();
+            tracing::warn!(job = %paths.job(), ?holders, "the failover latch was not granted in {LATCH_WAIT:?}; trying again");
+            Err(RegistryError::Timeout(LATCH_WAIT))
+        }
+    }
 }
 
 /// Step 1 of a round for one item.
