@@ -2,8 +2,8 @@
 //! each a host of its own (a network namespace with its own address), run the chaos job through
 //! every nemesis of tests/support/nemesis.rs once — partitions (a worker from every member, a
 //! follower from the other members, the leader from everyone, a majority/minority split), packet
-//! loss, delay with jitter through a relay, a frozen worker, a killed and restarted leader and
-//! follower, a worker's clock stepped back and forward within and beyond `max_time_diff_seconds`
+//! loss, delay with jitter through a relay, a frozen worker, a killed and restarted worker, leader
+//! and follower, a worker's clock stepped back and forward within and beyond `max_time_diff_seconds`
 //! — with independent nemeses on different hosts overlapping, while the operator disables and
 //! enables the job, triggers it and waits, and raises and lowers its sharding total. Then the
 //! delivery guarantee (docs/src/design/guarantee.md) is checked on what ran, and the operators'

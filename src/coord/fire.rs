@@ -436,7 +436,8 @@ pub fn hand_back(
     }
     let n = SUSPECT_LEAVES.len();
     let (leaves, stamp) = (fresh.get(..n)?, fresh.get(n).and_then(Option::as_ref));
-    let orphan = super::failover::orphan(paths, item, me, false, instances, leaves, stamp).filter(|o| o.runner == me)?;
+    let orphan =
+        super::failover::orphan(paths, item, me, false, instances, leaves, stamp).filter(|o| o.runner == me)?;
     let queued = fresh.get(n + 1).is_some_and(Option::is_some);
     let entry = paths.failover_item(item);
     let ops: Vec<Op> = orphan.ops.into_iter().filter(|op| !(queued && op.path() == entry)).collect();

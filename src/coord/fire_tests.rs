@@ -838,7 +838,8 @@ fn hand_back_rules() {
         (Some(ME), None, false, false, true, None),
     ];
     for (i, (run, claim, queued, failover, here, want)) in rows.into_iter().enumerate() {
-        let fresh = vec![node(run, 4), None, node(claim, 1), node(Some("1700000000000"), 7), node(queued.then_some(""), 0)];
+        let fresh =
+            vec![node(run, 4), None, node(claim, 1), node(Some("1700000000000"), 7), node(queued.then_some(""), 0)];
         assert_eq!(hand_back(&paths, 3, ME, here, failover, &live, &fresh), want, "row {i}");
     }
     let reads = vec![running, paths.item_leaf(3, ItemLeaf::Failover), failovering, paths.item(3), entry];

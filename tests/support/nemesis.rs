@@ -16,6 +16,8 @@
 //!   connection more than another);
 //! * a worker frozen with all its children (SIGSTOP, a paused machine) longer than the session
 //!   timeout;
+//! * a worker killed with SIGKILL (its scripts get SIGKILL too, `PR_SET_PDEATHSIG`) and started
+//!   again on its host, under a new instance id;
 //! * a member killed with SIGKILL (the leader, or a follower) and restarted;
 //! * the third worker's wall clock stepped forward or back, within and beyond the job's
 //!   `max_time_diff_seconds` (2): the worker runs with libfaketime preloaded, its offset read
@@ -72,6 +74,8 @@ enum Nemesis {
     Cut(usize),
     /// A worker frozen with its children.
     Freeze(usize),
+    /// A worker killed (SIGKILL), started again at the end.
+    Kill(usize),
     /// A worker losing this many packets in a hundred, each way.
     Loss(usize, u32),
     /// The relayed worker's links delayed: base and jitter in ms, per member's relay.
@@ -95,6 +99,7 @@ impl Nemesis {
         match self {
             Nemesis::Cut(_) => FaultKind::CutWorker,
             Nemesis::Freeze(_) => FaultKind::FreezeWorker,
+            Nemesis::Kill(_) => FaultKind::KillWorker,
             Nemesis::Loss(..) => FaultKind::LossyWorker,
             Nemesis::Slow(_) => FaultKind::SlowWorker,
             Nemesis::IsolateFollower => FaultKind::IsolateZkMember,
@@ -109,7 +114,7 @@ impl Nemesis {
     /// The worker it strikes, if one.
     fn worker(&self) -> Option<usize> {
         match self {
-            Nemesis::Cut(w) | Nemesis::Freeze(w) | Nemesis::Loss(w, _) => Some(*w),
+            Nemesis::Cut(w) | Nemesis::Freeze(w) | Nemesis::Kill(w) | Nemesis::Loss(w, _) => Some(*w),
             Nemesis::Slow(_) => Some(RELAYED_WORKER),
             Nemesis::Clock(_) => Some(CLOCK_WORKER),
             _ => None,
@@ -146,6 +151,8 @@ enum Undo {
     Thaw(u32, Vec<u32>),
     /// Start a killed member again.
     Respawn(usize),
+    /// Start a killed worker again.
+    Restart(usize),
     /// Take the relays' delay off.
     Undelay,
     /// Set the clock worker's offset back to 0 from this many seconds.
@@ -474,6 +481,17 @@ impl World {
                     Undo::Thaw(pid, children),
                 )
             }
+            Nemesis::Kill(w) => {
+                let runs = self.slots[*w].child.as_ref().map_or(0, |c| chaos::descendants(c.id()).len());
+                if let Some(mut child) = self.slots[*w].child.take() {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                (
+                    format!("{} killed (SIGKILL) with {runs} scripts running", self.worker_hosts[*w].label),
+                    Undo::Restart(*w),
+                )
+            }
             Nemesis::Loss(w, percent) => {
                 self.net.loss(&self.worker_hosts[*w], *percent);
                 (
@@ -550,6 +568,7 @@ impl World {
             }
             Undo::Thaw(pid, children) => chaos::thaw(pid, &children),
             Undo::Respawn(m) => self.ensemble.spawn_member(m),
+            Undo::Restart(w) => self.slots[w].spawn(),
             Undo::Undelay => {
                 for relay in &self.relays {
                     relay.delay(Duration::ZERO, Duration::ZERO);
@@ -580,10 +599,12 @@ impl World {
         loop {
             let now = u64::try_from(t0.elapsed().as_millis()).unwrap();
             while let Some(p) = pending.next_if(|p| p.at <= now) {
-                let start = now_ms();
                 let worker = p.nemesis.worker();
                 let instance = worker.map(|w| self.slots[w].instance());
                 let (what, undo) = self.begin(&p.nemesis);
+                // Once it is in force: a freeze waits (up to 2 s) for a script to be running, and
+                // a run that began meanwhile was frozen mid-run, not before it started.
+                let start = now_ms();
                 let kind = p.nemesis.kind();
                 self.faults.push(Fault { kind, worker, instance, start, end: start });
                 writeln!(self.schedule, "  {:>6} ms  {kind:?}: {what} for {} ms", start - self.started, p.ms).unwrap();
@@ -620,9 +641,13 @@ fn ci_rounds(rng: &mut Rng) -> Vec<Round> {
     let nemesis = |at: u64, ms: u64, nemesis: Nemesis| Planned { at, ms, nemesis };
     let admin = |at: u64, action: AdminAction| PlannedAdmin { at, action, after_previous: false };
     vec![
-        // A follower loses its leader while a worker is frozen.
+        // A follower loses its leader while a worker is frozen and another is killed.
         Round {
-            nemeses: vec![nemesis(0, 9000, Nemesis::IsolateFollower), nemesis(0, 6000, Nemesis::Freeze(1))],
+            nemeses: vec![
+                nemesis(0, 9000, Nemesis::IsolateFollower),
+                nemesis(0, 6000, Nemesis::Freeze(1)),
+                nemesis(1000, 4000, Nemesis::Kill(RELAYED_WORKER)),
+            ],
             admin: Vec::new(),
         },
         // The leader is cut off from everyone while a worker loses packets and the operator
@@ -695,7 +720,7 @@ fn random_round(rng: &mut Rng, raised: &mut bool) -> Round {
         let at = pick(3000);
         // Partitions and loss are rules in the worker's own namespace: not on a split's worker.
         let nft_free = !split_workers.contains(&w);
-        let nemesis = match (w, pick(3)) {
+        let nemesis = match (w, pick(4)) {
             (CLOCK_WORKER, 0) => {
                 let offset = i64::try_from(pick(9)).unwrap() - 4;
                 Nemesis::Clock(if offset == 0 { 3 } else { offset })
@@ -703,10 +728,12 @@ fn random_round(rng: &mut Rng, raised: &mut bool) -> Round {
             (RELAYED_WORKER, 0) => Nemesis::Slow((0..3).map(|_| (50 + pick(700), pick(400))).collect()),
             (_, 1) if nft_free => Nemesis::Cut(w),
             (_, 2) if nft_free => Nemesis::Loss(w, 10 + u32::try_from(pick(31)).unwrap()),
+            (_, 3) => Nemesis::Kill(w),
             _ => Nemesis::Freeze(w),
         };
         let ms = match nemesis {
             Nemesis::Cut(_) | Nemesis::Freeze(_) => 5000 + pick(3000),
+            Nemesis::Kill(_) => 1000 + pick(5000),
             Nemesis::Clock(_) => 2000 + pick(3000),
             _ => 5000 + pick(7000),
         };
