@@ -622,9 +622,11 @@ pub fn check(outcome: &Outcome) -> Summary {
             // of a worker that holds the item expires up to a tick after its timeout; the leader
             // then reshards once nothing runs (new fires wait), which takes up to the longest
             // run, and once more when the worker comes back with a new session; plus a second
-            // for a loaded machine.
+            // for a loaded machine. Counted from the heal of a fault the cluster can only wait
+            // out ([`until_healed`]).
+            let recovery = 1000 + t + ZK_TICK_MS + 2 * LONGEST_RUN_MS + 1000;
             let bound = if in_fault_window(fire) || first_run_killed {
-                fire + 1000 + t + ZK_TICK_MS + 2 * LONGEST_RUN_MS + 1000
+                until_healed(&outcome.faults, fire, fire + recovery, recovery)
             } else {
                 busy_end.max(fire) + 1000
             };
@@ -748,6 +750,41 @@ fn obeyed(outcome: &Outcome, ops: &Operators, by_item: &BTreeMap<u32, Vec<Run>>,
                 }
             }
         }
+    }
+}
+
+/// Faults whose effect lasts until they heal, whatever the cluster does: a worker that keeps its
+/// session through a slow or lossy link (nobody fails its items over) completes its requests only
+/// now and then; a clock beyond the limit refuses every fire; an ensemble without its leader, or
+/// split, serves no write until it has one. Against these the cluster can only wait.
+fn lasts_until_healed(kind: FaultKind) -> bool {
+    matches!(
+        kind,
+        FaultKind::SlowWorker
+            | FaultKind::LossyWorker
+            | FaultKind::JumpClock
+            | FaultKind::IsolateZkMember
+            | FaultKind::IsolateZkLeader
+            | FaultKind::KillZkLeader
+            | FaultKind::SplitZk
+    )
+}
+
+/// The bound for a fire owed through faults: `bound` (the fire plus the time the cluster takes
+/// to recover from one fault), pushed to `recovery` after the heal of every fault that
+/// [`lasts_until_healed`] and is in force before the bound — faults stack, and a fault that
+/// starts while the fire is still owed holds it up as much as one that was there first.
+fn until_healed(faults: &[Fault], fire: i64, mut bound: i64, recovery: i64) -> i64 {
+    loop {
+        let later = faults
+            .iter()
+            .filter(|f| lasts_until_healed(f.kind) && f.start - 1000 <= bound && f.end + 1000 >= fire)
+            .map(|f| f.end + recovery)
+            .fold(bound, i64::max);
+        if later == bound {
+            return bound;
+        }
+        bound = later;
     }
 }
 
