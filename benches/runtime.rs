@@ -41,7 +41,11 @@
 //!     [--zk-shape 1x2x10] [--window W]                                zk
 //!     [--jobs 1,1000,10000] [--idle SECONDS]                          density
 //!     [--reshard-shape 1x2x10] [--rounds R]                           reshard
+//!     [--exe PATH]                                                    every section
 //! ```
+//!
+//! `--exe` runs another `ejctl` binary than the one built with the benchmark: two builds
+//! compared on the same machine, one after the other.
 //!
 //! Shapes are `KxNxT`: K jobs, N processes, T sharding items per job. `--quick` shortens every
 //! section to a few seconds of measurement (3 fires, a 3-fire window, 2 rounds, a 5 s idle
@@ -72,6 +76,13 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 const EXE: &str = env!("CARGO_BIN_EXE_ejctl");
+
+/// The `ejctl` binary the sections run: `--exe`, or the one built with the benchmark.
+static EXE_OVERRIDE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+fn exe() -> &'static Path {
+    EXE_OVERRIDE.get().map_or(Path::new(EXE), PathBuf::as_path)
+}
 
 /// Records `fire item start_us instance job` for one run. `$EPOCHREALTIME` is read first thing,
 /// with no fork; `printf` is a builtin.
@@ -172,7 +183,7 @@ struct Opts {
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
 [--shapes KxNxT,...] [--fires M] [--monitor on|off] [--registry zookeeper|embedded|both] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
-[--reshard-shape KxNxT] [--rounds R]";
+[--reshard-shape KxNxT] [--rounds R] [--exe PATH]";
 
 /// The most jobs the density section starts on ZooKeeper: 10,000 jobs register in about 6 s and
 /// settle in about 15 s.
@@ -258,6 +269,11 @@ impl Opts {
                         value()?.split(',').map(|j| j.trim().parse()).collect::<Result<_, _>>().context("--jobs")?;
                 }
                 "--idle" => o.idle_secs = value()?.parse().context("--idle")?,
+                "--exe" => {
+                    let path = PathBuf::from(value()?);
+                    anyhow::ensure!(path.is_file(), "--exe {}: no such file", path.display());
+                    let _ = EXE_OVERRIDE.set(path);
+                }
                 "--reshard-shape" => o.reshard_shape = Shape::parse(value()?)?,
                 "--rounds" => o.rounds = value()?.parse().context("--rounds")?,
                 "-h" | "--help" => {
@@ -428,7 +444,7 @@ struct Proc {
 impl Proc {
     fn spawn(files: &[PathBuf], log: PathBuf, ip: &str) -> Result<Proc> {
         let log_file = std::fs::File::create(&log)?;
-        let child = Command::new(EXE)
+        let child = Command::new(exe())
             .arg("run")
             .args(files)
             .env_remove("RUST_LOG")

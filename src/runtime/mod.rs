@@ -49,6 +49,7 @@ macro_rules! injected {
     }};
 }
 
+mod alarm;
 #[cfg(feature = "injected-bugs")]
 mod bugs;
 mod dumpport;
@@ -188,6 +189,10 @@ pub struct WorkerConfig {
     /// The seed of the jitter the jobs' retries are drawn with ([`crate::retry::Jitter`]); from
     /// the operating system when `None`. The deterministic simulator sets it from its seed.
     pub jitter_seed: Option<u64>,
+    /// Wake for fires at their exact instant, through the alarm thread (see `alarm.rs`); off,
+    /// fires wake on tokio's millisecond timer, up to 2 ms late. The deterministic simulator
+    /// turns it off: its tokio clock is paused and exact, and the thread sleeps in real time.
+    pub exact_wakeups: bool,
 }
 
 impl WorkerConfig {
@@ -211,6 +216,7 @@ impl WorkerConfig {
             #[cfg(feature = "injected-bugs")]
             bugs: Vec::new(),
             jitter_seed: None,
+            exact_wakeups: true,
         }
     }
 }
@@ -234,6 +240,8 @@ pub(crate) struct Settings {
     pub(crate) caches: Option<CacheHub>,
     /// What the jobs' retries draw their delays with ([`crate::retry`]).
     pub(crate) jitter: Jitter,
+    /// Fires wake through the alarm thread ([`WorkerConfig::exact_wakeups`]).
+    pub(crate) exact_wakeups: bool,
 }
 
 impl Settings {
@@ -425,6 +433,7 @@ impl Worker {
             contentions: Semaphore::new(CONTENTIONS),
             caches: shared_caches(&registry, &config.jobs, &jitter).await?,
             jitter,
+            exact_wakeups: config.exact_wakeups,
         });
         let (stop, stop_rx) = watch::channel(StopMode::Run);
         let mut services = JoinSet::new();

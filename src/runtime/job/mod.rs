@@ -35,6 +35,7 @@ mod signals;
 #[path = "tests.rs"]
 mod tests;
 
+use std::future::Pending;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::task::Poll;
@@ -43,7 +44,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use futures::future::Either;
 use tokio::sync::watch;
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 
 use self::effective::Effective;
 use self::election::Election;
@@ -53,6 +54,7 @@ use self::leader::Leader;
 use self::registration::Registration;
 use self::signals::Beacon;
 pub(crate) use self::signals::Signals;
+use super::alarm::{self, Alarm};
 use super::fence::FenceState;
 use super::metrics::{JobProbe, Refusal};
 use super::{Settings, StopMode};
@@ -377,15 +379,17 @@ impl JobTask {
                 self.ctx.probe.turn(self.next_fire, registered);
                 // One timer for the next fire and the chores (each timer is 112 bytes of every
                 // job's idle future). The fire's wall-clock instant becomes a monotonic one; a
-                // wake-up before either is due (the wall clock was set back) only goes round.
-                let wake_at = monotonic(self.ctx.now(), self.next_fire).into_iter().chain(self.chores().1).min();
+                // wake-up before either is due (the wall clock was set back, or the sleep ended
+                // at the alarm's lead) only goes round.
+                let fire_at = monotonic(self.ctx.now(), self.next_fire);
+                let wake_up = timer(fire_at, self.chores().1, self.ctx.settings.exact_wakeups);
                 let wake = tokio::select! {
                     biased;
                     // The stop, the session or the fence: the stop is seen at the top of the loop.
                     changed = std::future::poll_fn(|cx| self.signals.poll_changed(cx)) => Wake::Signals(changed.is_ok()),
                     ends = std::future::poll_fn(|cx| self.execution.poll_ends(cx)) => Wake::Ends(ends),
                     // Fires before registry events: a busy stream of events must not delay a fire.
-                    () = sleep_until_opt(wake_at) => Wake::Timer,
+                    () = wake_up => Wake::Timer,
                     // A finished claim round, then registry events: one wait for both (a wait
                     // of its own for each was 40 bytes more of every job's idle future).
                     wake = std::future::poll_fn(|cx| match self.failover.poll_claim(cx) {
@@ -507,7 +511,7 @@ impl JobTask {
                     Ok(()) => Box::pin(self.on_fence_change()).await,
                     Err(_) => fence_open = false,
                 },
-                () = sleep_until_opt(fire_at) => Box::pin(self.on_cron()).await,
+                () = timer(fire_at, None, self.ctx.settings.exact_wakeups) => Box::pin(self.on_cron()).await,
             }
         }
     }
@@ -840,11 +844,19 @@ fn monotonic(now: DateTime<Utc>, at: Option<DateTime<Utc>>) -> Option<Instant> {
     at.map(|at| Instant::now() + (at - now).to_std().unwrap_or(Duration::ZERO))
 }
 
-/// Sleeps until a monotonic instant (forever for none). The timer itself, not an `async fn`
-/// around it: that kept the argument beside the timer, 16 bytes more of every idle job's loop.
-fn sleep_until_opt(at: Option<Instant>) -> Either<tokio::time::Sleep, std::future::Pending<()>> {
-    match at {
+/// The loop's one timer: until the earlier of the next fire and the next chore (forever for
+/// neither). With `exact`, the last [`alarm::LEAD`] before a fire is left to an [`Alarm`]: a
+/// tokio sleep ends up to 2 ms after its instant, so it sleeps until the lead, and that wake-up,
+/// before the fire is due, only goes round. The future itself, not an `async fn` around it: that
+/// kept the arguments beside the timer, bytes of every idle job's loop; the alarm (32 bytes)
+/// takes no more room than the sleep (112).
+fn timer(fire: Option<Instant>, chore: Option<Instant>, exact: bool) -> Either<Sleep, Either<Alarm, Pending<()>>> {
+    match fire.into_iter().chain(chore).min() {
+        None => Either::Right(Either::Right(std::future::pending())),
+        Some(at) if exact && Some(at) == fire => match at.checked_sub(alarm::LEAD) {
+            Some(lead) if lead > Instant::now() => Either::Left(tokio::time::sleep_until(lead)),
+            _ => Either::Right(Either::Left(Alarm::at(at.into_std()))),
+        },
         Some(at) => Either::Left(tokio::time::sleep_until(at)),
-        None => Either::Right(std::future::pending()),
     }
 }

@@ -32,6 +32,7 @@ fn settings(turns: usize) -> Arc<Settings> {
         contentions: tokio::sync::Semaphore::new(turns),
         caches: None,
         jitter: crate::retry::Jitter::seeded(0),
+        exact_wakeups: true,
     })
 }
 

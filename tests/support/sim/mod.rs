@@ -322,6 +322,7 @@ impl World {
         wc.bugs.clone_from(&self.config.bugs);
         // The retries' jitter follows the seed too, one sequence per worker start.
         wc.jitter_seed = Some(self.config.seed ^ (u64::from(pid) << 32));
+        wc.exact_wakeups = false;
         match Worker::start(wc).await {
             Ok(worker) => self.slots[slot].worker = Some(worker),
             Err(e) => panic!("seed {}: worker {slot} did not start: {e:#}", self.config.seed),
