@@ -4,8 +4,11 @@
 //! millisecond, and its driver parks with a timeout in milliseconds, so a sleep ends up to 2 ms
 //! after its instant — 1 ms on average that a fire's first run waits for nothing. A job sleeps
 //! with tokio until [`LEAD`] before its fire, then waits for an [`Alarm`]: one thread of the
-//! process sleeps on a condition variable (a futex with a nanosecond timeout and 1 µs of timer
+//! process sleeps on a condition variable (a futex with a nanosecond timeout and 1 ns of timer
 //! slack) until the earliest instant asked for, and wakes the tasks whose instants have come.
+//! Without that thread (it could not start, or it died) an alarm ends at once, before its
+//! instant, and the job sleeps on tokio's timer again ([`running`]): a wake-up before a fire is
+//! due only goes round.
 //! Only the last few milliseconds before a fire are waited for here, so the thread holds a few
 //! entries at a time whatever the number of jobs, and an idle job holds none.
 //!
@@ -14,6 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -41,24 +45,45 @@ impl Alarms {
     }
 }
 
+/// True while the alarm thread runs.
+static RUNNING: AtomicBool = AtomicBool::new(false);
+
 /// The process's alarms; the thread starts with the first.
 fn alarms() -> &'static Alarms {
     static ALARMS: OnceLock<&'static Alarms> = OnceLock::new();
     ALARMS.get_or_init(|| {
         let alarms: &'static Alarms =
             Box::leak(Box::new(Alarms { waiting: Mutex::new(Waiting::default()), bell: Condvar::new() }));
-        // Without a thread the alarms never ring: the first alarm then ends at once, a
-        // fire's wake-up as early as the tokio sleep before it made it (LEAD ahead), which a
-        // fire not yet due goes round from.
+        RUNNING.store(true, Ordering::SeqCst);
         if let Err(e) = std::thread::Builder::new().name("ejctl-alarm".into()).spawn(move || ring(alarms)) {
+            RUNNING.store(false, Ordering::SeqCst);
             tracing::warn!(error = %e, "cannot start the alarm thread: fires wake on tokio's millisecond timer");
         }
         alarms
     })
 }
 
+/// True when alarms ring: the thread runs (started by this call if it was not yet).
+pub(crate) fn running() -> bool {
+    alarms();
+    RUNNING.load(Ordering::SeqCst)
+}
+
+/// Marks the thread gone if it ever stops (a panic), and wakes every task that waits: their
+/// alarms then end at once, and the jobs sleep on tokio's timer.
+struct Stopped(&'static Alarms);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        RUNNING.store(false, Ordering::SeqCst);
+        let wakers = std::mem::take(&mut self.0.lock().wakers);
+        wakers.into_values().for_each(Waker::wake);
+    }
+}
+
 /// The alarm thread: wakes the tasks whose instants have come, then sleeps until the next one.
 fn ring(alarms: &'static Alarms) {
+    let _stopped = Stopped(alarms);
     // The kernel may end a timed wait up to the thread's timer slack late (50 µs by default).
     // SAFETY: `prctl(PR_SET_TIMERSLACK)` takes a number and changes only this thread's slack.
     #[allow(unsafe_code)]
@@ -74,11 +99,19 @@ fn ring(alarms: &'static Alarms) {
     let mut waiting = alarms.lock();
     loop {
         let now = Instant::now();
+        let mut due = Vec::new();
         while let Some(entry) = waiting.wakers.first_entry() {
             if entry.key().0 > now {
                 break;
             }
-            entry.remove().wake();
+            due.push(entry.remove());
+        }
+        if !due.is_empty() {
+            // Woken without the lock: a task may be polled, or dropped, on this thread.
+            drop(waiting);
+            due.into_iter().for_each(Waker::wake);
+            waiting = alarms.lock();
+            continue;
         }
         waiting = match waiting.wakers.first_key_value().map(|(&(at, _), _)| at) {
             Some(at) => alarms.bell.wait_timeout(waiting, at - now).map_or_else(|e| e.into_inner().0, |(w, _)| w),
@@ -87,7 +120,8 @@ fn ring(alarms: &'static Alarms) {
     }
 }
 
-/// A wake-up at `at`, from the alarm thread: ends at the first poll at or after it.
+/// A wake-up at `at`, from the alarm thread: ends at the first poll at or after it, or at once
+/// when the thread does not run.
 #[derive(Debug)]
 pub(crate) struct Alarm {
     at: Instant,
@@ -108,7 +142,7 @@ impl Future for Alarm {
         let this = self.get_mut();
         let alarms = alarms();
         let mut waiting = alarms.lock();
-        if Instant::now() >= this.at {
+        if Instant::now() >= this.at || !RUNNING.load(Ordering::SeqCst) {
             if let Some(key) = this.key.take() {
                 waiting.wakers.remove(&(this.at, key));
             }
@@ -155,9 +189,9 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn alarms_ring_in_order_and_a_dropped_one_leaves_nothing() {
+    async fn alarms_end_at_their_instants_and_a_dropped_one_leaves_nothing() {
         let now = Instant::now();
-        let gone = now + Duration::from_millis(1);
+        let gone = now + Duration::from_secs(60);
         let mut dropped = Box::pin(Alarm::at(gone));
         assert!(futures::poll!(dropped.as_mut()).is_pending());
         assert!(alarms().lock().wakers.keys().any(|&(at, _)| at == gone));

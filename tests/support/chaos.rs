@@ -755,15 +755,17 @@ fn obeyed(outcome: &Outcome, ops: &Operators, by_item: &BTreeMap<u32, Vec<Run>>,
 
 /// Faults whose effect lasts until they heal, whatever the cluster does: a worker that keeps its
 /// session through a slow or lossy link (nobody fails its items over) completes its requests only
-/// now and then; a clock beyond the limit refuses every fire; an ensemble without its leader, or
-/// split, serves no write until it has one. Against these the cluster can only wait.
+/// now and then; a clock stepped back stalls its worker's fires, and one beyond the limit refuses
+/// them; an ensemble without its leader, or split, serves no write until it has one. Against
+/// these the cluster can only wait. A worker's fault counts for every item, not only its own: the
+/// worker may be the job's leader, whose resharding every item waits for. (A follower cut off from
+/// the others is not among them: its clients move to the members that still have the leader.)
 fn lasts_until_healed(kind: FaultKind) -> bool {
     matches!(
         kind,
         FaultKind::SlowWorker
             | FaultKind::LossyWorker
             | FaultKind::JumpClock
-            | FaultKind::IsolateZkMember
             | FaultKind::IsolateZkLeader
             | FaultKind::KillZkLeader
             | FaultKind::SplitZk

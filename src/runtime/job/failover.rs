@@ -306,7 +306,8 @@ async fn latch(registry: &Registry, paths: &JobPaths) -> Result<LatchGuard, Regi
     match tokio::time::timeout(LATCH_WAIT, registry.latch(&dir)).await {
         Ok(latch) => latch,
         Err(_) => {
-            let holders = registry.children(&dir).await.ok().flatten().unwrap_or_default();
+            let holders = tokio::time::timeout(Duration::from_secs(2), registry.children(&dir)).await;
+            let holders = holders.ok().and_then(Result::ok).flatten().unwrap_or_default();
             tracing::warn!(job = %paths.job(), ?holders, "the failover latch was not granted in {LATCH_WAIT:?}; trying again");
             Err(RegistryError::Timeout(LATCH_WAIT))
         }

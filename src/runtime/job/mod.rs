@@ -700,11 +700,13 @@ impl JobTask {
             tracing::info!(job = %self.name(), "server disabled: giving up leadership");
         }
         self.election.look(&self.ctx, &self.cache, duties.elect, duties.resign).await;
+        // Before the return of a disabled server: its id is live, so only it can hand back the
+        // runs fencing killed, and the leader waits for their nodes before it reshards.
+        let (failover, monitor) = (config.failover, config.monitor_execution);
+        self.execution.hand_back_fenced(&self.ctx, &view, failover, monitor).await;
         if duties.resign {
             return;
         }
-        let (failover, monitor) = (config.failover, config.monitor_execution);
-        self.execution.hand_back_fenced(&self.ctx, &view, failover, monitor).await;
         if duties.failover {
             let execution = &self.execution;
             self.failover
@@ -855,7 +857,8 @@ fn timer(fire: Option<Instant>, chore: Option<Instant>, exact: bool) -> Either<S
         None => Either::Right(Either::Right(std::future::pending())),
         Some(at) if exact && Some(at) == fire => match at.checked_sub(alarm::LEAD) {
             Some(lead) if lead > Instant::now() => Either::Left(tokio::time::sleep_until(lead)),
-            _ => Either::Right(Either::Left(Alarm::at(at.into_std()))),
+            _ if alarm::running() => Either::Right(Either::Left(Alarm::at(at.into_std()))),
+            _ => Either::Left(tokio::time::sleep_until(at)),
         },
         Some(at) => Either::Left(tokio::time::sleep_until(at)),
     }

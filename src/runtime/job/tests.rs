@@ -430,7 +430,7 @@ async fn a_run_killed_by_fencing_is_handed_back_while_the_failover_latch_is_held
     let node = c.paths.item_leaf(0, ItemLeaf::Running);
     let entry = c.paths.failover_item(0);
     let mut started = false;
-    for _ in 0..200 {
+    for _ in 0..600 {
         if text(&c, &node).await.as_deref() == Some(c.me.as_str()) {
             started = true;
             break;
