@@ -76,6 +76,14 @@ pub fn wakes(event: &CacheEvent) -> bool {
 /// The leaves a round re-reads for a suspect, in this order.
 pub const SUSPECT_LEAVES: [ItemLeaf; 3] = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering];
 
+/// What [`orphan`] decides from: the item's [`SUSPECT_LEAVES`], then its node (the start stamp a
+/// queue entry records).
+pub fn suspect_reads(paths: &JobPaths, item: u32) -> Vec<String> {
+    let mut reads: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
+    reads.push(paths.item(item));
+    reads
+}
+
 /// A confirmed orphan: who ran it, and the transaction that queues it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Orphan {

@@ -397,12 +397,11 @@ pub fn stop_cleanup(
     }
 }
 
-/// The leaves a worker reads for each of its runs that fencing killed, before it hands the run
-/// back ([`hand_back`]): the item's [`super::failover::SUSPECT_LEAVES`], its node (the start stamp
-/// a queue entry records), then its failover queue entry.
+/// The nodes a worker reads for each of its runs that fencing killed, before it hands the run
+/// back ([`hand_back`]): what a failover round reads for a suspect
+/// ([`super::failover::suspect_reads`]), then the item's failover queue entry.
 pub fn hand_back_reads(paths: &JobPaths, item: u32) -> Vec<String> {
-    let mut reads: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
-    reads.push(paths.item(item));
+    let mut reads = super::failover::suspect_reads(paths, item);
     reads.push(paths.failover_item(item));
     reads
 }

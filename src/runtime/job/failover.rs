@@ -25,7 +25,7 @@ use std::time::Duration;
 use super::JobCtx;
 use super::execution::LocalRuns;
 use crate::clock::Clock;
-use crate::coord::failover::{self as decide, Queued, SUSPECT_LEAVES};
+use crate::coord::failover::{self as decide, Queued};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
 use crate::registry::codec::{self, InstanceId};
@@ -324,9 +324,7 @@ async fn queue_if_orphaned(
     item: u32,
 ) -> Result<(), RegistryError> {
     // The leaves, then the item's node (its start stamp).
-    let mut nodes: Vec<String> = SUSPECT_LEAVES.iter().map(|&l| paths.item_leaf(item, l)).collect();
-    nodes.push(paths.item(item));
-    let mut fresh = registry.get_many(&nodes).await?;
+    let mut fresh = registry.get_many(&decide::suspect_reads(paths, item)).await?;
     let stamp = fresh.pop().flatten();
     // Checked after the read: a run of ours that began before it is in the set by now.
     let here = lock(local).contains(&item);
