@@ -5,11 +5,11 @@
 //! this instance's own run killed by fencing. A runner is gone when it has neither an instance
 //! node nor a runner node ([`JobSnapshot::may_run`]): an operator's `job shutdown` deletes the
 //! instance node at once, but the worker's killed runs take up to its kill grace to end, and
-//! failing the item over meanwhile would run it twice. The cache only names *suspects* ([`suspects`]); a
-//! failover round, under the failover latch, re-reads each suspect and queues the confirmed
-//! orphans ([`orphan`]), then claims queued items one transaction at a time
-//! ([`super::txn::claim`]) in ElasticJob's order ([`claim_order`]) until none is left — every
-//! live instance takes part, busy or not, so no item is left behind.
+//! failing the item over meanwhile would run it twice. The cache only names *suspects*
+//! ([`suspects`]); a failover round ([`super::claimer`] says when), under the failover latch,
+//! re-reads each suspect and queues the confirmed orphans ([`orphan`]), then claims queued items
+//! one transaction at a time ([`super::txn::claim`]) in ElasticJob's order ([`claim_order`]) until
+//! none is left — every live instance takes part, busy or not, so no item is left behind.
 
 use std::collections::BTreeSet;
 
@@ -36,12 +36,12 @@ pub fn suspects(view: &JobSnapshot, me: &str, busy_here: impl Fn(u32) -> bool) -
         .collect()
 }
 
-/// Whether to start a failover round now: there is work (suspects or queued items), no round is
-/// in flight, the last round did not find the queue empty since the cache last changed, and this
-/// instance may take items (live, server enabled).
-pub fn should_claim(view: &JobSnapshot, me: &str, suspects: &[u32], in_flight: bool, idle: bool) -> bool {
+/// Whether there is failover work this instance takes part in: suspects to confirm or queued
+/// items, and this instance may take items (live, server enabled). When a round starts is the
+/// [`super::claimer`]'s to decide.
+pub fn has_work(view: &JobSnapshot, me: &str, suspects: &[u32]) -> bool {
     let work = !suspects.is_empty() || !view.failover_queue.is_empty();
-    work && !in_flight && !idle && view.is_available(me)
+    work && view.is_available(me)
 }
 
 /// Whether a cache event can change what a failover round finds: a live instance (or a runner)

@@ -68,7 +68,7 @@ fn suspect_rules() {
 }
 
 #[test]
-fn should_claim_rules() {
+fn has_work_rules() {
     let mut queued = view(vec![]);
     queued.failover_queue.insert(1);
     let empty = view(vec![]);
@@ -76,19 +76,17 @@ fn should_claim_rules() {
     disabled.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
     let mut not_live = queued.clone();
     not_live.instances.remove(ME);
-    // (rule, view, suspects, in flight, idle, expected)
-    type Row<'a> = (&'a str, &'a JobSnapshot, &'a [u32], bool, bool, bool);
+    // (rule, view, suspects, expected)
+    type Row<'a> = (&'a str, &'a JobSnapshot, &'a [u32], bool);
     let rows: Vec<Row<'_>> = vec![
-        ("queued items: claim", &queued, &[], false, false, true),
-        ("suspects: confirm and claim", &empty, &[2], false, false, true),
-        ("nothing to do", &empty, &[], false, false, false),
-        ("a round in flight: wait for it", &queued, &[2], true, false, false),
-        ("the last round found nothing: wait for a change", &queued, &[], false, true, false),
-        ("server disabled: this instance takes nothing", &disabled, &[2], false, false, false),
-        ("instance not live: takes nothing", &not_live, &[2], false, false, false),
+        ("queued items: claim", &queued, &[], true),
+        ("suspects: confirm and claim", &empty, &[2], true),
+        ("nothing to do", &empty, &[], false),
+        ("server disabled: this instance takes nothing", &disabled, &[2], false),
+        ("instance not live: takes nothing", &not_live, &[2], false),
     ];
-    for (rule, v, s, in_flight, idle, expect) in rows {
-        assert_eq!(should_claim(v, ME, s, in_flight, idle), expect, "rule: {rule}");
+    for (rule, v, s, expect) in rows {
+        assert_eq!(has_work(v, ME, s), expect, "rule: {rule}");
     }
 }
 

@@ -1,5 +1,6 @@
 //! Coordination logic: ElasticJob's sharding semantics and decisions, free of I/O.
 
+pub mod claimer;
 pub mod elector;
 pub mod failover;
 pub mod fire;

@@ -1,6 +1,7 @@
-//! Failover, carried out (docs/src/design/compatibility.md#failover without its gaps; decisions in
-//! [`crate::coord::failover`]). Owns the claim round in flight and whether the last round found
-//! nothing to do.
+//! Failover, carried out (docs/src/design/compatibility.md#failover without its gaps): the driver
+//! of the job's [`Claimer`], which decides when a claim round starts, what becomes of the item it
+//! claimed and how long to pause after a failed round; what a round does is decided in
+//! [`crate::coord::failover`]. Owns the round in flight.
 //!
 //! A round runs in a task of its own under the failover latch, so that queueing and claiming
 //! never interleave across instances:
@@ -13,9 +14,6 @@
 //!
 //! The round never takes this instance's own live run for an orphan: it checks the set of items
 //! the execution room is running or about to run ([`LocalRuns`]).
-//!
-//! A round that failed (the registry did not answer) is tried again after a pause that backs off
-//! while rounds keep failing ([`retry::FAILOVER`]).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -25,13 +23,14 @@ use std::time::Duration;
 use super::JobCtx;
 use super::execution::LocalRuns;
 use crate::clock::Clock;
+use crate::coord::claimer::{ClaimAction, ClaimEvent, Claimer, RoundEnd};
 use crate::coord::failover::{self as decide, Queued};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
 use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
 use crate::registry::{LatchGuard, Registry, RegistryError};
-use crate::retry::{self, Attempts};
+
 use crate::runtime::Settings;
 use crate::sync::lock;
 use crate::task::OwnedTask;
@@ -39,41 +38,35 @@ use crate::task::OwnedTask;
 /// The outcome of a round: the item claimed, if any.
 pub(super) type Claimed = Result<Option<u32>, RegistryError>;
 
-/// Failover of a job on this instance.
+/// Failover of a job on this instance: the job's [`Claimer`] and the round it asked for.
 pub(super) struct Failover {
-    /// A claim round in flight.
+    claimer: Claimer,
+    /// The round in flight.
     round: Option<OwnedTask<Claimed>>,
-    /// The last round found nothing: do not contend again before a change that can matter
-    /// ([`decide::wakes`]), or before the retry of a failed round.
-    idle: bool,
-    /// When a failed round is tried again.
-    retry_at: Option<tokio::time::Instant>,
-    /// The rounds that failed in a row.
-    attempts: Attempts,
 }
 
 impl Failover {
     pub(super) fn new() -> Failover {
-        Failover { round: None, idle: false, retry_at: None, attempts: Attempts::default() }
+        Failover { claimer: Claimer::new(), round: None }
     }
 
     /// The cache changed in a way that can matter: a new round may find work.
     pub(super) fn wake(&mut self) {
-        self.idle = false;
+        self.claimer.handle(ClaimEvent::Wake);
     }
 
-    /// When a failed round is due again, if one failed.
+    /// When a failed round's pause ends, if one failed.
     pub(super) fn retry_at(&self) -> Option<tokio::time::Instant> {
-        self.retry_at
+        self.claimer.poll_timeout().map(tokio::time::Instant::from_std)
     }
 
-    /// The retry of a failed round is due.
+    /// A failed round's pause may be over.
     pub(super) fn retry(&mut self) {
-        self.retry_at = None;
-        self.idle = false;
+        self.claimer.handle_timeout(tokio::time::Instant::now().into_std());
     }
 
-    /// Starts a round when the cache shows suspects or queued items.
+    /// The job's failover duty after a change: starts a round in the background when the
+    /// claimer asks for one (only a look does).
     pub(super) fn duties(
         &mut self,
         ctx: &JobCtx,
@@ -89,7 +82,8 @@ impl Failover {
         } else {
             view.items.iter().filter(|(item, s)| s.running && !busy_here(**item)).map(|(item, _)| *item).collect()
         };
-        if !decide::should_claim(view, me, &suspects, self.round.is_some(), self.idle) {
+        self.claimer.handle(ClaimEvent::Look { work: decide::has_work(view, me, &suspects) });
+        if self.claimer.poll_action() != Some(ClaimAction::Round) {
             return;
         }
         let (registry, paths, me, local) = (ctx.registry.clone(), ctx.paths.clone(), ctx.me.clone(), Arc::clone(local));
@@ -110,39 +104,61 @@ impl Failover {
         }
     }
 
-    /// A round ended: the item claimed, if any. Nothing left to claim (or a failure): wait for
-    /// the next change before contending again.
-    pub(super) fn on_claimed(&mut self, ctx: &JobCtx, result: Result<Claimed, tokio::task::JoinError>) -> Option<u32> {
+    /// A round ended: returns the item claimed for this instance to run, if any (answered with
+    /// [`Failover::refused`] when it cannot start).
+    pub(super) async fn on_claimed(
+        &mut self,
+        ctx: &JobCtx,
+        result: Result<Claimed, tokio::task::JoinError>,
+    ) -> Option<u32> {
         self.round = None;
-        match result {
-            Ok(Ok(Some(item))) => {
-                self.attempts.reset();
-                ctx.settings.metrics.failover_claimed(ctx.name());
-                return Some(item);
+        let (end, failure) = match result {
+            Ok(Ok(Some(item))) => (RoundEnd::Claimed(item), None),
+            Ok(Ok(None)) => (RoundEnd::Nothing, None),
+            Ok(Err(e)) => (failed(ctx), Some(e.to_string())),
+            Err(e) => (failed(ctx), Some(format!("the round's task failed: {e}"))),
+        };
+        self.claimer.handle(ClaimEvent::Ended(end));
+        self.carry_out(ctx, failure).await
+    }
+
+    /// The item a round claimed cannot start here: it goes back to the queue.
+    pub(super) async fn refused(&mut self, ctx: &JobCtx, item: u32) {
+        self.claimer.handle(ClaimEvent::Refused(item));
+        self.carry_out(ctx, None).await;
+    }
+
+    /// Carries out what the claimer asks for after a round's end or a refused run; returns the
+    /// item to run. `failure` is the error of a failed round, for the log.
+    async fn carry_out(&mut self, ctx: &JobCtx, mut failure: Option<String>) -> Option<u32> {
+        while let Some(action) = self.claimer.poll_action() {
+            match action {
+                ClaimAction::Run(item) => {
+                    ctx.settings.metrics.failover_claimed(ctx.name());
+                    return Some(item);
+                }
+                ClaimAction::Return(item) => {
+                    tracing::info!(job = %ctx.name(), item, "returning a just-claimed item to the failover queue");
+                    return_claim(ctx, item).await;
+                }
+                ClaimAction::RetryIn(delay) => {
+                    let error = failure.take().unwrap_or_default();
+                    tracing::warn!(job = %ctx.name(), error = %error, retry_in_ms = delay.as_millis(), "failover claim failed; retrying");
+                }
+                // Only a look asks for a round ([`Failover::duties`]).
+                ClaimAction::Round => {}
             }
-            Ok(Ok(None)) => {
-                self.attempts.reset();
-                self.idle = true;
-            }
-            Ok(Err(e)) => {
-                let delay = self.attempts.fail(&retry::FAILOVER, ctx.settings.jitter.draw());
-                tracing::warn!(job = %ctx.name(), error = %e, retry_in_ms = delay.as_millis(), "failover claim failed; retrying");
-                self.idle = true;
-                self.retry_at = Some(tokio::time::Instant::now() + delay);
-            }
-            Err(e) => tracing::error!(job = %ctx.name(), error = %e, "failover claim task failed"),
         }
         None
     }
 
-    /// Stopping: waits for a round in flight, so that it cannot claim after the instance left,
-    /// and puts an item it claimed back in the queue.
+    /// Stopping: no round starts, and the round in flight is waited for, so that it cannot
+    /// claim after the instance left; an item it claimed goes back to the queue.
     pub(super) async fn stop(&mut self, ctx: &JobCtx) {
-        if let Some(mut task) = self.round.take()
-            && let Ok(Ok(Some(item))) = task.join().await
-        {
-            tracing::info!(job = %ctx.name(), item, "stopping: returning a just-claimed item to the failover queue");
-            return_claim(ctx, item).await;
+        self.claimer.handle(ClaimEvent::Stop);
+        if let Some(mut task) = self.round.take() {
+            let result = task.join().await;
+            self.on_claimed(ctx, result).await;
         }
     }
 
@@ -156,8 +172,13 @@ impl Failover {
     }
 }
 
+/// A failed round's end, now, with the random bits of its pause.
+fn failed(ctx: &JobCtx) -> RoundEnd {
+    RoundEnd::Failed { now: tokio::time::Instant::now().into_std(), random: ctx.settings.jitter.draw() }
+}
+
 /// Puts a claimed item back in the queue.
-pub(super) async fn return_claim(ctx: &JobCtx, item: u32) {
+async fn return_claim(ctx: &JobCtx, item: u32) {
     if let Err(e) = ctx.registry.transaction(&txn::return_claim(&ctx.paths, item)).await {
         tracing::warn!(job = %ctx.name(), item, error = %e, "cannot return the claimed item");
     }
@@ -296,7 +317,7 @@ pub(super) async fn round(
 /// How long a round waits for the failover latch. A round holds it for a few round trips; a
 /// contender that waits longer is behind a holder that is stuck (a Java worker frozen with its
 /// session alive, a node left by a client bug): the round fails, says so, and is tried again
-/// ([`retry::FAILOVER`]) with the cache's suspects of that time, instead of waiting, unseen, for
+/// ([`crate::retry::FAILOVER`]) with the cache's suspects of that time, instead of waiting, unseen, for
 /// as long as that session lives. Giving up is cancel-safe: the waiting node is withdrawn.
 const LATCH_WAIT: Duration = Duration::from_secs(30);
 

@@ -447,10 +447,10 @@ impl JobTask {
             }
             Wake::Claimed(claimed) => {
                 let _turn = Box::pin(self.turn()).await;
-                if let Some(item) = self.failover.on_claimed(&self.ctx, claimed)
+                if let Some(item) = Box::pin(self.failover.on_claimed(&self.ctx, claimed)).await
                     && !self.execution.start_failover(&self.ctx, &self.config, item)
                 {
-                    Box::pin(failover::return_claim(&self.ctx, item)).await;
+                    Box::pin(self.failover.refused(&self.ctx, item)).await;
                 }
                 Box::pin(self.after_change()).await;
             }
