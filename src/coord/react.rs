@@ -66,7 +66,8 @@ pub struct Duties {
     pub resign: bool,
     /// There is no leader and this instance may lead: contend.
     pub elect: bool,
-    /// Failover is on (with monitoring): look for orphans and queued items.
+    /// Failover is on (with monitoring) and this instance can run the job: look for orphans and
+    /// queued items.
     pub failover: bool,
     /// This instance leads: do the leader's sharding duty.
     pub lead: bool,
@@ -74,8 +75,18 @@ pub struct Duties {
     pub sharding_pending: bool,
 }
 
-/// Decides the duties after a change (the link is up).
-pub fn duties(view: &JobSnapshot, me: &str, total: u32, failover: bool, monitor_execution: bool) -> Duties {
+/// Decides the duties after a change (the link is up). `runnable`: this instance's configuration
+/// can run the job. An instance that cannot takes no part in failover: an item it claimed would
+/// only go back to the queue, and the queue's change would start the next round, a loop of
+/// claims; the queued items wait for an instance that can run them.
+pub fn duties(
+    view: &JobSnapshot,
+    me: &str,
+    total: u32,
+    failover: bool,
+    monitor_execution: bool,
+    runnable: bool,
+) -> Duties {
     let leader = view.leader.as_deref() == Some(me);
     if leader && !view.server_enabled(codec_ip(me)) {
         return Duties { resign: true, ..Duties::default() };
@@ -83,7 +94,7 @@ pub fn duties(view: &JobSnapshot, me: &str, total: u32, failover: bool, monitor_
     Duties {
         resign: false,
         elect: view.leader.is_none() && view.is_available(me),
-        failover: failover && monitor_execution,
+        failover: failover && monitor_execution && runnable,
         lead: leader,
         sharding_pending: view.sharding_pending(total),
     }

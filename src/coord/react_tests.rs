@@ -159,11 +159,14 @@ fn duty_rules() {
         ),
     ];
     for (rule, v, failover, monitor, expect) in rows {
-        assert_eq!(duties(&v, ME, 1, failover, monitor), expect, "rule: {rule}");
+        assert_eq!(duties(&v, ME, 1, failover, monitor, true), expect, "rule: {rule}");
     }
+    // A configuration that cannot run the job: no part in failover.
+    let other_leads = view(Some(OTHER), "ENABLED", false);
+    assert_eq!(duties(&other_leads, ME, 1, true, true, false), d(false, false, false, false, false));
     // An item without owner is pending too.
     let unowned = view(Some(OTHER), "ENABLED", false);
-    assert!(duties(&unowned, ME, 2, false, true).sharding_pending);
+    assert!(duties(&unowned, ME, 2, false, true, true).sharding_pending);
 }
 
 #[test]

@@ -691,8 +691,9 @@ impl JobTask {
         self.election.reap(&self.ctx.settings);
         let view = self.ctx.snapshot(&self.cache);
         let config = &self.config.config;
-        let duties =
-            react::duties(&view, self.ctx.me.as_str(), self.config.total(), config.failover, config.monitor_execution);
+        let runnable = self.config.executor.is_ok();
+        let (me, total) = (self.ctx.me.as_str(), self.config.total());
+        let duties = react::duties(&view, me, total, config.failover, config.monitor_execution, runnable);
         if !duties.lead {
             self.leader.not_leading(&self.ctx);
         }

@@ -454,3 +454,37 @@ async fn a_run_killed_by_fencing_is_handed_back_while_the_failover_latch_is_held
     running.abort();
     assert!(queued, "the run killed by fencing was not queued for failover");
 }
+
+#[tokio::test]
+async fn a_claimed_item_the_configuration_cannot_run_goes_back_to_the_queue() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.put_ephemeral(&a.paths.instance(a.me.as_str()), b"").await.unwrap();
+    orphan(&a, 1, "10.0.0.9@-@9").await;
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let mut execution = Execution::new(cache.reader());
+    let claimed = failover::round(
+        &a.registry,
+        &a.paths,
+        &a.me,
+        execution.local(),
+        &SystemClock,
+        queue(&[1]),
+        failover::RoundBugs::NONE,
+    )
+    .await
+    .unwrap();
+    assert_eq!(claimed, Some(1));
+    // The configuration changed while the round ran: no command to run.
+    let mut cfg = JobConfig::new("j", 3);
+    cfg.failover = true;
+    let unrunnable = Effective::build(cfg, &JobType::Script, None, None).unwrap();
+    assert!(unrunnable.executor.is_err());
+    assert!(!execution.start_failover(&a, &unrunnable, 1), "refused");
+    assert!(!execution.holds(1), "no mark of a run here is left");
+    let mut failover = failover::Failover::new();
+    failover.refused(&a, 1).await;
+    assert_eq!(a.registry.children(&a.paths.failover_items()).await.unwrap(), Some(vec!["1".to_string()]));
+    assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Running)).await, None);
+    assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await, None);
+}

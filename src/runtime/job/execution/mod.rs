@@ -399,8 +399,11 @@ impl Execution {
     /// when it cannot run here, so the claim is given back.
     pub(super) fn start_failover(&mut self, ctx: &JobCtx, config: &Effective, item: u32) -> bool {
         let Ok(executor) = config.executor.clone() else {
-            tracing::error!(job = %ctx.name(), item, "claimed item not run: the job is misconfigured");
-            return true;
+            // The configuration changed while the round ran (a job that cannot run claims
+            // nothing): the item is not ours to hold.
+            tracing::error!(job = %ctx.name(), item, "claimed item not run: the job is misconfigured; returning it");
+            lock(&self.local).remove(&item);
+            return false;
         };
         if self.is_running(item) {
             // Cannot happen: the claim created the running node, which a local run would hold.
