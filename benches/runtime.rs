@@ -10,9 +10,15 @@
 //!   error) and over all items (p50/p99/max), over M fires after 2 warm-up fires. Beside it, in
 //!   the same run, the **ideal spawn floor**: a loop in this process that sleeps until each whole
 //!   second and spawns the same K×T scripts at once (`std::process::Command`, no ZooKeeper),
-//!   measured the same way. With `--trace both` (the default) ejctl runs twice, with the event
-//!   trace off and on (a `[trace]` table: each process writes its runs to a SQLite file of its
-//!   own), so the cost of tracing shows beside the same floor; `--trace off|on` runs one.
+//!   measured the same way. Beside both, the **peer**, APScheduler (Python; Debian's
+//!   `python3-apscheduler`, which the bench installs when it is root and no `python3` imports
+//!   it), run after ejctl on the same work: the K×T jobs at `CronTrigger(second='*')` in one
+//!   process, each run a `subprocess.Popen` of the same script with the scheduled instant as
+//!   `$EJCTL_FIRE_TIME` (`benches/peers/apscheduler_lateness.py`), measured as ejctl is, over the
+//!   fires after the same 2 warm-up (`--peers off` leaves it out; a row that cannot run says why).
+//!   With `--trace both` (the default) ejctl runs twice, with the event trace off and on (a
+//!   `[trace]` table: each process writes its runs to a SQLite file of its own), so the cost of
+//!   tracing shows beside the same floor; `--trace off|on` runs one.
 //!   `--http on|both` does the same for the HTTP endpoint and metrics (`[instance] http`, with
 //!   `/metrics` scraped every second as Prometheus would), and reports the workers' CPU over the
 //!   run beside each. `--registry both` (the default) also runs each shape of one process on the
@@ -36,7 +42,7 @@
 //! ```text
 //! cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard]
 //!     [--shapes 1x1x100,10x2x10] [--fires M] [--monitor on|off]      lateness
-//!     [--registry zookeeper|embedded|both]                            lateness
+//!     [--registry zookeeper|embedded|both] [--peers on|off]           lateness
 //!     [--trace off|on|both] [--http off|on|both]                      lateness, density
 //!     [--zk-shape 1x2x10] [--window W]                                zk
 //!     [--jobs 1,1000,10000] [--idle SECONDS]                          density
@@ -179,10 +185,12 @@ struct Opts {
     http: Vec<bool>,
     /// Lateness runs on ZooKeeper (`true`) and on the embedded registry (`false`, one process).
     registries: Vec<bool>,
+    /// Lateness also runs the peer scheduler (APScheduler) on the same work.
+    peers: bool,
 }
 
 const USAGE: &str = "usage: cargo bench --bench runtime [-- --json] [--quick] [--section lateness,zk,density,reshard] \
-[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--registry zookeeper|embedded|both] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
+[--shapes KxNxT,...] [--fires M] [--monitor on|off] [--registry zookeeper|embedded|both] [--peers on|off] [--trace off|on|both] [--http off|on|both] [--zk-shape KxNxT] [--window W] [--jobs J,J,...] [--idle SECONDS] \
 [--reshard-shape KxNxT] [--rounds R] [--exe PATH]";
 
 /// The most jobs the density section starts on ZooKeeper: 10,000 jobs register in about 6 s and
@@ -209,6 +217,7 @@ impl Opts {
             trace: vec![false, true],
             http: vec![false],
             registries: vec![true, false],
+            peers: true,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -244,6 +253,13 @@ impl Opts {
                         "embedded" => vec![false],
                         "both" => vec![true, false],
                         other => bail!("--registry {other}: expected zookeeper, embedded or both"),
+                    }
+                }
+                "--peers" => {
+                    o.peers = match value()?.as_str() {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        other => bail!("--peers {other}: expected on or off"),
                     }
                 }
                 "--trace" => {
@@ -443,16 +459,15 @@ struct Proc {
 
 impl Proc {
     fn spawn(files: &[PathBuf], log: PathBuf, ip: &str) -> Result<Proc> {
+        let mut command = Command::new(exe());
+        command.arg("run").args(files).env_remove("RUST_LOG");
+        Proc::start(command, log, ip).context("cannot start ejctl run")
+    }
+
+    /// Starts `command` with no stdin, no stdout and its stderr to `log`.
+    fn start(mut command: Command, log: PathBuf, ip: &str) -> Result<Proc> {
         let log_file = std::fs::File::create(&log)?;
-        let child = Command::new(exe())
-            .arg("run")
-            .args(files)
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log_file)
-            .spawn()
-            .context("cannot start ejctl run")?;
+        let child = command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(log_file).spawn()?;
         Ok(Proc { child, log, ip: ip.to_string() })
     }
 
@@ -881,6 +896,141 @@ fn ideal_loop(script: &Path, record: &Path, shape: Shape, fires: usize, fork: bo
     Ok(done)
 }
 
+/// Measures running contender processes (ejctl's workers, or the peer) the same way: waits for
+/// their first complete fire, skips it and the next (the 2 warm-up fires), and waits for the
+/// `--fires` after them. Returns those fires and the processes' CPU over them (% of one core).
+async fn measure_fires(ctx: &Ctx, opts: &Opts, record: &Path, shape: Shape, procs: &[Proc]) -> Result<(Vec<i64>, f64)> {
+    let f0 = wait_complete_fire(record, shape, procs, Duration::from_secs(60)).await?;
+    let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
+    let (ticks0, t0) = (cpu_ticks_of(procs), Instant::now());
+    wait_fires_done(record, shape, &fires).await;
+    let cpu_pct =
+        cpu_ticks_of(procs).saturating_sub(ticks0) as f64 / ctx.clk_tck as f64 / t0.elapsed().as_secs_f64() * 100.0;
+    Ok((fires, cpu_pct))
+}
+
+/// The peer scheduler's script (`python3 SCRIPT RECORD_SCRIPT RECORD K T`): K×T APScheduler jobs
+/// at `CronTrigger(second='*')`, each starting the record script; its docstring gives the choices.
+const APSCHEDULER_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/peers/apscheduler_lateness.py");
+
+/// The interpreters tried for APScheduler, in order: the one on `PATH`, then Debian's (where
+/// `python3-apscheduler` installs, when `PATH` leads to another Python first).
+const PEER_PYTHONS: [&str; 2] = ["python3", "/usr/bin/python3"];
+
+/// An interpreter that imports APScheduler.
+struct PeerPython {
+    python: String,
+    apscheduler: String,
+    python_version: String,
+}
+
+impl PeerPython {
+    fn probe(python: &str) -> Option<PeerPython> {
+        let out = Command::new(python)
+            .args(["-c", "import sys, apscheduler; print(apscheduler.__version__, sys.version.split()[0])"])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let mut words = stdout.split_whitespace();
+        Some(PeerPython {
+            python: python.to_string(),
+            apscheduler: words.next()?.to_string(),
+            python_version: words.next()?.to_string(),
+        })
+    }
+
+    fn find() -> Option<PeerPython> {
+        PEER_PYTHONS.iter().find_map(|p| PeerPython::probe(p))
+    }
+}
+
+/// Whether the bench runs as root (effective uid 0, from `/proc/self/status`).
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines().find_map(|l| l.strip_prefix("Uid:")).and_then(|ids| ids.split_whitespace().nth(1)) == Some("0")
+    })
+}
+
+/// Runs `apt-get ARGS` quietly (its output would mix with the table); the tail of its output on failure.
+fn apt_get(args: &[&str]) -> Result<(), String> {
+    let out = Command::new("apt-get")
+        .args(args)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run apt-get: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = all.lines().collect();
+    Err(format!(
+        "apt-get {} exited with {}: {}",
+        args.join(" "),
+        out.status,
+        lines[lines.len().saturating_sub(3)..].join(" / ")
+    ))
+}
+
+/// The interpreter for the APScheduler row; as root, installs `python3-apscheduler` when no
+/// interpreter imports it. `Err` says why the row is missing.
+fn find_apscheduler(opts: &Opts) -> Result<PeerPython, String> {
+    if let Some(p) = PeerPython::find() {
+        return Ok(p);
+    }
+    let tried = PEER_PYTHONS.join(" or ");
+    if !is_root() {
+        return Err(format!(
+            "no APScheduler: neither {tried} imports apscheduler, and the bench is not root so it does not \
+install it (apt-get install python3-apscheduler)"
+        ));
+    }
+    const INSTALL: [&str; 4] = ["install", "-y", "--no-install-recommends", "python3-apscheduler"];
+    progress(
+        opts,
+        &format!("APScheduler: neither {tried} imports apscheduler; installing it: apt-get {}", INSTALL.join(" ")),
+    );
+    if let Err(e) = apt_get(&INSTALL) {
+        progress(opts, &format!("APScheduler: {e}; apt-get update, then installing again"));
+        apt_get(&["update"])?;
+        apt_get(&INSTALL)?;
+    }
+    PeerPython::find()
+        .ok_or_else(|| format!("python3-apscheduler is installed, but neither {tried} imports apscheduler"))
+}
+
+/// One run of the peer, APScheduler, on the work of `shape` (its K×T jobs in one Python process),
+/// measured as the ejctl runs are ([`measure_fires`]). Returns its figures, its anonymous memory
+/// (MB) and CPU (% of one core).
+async fn run_apscheduler(
+    ctx: &Ctx,
+    opts: &Opts,
+    peer: &PeerPython,
+    shape: Shape,
+    script: &Path,
+) -> Result<(LatenessStats, f64, f64)> {
+    let (run_dir, _) = ctx.scratch(&format!("lat{}-apscheduler", shape.label()))?;
+    let record = run_dir.join("runs.txt");
+    let mut command = Command::new(&peer.python);
+    command.arg(APSCHEDULER_SCRIPT).arg(script).arg(&record).arg(shape.k.to_string()).arg(shape.t.to_string());
+    let mut procs = vec![
+        Proc::start(command, run_dir.join("apscheduler.log"), "apscheduler")
+            .with_context(|| format!("cannot start {}", peer.python))?,
+    ];
+    // One process runs every item: one instance owns them all.
+    let one = Shape { n: 1, ..shape };
+    let (fires, cpu_pct) = measure_fires(ctx, opts, &record, one, &procs).await?;
+    let anon_kb = procs.iter().map(|p| status_field(p.pid(), "RssAnon").unwrap_or(0)).max().unwrap_or(0);
+    stop_all(&mut procs).await?;
+    let stats = LatenessStats::of(&read_records(&record), &fires, shape.runs_per_fire());
+    Ok((stats, anon_kb as f64 / 1024.0, cpu_pct))
+}
+
 /// The latency of the `running`-node transactions of a fire of `k` local items, timed from a
 /// session that, like a worker, holds a persistent recursive watch on the job's subtree: one
 /// multi of `k` creates (what a fire waits for before it starts its items) and one of `k` deletes.
@@ -923,6 +1073,12 @@ async fn multi_latency(ctx: &Ctx, k: u32, tries: usize) -> Result<(f64, f64)> {
 
 async fn section_lateness(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<Value> {
     let mut results = Vec::new();
+    // The peer scheduler, found (or installed) before anything is measured; `Err` is why its row
+    // is missing, said on stderr and in the table.
+    let peer = opts.peers.then(|| find_apscheduler(opts));
+    if let Some(Err(why)) = &peer {
+        progress(opts, &format!("the APScheduler row is missing: {why}"));
+    }
     let _ = writeln!(
         text,
         "Fire lateness: scheduled instant -> script start ($EPOCHREALTIME), 1 s cron, {} fires after 2 warm-up, monitor_execution {}",
@@ -934,6 +1090,20 @@ async fn section_lateness(ctx: &Ctx, opts: &Opts, text: &mut String) -> Result<V
         "  (first-fire = earliest start of each fire; ideal = spawn loop in the bench process, same script and K×T spawns, \
 no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre_exec hook costs; ratios are against ideal)"
     );
+    match &peer {
+        Some(Ok(p)) => {
+            let _ = writeln!(
+                text,
+                "  (APSched = the peer, APScheduler {} on Python {}: K×T jobs at CronTrigger(second='*') in one BlockingScheduler, \
+a ThreadPoolExecutor of K×T threads, each run a subprocess.Popen of the same script, measured as ejctl is)",
+                p.apscheduler, p.python_version
+            );
+        }
+        Some(Err(why)) => {
+            let _ = writeln!(text, "  (the APScheduler row is missing: {why})");
+        }
+        None => {}
+    }
     for &shape in &opts.shapes {
         let (dir, _) = ctx.scratch(&format!("lat{}", shape.label()))?;
         let script = write_record_script(&dir)?;
@@ -977,13 +1147,7 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             let ns = on_zk.then_some(run_ns.as_str());
             let (mut procs, ports) = ctx.start_workers_traced(&run_dir, ns, shape.n, &jobs, traced, http)?;
             let scraper = spawn_scraper(ports);
-            let f0 = wait_complete_fire(&record, shape, &procs, Duration::from_secs(60)).await?;
-            let fires: Vec<i64> = (0..opts.fires as i64).map(|i| f0 + 2000 + i * 1000).collect();
-            let (ticks0, t0) = (cpu_ticks_of(&procs), Instant::now());
-            wait_fires_done(&record, shape, &fires).await;
-            let cpu_pct =
-                cpu_ticks_of(&procs).saturating_sub(ticks0) as f64 / ctx.clk_tck as f64 / t0.elapsed().as_secs_f64()
-                    * 100.0;
+            let (fires, cpu_pct) = measure_fires(ctx, opts, &record, shape, &procs).await?;
             scraper.abort();
             let anon_kb: Vec<u64> = procs.iter().map(|p| status_field(p.pid(), "RssAnon").unwrap_or(0)).collect();
             stop_all(&mut procs).await?;
@@ -993,6 +1157,27 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
         }
         let local = shape.t.div_ceil(shape.n);
         let (multi_create, multi_delete) = multi_latency(ctx, local, 10).await?;
+        // The peer runs last, after the ejctl runs, so theirs run as they did without it.
+        let peer_run = match &peer {
+            Some(Ok(p)) => {
+                progress(
+                    opts,
+                    &format!(
+                        "lateness {}: APScheduler {}, {} jobs in one process",
+                        shape.label(),
+                        p.apscheduler,
+                        shape.runs_per_fire()
+                    ),
+                );
+                Some(run_apscheduler(ctx, opts, p, shape, &script).await.map_err(|e| {
+                    let why = format!("the APScheduler run failed: {e:#}");
+                    progress(opts, &format!("the APScheduler row of {} is missing: {why}", shape.label()));
+                    why
+                }))
+            }
+            Some(Err(why)) => Some(Err(why.clone())),
+            None => None,
+        };
         let _ = writeln!(
             text,
             "  {} (K={} jobs x N={} processes x T={} items; {} runs per fire)",
@@ -1011,6 +1196,42 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
             "ideal": ideal.json(),
             "ideal_fork": ideal_fork.json(),
         });
+        match &peer_run {
+            Some(Ok((aps, anon_mb, cpu_pct))) => {
+                let excess = aps.first_p50() - ideal.first_p50();
+                text.push_str(&aps.row("APSched"));
+                let _ = writeln!(
+                    text,
+                    "    {:<8} first-fire p50 {:>+7.2} ms over the floor (x{:.2})   all items p50 x{:.2}  p99 x{:.2}   (process anonymous memory {anon_mb:.1} MB, CPU {cpu_pct:.1} % of one core)",
+                    "APSched",
+                    excess,
+                    ratio(aps.first_p50(), ideal.first_p50()),
+                    ratio(aps.all_p(50.0), ideal.all_p(50.0)),
+                    ratio(aps.all_p(99.0), ideal.all_p(99.0)),
+                );
+                entry["apscheduler"] = json!({
+                    "stats": aps.json(),
+                    "process_anon_mb": r2(*anon_mb),
+                    "process_cpu_pct_of_one_core": r2(*cpu_pct),
+                    "first_fire_p50_excess_ms": r2(excess),
+                    "ratio": {
+                        "first_fire_p50": ratio(aps.first_p50(), ideal.first_p50()),
+                        "all_p50": ratio(aps.all_p(50.0), ideal.all_p(50.0)),
+                        "all_p99": ratio(aps.all_p(99.0), ideal.all_p(99.0)),
+                        "all_max": ratio(aps.all_p(100.0), ideal.all_p(100.0)),
+                    },
+                });
+            }
+            Some(Err(why)) => {
+                let _ = writeln!(text, "    {:<8} missing: {why}", "APSched");
+                entry["apscheduler"] = json!({"missing": why});
+            }
+            None => {}
+        }
+        let aps = match &peer_run {
+            Some(Ok((aps, _, _))) => Some(aps),
+            _ => None,
+        };
         for (on_zk, traced, http, ejctl, anon_mb, cpu_pct) in &runs {
             let label = match (*traced, *http) {
                 (false, false) => "ejctl",
@@ -1042,6 +1263,18 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
                 ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
                 ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
             );
+            if let Some(aps) = aps {
+                let _ = writeln!(
+                    text,
+                    "    {:<8} first-fire p50 {:>+7.2} ms against APSched (x{:.2})   all items p50 x{:.2}  p99 x{:.2}  max x{:.2}",
+                    label,
+                    ejctl.first_p50() - aps.first_p50(),
+                    ratio(ejctl.first_p50(), aps.first_p50()),
+                    ratio(ejctl.all_p(50.0), aps.all_p(50.0)),
+                    ratio(ejctl.all_p(99.0), aps.all_p(99.0)),
+                    ratio(ejctl.all_p(100.0), aps.all_p(100.0)),
+                );
+            }
             entry[key.as_str()] = json!({
                 "stats": ejctl.json(),
                 "worker_anon_mb": r2(*anon_mb),
@@ -1054,6 +1287,17 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
                     "all_max": ratio(ejctl.all_p(100.0), ideal.all_p(100.0)),
                 },
             });
+            if let Some(aps) = aps {
+                entry[key.as_str()]["against_apscheduler"] = json!({
+                    "first_fire_p50_diff_ms": r2(ejctl.first_p50() - aps.first_p50()),
+                    "ratio": {
+                        "first_fire_p50": ratio(ejctl.first_p50(), aps.first_p50()),
+                        "all_p50": ratio(ejctl.all_p(50.0), aps.all_p(50.0)),
+                        "all_p99": ratio(ejctl.all_p(99.0), aps.all_p(99.0)),
+                        "all_max": ratio(ejctl.all_p(100.0), aps.all_p(100.0)),
+                    },
+                });
+            }
         }
         let _ = writeln!(
             text,
@@ -1063,9 +1307,15 @@ no ZooKeeper, posix_spawn; ideal/f = the same loop forcing fork+exec, what a pre
         results.push(entry);
     }
     text.push('\n');
-    Ok(
-        json!({"fires": opts.fires, "warmup_fires": 2, "monitor_execution": opts.monitor, "cron": "* * * * * ?", "shapes": results}),
-    )
+    let peers = match &peer {
+        Some(Ok(p)) => json!({"apscheduler": {"version": p.apscheduler, "python": p.python,
+            "python_version": p.python_version, "trigger": "CronTrigger(second='*')",
+            "script": "benches/peers/apscheduler_lateness.py"}}),
+        Some(Err(why)) => json!({"apscheduler": {"missing": why}}),
+        None => json!({}),
+    };
+    Ok(json!({"fires": opts.fires, "warmup_fires": 2, "monitor_execution": opts.monitor, "cron": "* * * * * ?",
+        "peers_on": opts.peers, "peers": peers, "shapes": results}))
 }
 
 // ---------------------------------------------------------------------------------------------
