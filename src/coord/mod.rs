@@ -6,6 +6,7 @@ pub mod failover;
 pub mod fire;
 pub mod leader;
 pub mod once;
+pub mod once_waiter;
 pub mod outbox;
 pub mod params;
 pub mod past_fire;

@@ -14,9 +14,9 @@
 //!   the fire ended it waits for the phase and claims it when every item completed. Nothing
 //!   waits for it.
 //!
-//! Waiting reads the job's watched cache on each change (no polling); a claim that failed is
-//! retried after a change or a pause that backs off while claims keep failing
-//! ([`retry::ONCE_PHASE`]). A stopping job stops waiting (and claims nothing more).
+//! Waiting reads the job's watched cache on each change (no polling); the fire's
+//! [`OnceWaiter`] decides what each look, each write's outcome and each timer calls for. A
+//! stopping job stops waiting (and claims nothing more).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,17 +28,14 @@ use tokio_util::sync::CancellationToken;
 use super::report::Reporter;
 use crate::config::schema::listener_key;
 use crate::coord::fire::FireId;
-use crate::coord::once::{self, Expiry, Guard, Mark, Snapshot, Step};
+use crate::coord::once::{self, Expiry, Guard, Mark, Snapshot};
+use crate::coord::once_waiter::{Failure, Note, OnceWaiter, PhaseReport, WaitAction, WaitEvent, WriteError};
 use crate::listener::{DistributeOnceListener, FireContext};
 use crate::registry::cache::{CacheRead, CacheReader};
 use crate::registry::path::{GuaranteePhase, ItemLeaf, JobPaths};
 use crate::registry::{Mode, Registry, RegistryError};
-use crate::retry::{self, Attempts};
 use crate::runtime::Settings;
 use crate::runtime::fence::FenceState;
-
-/// How many times `done` is written after the callback when the registry fails.
-const DONE_ATTEMPTS: u32 = 5;
 
 /// One fire's once-per-fire phases here.
 pub(crate) struct OnceFire {
@@ -108,17 +105,19 @@ impl OnceFire {
         }
     }
 
-    /// Waits for the phase of this fire to be over, claiming and running it when it is this
-    /// instance's turn; reports it once when it ends without its callback.
+    /// Waits for the phase of this fire to be over, claiming it and running its callbacks when
+    /// it is this instance's turn, as the fire's [`OnceWaiter`] decides; reports it once when it
+    /// ends without them.
     async fn phase(&self, phase: GuaranteePhase) {
         let timeout = match phase {
             GuaranteePhase::Started => self.started_timeout,
             GuaranteePhase::Completed => self.completed_timeout,
         };
-        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut waiter = OnceWaiter::new(self.fire, &self.me, timeout, Instant::now().into_std());
         let mut revisions = self.cache.revisions();
-        let mut retry: Option<Instant> = None;
-        let mut attempts = Attempts::default();
+        // The last failure, for the log and the report.
+        let mut failure: Option<RegistryError> = None;
+        let mut stopped = false;
         loop {
             revisions.borrow_and_update();
             let step = {
@@ -126,119 +125,148 @@ impl OnceFire {
                 let snapshot = self.snapshot(&view, phase);
                 once::step(&snapshot, self.fire, &self.me, |id| view.exists(&self.paths.instance(id)))
             };
-            match step {
-                Step::Done | Step::Over => return,
-                Step::Claim { version } => {
-                    let claim = Guard::Claimed { fire: self.fire, instance: self.me.clone() };
-                    match self.write(phase, &claim, version).await {
-                        Ok(version) => return self.run(phase, version).await,
-                        Err(e) => {
-                            if let Some(version) = self.lost_claim(phase, &claim, &e).await {
-                                return self.run(phase, version).await;
-                            }
-                            retry = Some(self.retry_after(phase, "claim", &e, &mut attempts));
-                        }
+            waiter.handle(WaitEvent::Look(step));
+            while let Some(action) = waiter.poll_action() {
+                let answer = match action {
+                    WaitAction::Write { guard, version } => {
+                        Some(WaitEvent::Written(self.failed(self.write(phase, &guard, version).await, &mut failure)))
                     }
-                }
-                Step::Hopeless { item, later, version } => {
-                    match self.write(phase, &Guard::TimedOut(self.fire), version).await {
-                        Ok(_) => {
-                            let reason = format!(
-                                "Job timeout: the {phase} phase of fire {} can no longer complete: item {item} already belongs to the later fire {later}.",
-                                self.fire
-                            );
-                            return self.report.listener_failed(&self.context, label(phase), &reason);
-                        }
-                        Err(e) => retry = Some(self.retry_after(phase, "report", &e, &mut attempts)),
+                    WaitAction::ReadRoot => {
+                        let root = self.registry.get(&self.paths.guarantee_root(phase)).await;
+                        let root = root.map(|node| node.map(|n| (Guard::decode(&n.data), n.stat.version)));
+                        let (now, random) = (Instant::now().into_std(), self.settings.jitter.draw());
+                        Some(WaitEvent::RootRead {
+                            root: self.failed(root, &mut failure).map_err(|f| f.error),
+                            now,
+                            random,
+                        })
                     }
+                    WaitAction::ReadExpiry => {
+                        Some(WaitEvent::ExpiryRead(self.failed(self.expiry(phase).await, &mut failure)))
+                    }
+                    WaitAction::Run { version } => Some(WaitEvent::Ran { fenced: self.run(phase, version).await }),
+                    WaitAction::WriteDone { version } => {
+                        let done = self
+                            .registry
+                            .set(&self.paths.guarantee_root(phase), &Guard::Done(self.fire).encode(), Some(version))
+                            .await;
+                        Some(WaitEvent::Written(self.failed(done.map(|s| s.version), &mut failure)))
+                    }
+                    WaitAction::Report(report) => {
+                        let reason = self.reason(phase, report, timeout.unwrap_or_default(), failure.as_ref());
+                        self.report.listener_failed(&self.context, label(phase), &reason);
+                        None
+                    }
+                    WaitAction::Note(note) => {
+                        self.note(phase, note, failure.as_ref());
+                        None
+                    }
+                    WaitAction::End => return,
+                };
+                if let Some(answer) = answer {
+                    waiter.handle(answer);
                 }
-                Step::Wait => {}
             }
+            let at = waiter.poll_timeout().map(Instant::from_std);
             tokio::select! {
                 biased;
-                () = self.stopping.cancelled() => return,
+                () = self.stopping.cancelled(), if !stopped => {
+                    stopped = true;
+                    waiter.handle(WaitEvent::Stop);
+                }
                 changed = revisions.changed() => {
                     if changed.is_err() {
                         return;
                     }
                 }
-                () = sleep_until(deadline) => return self.expire(phase, timeout.unwrap_or_default()).await,
-                () = sleep_until(retry) => retry = None,
+                () = sleep_until(at) => waiter.handle_timeout(Instant::now().into_std()),
             }
         }
     }
 
-    /// A claim whose outcome is unknown (the connection dropped): the root read afresh says
-    /// whether it was written; returns its version then.
-    async fn lost_claim(&self, phase: GuaranteePhase, claim: &Guard, e: &RegistryError) -> Option<i32> {
-        if !matches!(e, RegistryError::ConnectionLoss | RegistryError::Timeout(_)) {
-            return None;
-        }
-        let node = self.registry.get(&self.paths.guarantee_root(phase)).await.ok().flatten()?;
-        (Guard::decode(&node.data) == *claim).then_some(node.stat.version)
-    }
-
-    /// A write of the root failed: logged unless someone else's write won (the cache shows it
-    /// soon); decided again after a change or the next delay of `attempts`
-    /// ([`retry::ONCE_PHASE`]).
-    fn retry_after(&self, phase: GuaranteePhase, what: &str, e: &RegistryError, attempts: &mut Attempts) -> Instant {
-        if !matches!(e, RegistryError::BadVersion(_) | RegistryError::NodeExists(_)) {
-            tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, error = %e, "cannot {what} the once-per-fire phase; retrying");
-        }
-        Instant::now() + attempts.fail(&retry::ONCE_PHASE, self.settings.jitter.draw())
-    }
-
-    /// The phase's timeout passed: reported once across the instances (the one whose write of
-    /// `timeout:{fire}` succeeds), unless the phase is over meanwhile.
-    async fn expire(&self, phase: GuaranteePhase, timeout: Duration) {
-        let root = self.paths.guarantee_root(phase);
-        let mut last_error = None;
-        for _ in 0..3 {
-            // The root read afresh: the cache may be behind the write that beat ours.
-            let fresh = match self.registry.get(&root).await {
-                Ok(node) => node.map(|n| (Guard::decode(&n.data), n.stat.version)),
-                Err(e) => {
-                    last_error = Some(e);
-                    break;
-                }
+    /// A registry call's result as the waiter takes it: a failure keeps its error (`last`) and
+    /// gets its instant and the random bits of a pause.
+    fn failed<T>(&self, result: Result<T, RegistryError>, last: &mut Option<RegistryError>) -> Result<T, Failure> {
+        result.map_err(|e| {
+            let error = match e {
+                RegistryError::BadVersion(_) | RegistryError::NodeExists(_) => WriteError::Conflict,
+                RegistryError::NoNode(_) => WriteError::Gone,
+                RegistryError::ConnectionLoss | RegistryError::Timeout(_) => WriteError::Unknown,
+                _ => WriteError::Failed,
             };
-            let snapshot = Snapshot { root: fresh, ..self.snapshot(&self.cache.read(), phase) };
-            let Expiry::Report { version } = once::expiry(&snapshot, self.fire) else { return };
-            match self.write(phase, &Guard::TimedOut(self.fire), version).await {
-                Ok(_) => {
-                    let reached = snapshot.marks.values().filter(|m| m.fire == self.fire).count();
-                    let reason = format!(
-                        "Job timeout. timeout mills is {}. (the {phase} phase of fire {}: {reached} of {} items reached it)",
-                        timeout.as_millis(),
-                        self.fire,
-                        self.total
-                    );
-                    return self.report.listener_failed(&self.context, label(phase), &reason);
-                }
-                Err(e @ (RegistryError::BadVersion(_) | RegistryError::NodeExists(_))) => last_error = Some(e),
-                Err(e) => {
-                    last_error = Some(e);
-                    break;
-                }
-            }
-        }
-        // The registry failed: reported from here, so that it is reported at least once.
-        let error = last_error.map(|e| e.to_string()).unwrap_or_default();
-        let reason = format!(
-            "Job timeout. timeout mills is {}. (the {phase} phase of fire {}; its timeout could not be recorded: {error})",
-            timeout.as_millis(),
-            self.fire
-        );
-        self.report.listener_failed(&self.context, label(phase), &reason);
+            *last = Some(e);
+            Failure { error, now: Instant::now().into_std(), random: self.settings.jitter.draw() }
+        })
     }
 
-    /// This instance holds the phase (the root at `version`): runs the callbacks, then records
-    /// `done` — unless the worker was fenced meanwhile (the callbacks were stopped; once this
-    /// session ends, another instance claims the phase again).
-    async fn run(&self, phase: GuaranteePhase, version: i32) {
+    /// What the timeout calls for with the root read afresh (the cache may be behind the write
+    /// that beat ours), and how many items reached the phase.
+    async fn expiry(&self, phase: GuaranteePhase) -> Result<(Expiry, usize), RegistryError> {
+        let node = self.registry.get(&self.paths.guarantee_root(phase)).await?;
+        let fresh = node.map(|n| (Guard::decode(&n.data), n.stat.version));
+        let snapshot = Snapshot { root: fresh, ..self.snapshot(&self.cache.read(), phase) };
+        let reached = snapshot.marks.values().filter(|m| m.fire == self.fire).count();
+        Ok((once::expiry(&snapshot, self.fire), reached))
+    }
+
+    /// The error handler's message for a phase that ended without its callbacks.
+    fn reason(
+        &self,
+        phase: GuaranteePhase,
+        report: PhaseReport,
+        timeout: Duration,
+        failure: Option<&RegistryError>,
+    ) -> String {
+        let fire = self.fire;
+        match report {
+            PhaseReport::Hopeless { item, later } => format!(
+                "Job timeout: the {phase} phase of fire {fire} can no longer complete: item {item} already belongs to the later fire {later}."
+            ),
+            PhaseReport::TimedOut { reached } => format!(
+                "Job timeout. timeout mills is {}. (the {phase} phase of fire {fire}: {reached} of {} items reached it)",
+                timeout.as_millis(),
+                self.total
+            ),
+            PhaseReport::Unrecorded => {
+                let error = failure.map(ToString::to_string).unwrap_or_default();
+                format!(
+                    "Job timeout. timeout mills is {}. (the {phase} phase of fire {fire}; its timeout could not be recorded: {error})",
+                    timeout.as_millis()
+                )
+            }
+        }
+    }
+
+    /// Logs what the waiter says.
+    fn note(&self, phase: GuaranteePhase, note: Note, failure: Option<&RegistryError>) {
+        let (job, fire) = (self.paths.job(), self.fire);
+        let error = failure.map(ToString::to_string).unwrap_or_default();
+        match note {
+            Note::Retrying { claim, delay } => {
+                let what = if claim { "claim" } else { "report" };
+                tracing::warn!(job = %job, fire = %fire, %phase, error = %error, retry_in_ms = delay.as_millis(), "cannot {what} the once-per-fire phase; retrying");
+            }
+            Note::Fenced => {
+                tracing::warn!(job = %job, fire = %fire, %phase, "once-per-fire listeners stopped: cut off from the registry");
+            }
+            Note::DoneRetrying { delay } => {
+                tracing::warn!(job = %job, fire = %fire, %phase, error = %error, retry_in_ms = delay.as_millis(), "cannot record the once-per-fire listeners as done; retrying");
+            }
+            Note::DoneGivenUp => {
+                tracing::error!(job = %job, fire = %fire, %phase, error = %error, "cannot record the once-per-fire listeners as done; the other instances wait for the phase until its timeout");
+            }
+            Note::DoneLate => {
+                tracing::warn!(job = %job, fire = %fire, %phase, "the once-per-fire listeners finished after the phase ended without them (its timeout)");
+            }
+        }
+    }
+
+    /// This instance holds the phase (the root at `version`): deletes stale marks and runs the
+    /// callbacks. Returns true when the worker was fenced meanwhile and they were stopped.
+    async fn run(&self, phase: GuaranteePhase, version: i32) -> bool {
         self.delete_stale(phase).await;
         let failed = self.snapshot(&self.cache.read(), phase).failed(self.fire);
-        tracing::info!(job = %self.paths.job(), fire = %self.fire, %phase, "running the once-per-fire listeners");
+        tracing::info!(job = %self.paths.job(), fire = %self.fire, %phase, version, "running the once-per-fire listeners");
         let listeners = match phase {
             GuaranteePhase::Started => &self.before,
             GuaranteePhase::Completed => &self.after,
@@ -265,26 +293,8 @@ impl OnceFire {
         };
         tokio::select! {
             biased;
-            () = fenced => {
-                tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, "once-per-fire listeners stopped: cut off from the registry");
-                return;
-            }
-            () = callbacks => {}
-        }
-        let root = self.paths.guarantee_root(phase);
-        let mut attempts = Attempts::default();
-        for _ in 0..DONE_ATTEMPTS {
-            match self.registry.set(&root, &Guard::Done(self.fire).encode(), Some(version)).await {
-                Ok(_) => return,
-                Err(RegistryError::BadVersion(_) | RegistryError::NoNode(_)) => {
-                    tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, "the once-per-fire listeners finished after the phase ended without them (its timeout)");
-                    return;
-                }
-                Err(e) => {
-                    tracing::warn!(job = %self.paths.job(), fire = %self.fire, %phase, error = %e, "cannot record the once-per-fire listeners as done; retrying");
-                    tokio::time::sleep(attempts.fail(&retry::ONCE_DONE, self.settings.jitter.draw())).await;
-                }
-            }
+            () = fenced => true,
+            () = callbacks => false,
         }
     }
 
