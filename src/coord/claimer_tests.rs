@@ -138,3 +138,23 @@ fn a_round_asked_for_and_not_polled_is_dropped_by_a_stop() {
     assert_eq!(actions(&mut c), []);
     assert!(!c.in_flight(), "nothing to wait for");
 }
+
+#[test]
+fn a_round_crossing_a_reconnect_fails_and_the_resync_starts_the_next() {
+    let t0 = Instant::now();
+    let mut c = Claimer::new();
+    c.handle(WORK);
+    assert_eq!(actions(&mut c), [ClaimAction::Round]);
+    // The link drops mid-round: the job stops looking (no look while the link is down), and the
+    // round's requests fail.
+    c.handle(failed(t0));
+    assert!(matches!(actions(&mut c)[..], [ClaimAction::RetryIn(_)]));
+    // Back in a new session before the pause ends: the cache's resync is a change that can
+    // matter (the lost instance's items may be orphans now), and the next look claims at once.
+    assert!(crate::coord::failover::wakes(&crate::registry::cache::CacheEvent::Resynced));
+    c.handle(ClaimEvent::Wake);
+    c.handle(WORK);
+    assert_eq!(actions(&mut c), [ClaimAction::Round]);
+    c.handle(ClaimEvent::Ended(RoundEnd::Claimed(1)));
+    assert_eq!(actions(&mut c), [ClaimAction::Run(1)]);
+}
