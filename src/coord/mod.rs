@@ -5,6 +5,7 @@ pub mod elector;
 pub mod failover;
 pub mod fire;
 pub mod leader;
+pub mod ledger;
 pub mod once;
 pub mod once_waiter;
 pub mod outbox;

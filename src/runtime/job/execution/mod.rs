@@ -35,27 +35,16 @@ use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
 use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
+use crate::coord::ledger::{Ledger, Unsettled};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::exec::context::task_id;
 use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::{Op, RegistryError};
-use crate::retry::{self, Attempts, Jitter};
+use crate::retry::Jitter;
 use crate::runtime::metrics::Refusal;
 use crate::sync::lock;
-
-/// What an ended run of an item still has to write.
-#[derive(Debug, Default)]
-pub(super) struct Unsettled {
-    /// Its nodes that could not be cleared. While there are any, the item stays in
-    /// [`LocalRuns`]: a node of a run that completed is no orphan to fail over (that would run the
-    /// item again).
-    nodes: Vec<String>,
-    /// The run's start, when the `misfire` node it covers could not be settled (left, the next
-    /// owner of the item would run the owed fire again).
-    settle: Option<DateTime<Utc>>,
-}
 
 /// The items this instance runs or is about to run (its `running` node written or being
 /// written), shared with the failover round so that it never takes this instance's own live run
@@ -80,16 +69,9 @@ struct Busy {
     active: BTreeMap<u64, ActiveRun>,
     /// Tells streaming dataflow runs to stop after their batch (the job is stopping).
     stream_stop: watch::Sender<bool>,
-    /// Items whose run ended but whose bookkeeping could not be written (the registry failed):
-    /// retried until it is (see [`Unsettled`]).
-    unsettled: BTreeMap<u32, Unsettled>,
-    /// When the clearing of unsettled items (or a fire owed by a clock ahead) is tried again.
-    retry_at: Option<tokio::time::Instant>,
-    /// The tries at clearing unsettled items that failed in a row ([`retry::CLEAR`]).
-    clear_attempts: Attempts,
-    /// Items whose run fencing killed and whose nodes still name this instance: handed back
-    /// once the registry answers again ([`Execution::hand_back_fenced`]).
-    fenced: BTreeSet<u32>,
+    /// What ended runs could not write (the registry failed), the runs fencing killed and not
+    /// handed back yet, and when to try again.
+    ledger: Ledger,
     /// The fires whose items run here, for the trace's status rows.
     groups: FireGroups,
     /// The job's executor pool here.
@@ -113,10 +95,7 @@ impl Execution {
                 runs: JoinSet::new(),
                 active: BTreeMap::new(),
                 stream_stop: watch::Sender::new(false),
-                unsettled: BTreeMap::new(),
-                retry_at: None,
-                clear_attempts: Attempts::default(),
-                fenced: BTreeSet::new(),
+                ledger: Ledger::default(),
                 groups: FireGroups::default(),
                 pool: pool::Pool::default(),
                 phases: super::listeners::Phases::new(self.cache.clone()),
@@ -147,23 +126,15 @@ impl Execution {
 
     /// When clearing the nodes of ended runs, or a fire owed by a clock ahead, is tried again.
     pub(super) fn retry_at(&self) -> Option<tokio::time::Instant> {
-        self.busy.as_ref().and_then(|busy| busy.retry_at)
+        self.busy.as_ref().and_then(|busy| busy.ledger.poll_timeout()).map(tokio::time::Instant::from_std)
     }
 
-    /// Tries again to clear the nodes of ended runs (see `unsettled`) when it is time; with the
-    /// link down (`link_ok` false) not yet: the next try is put off by another delay of the
-    /// current backoff ([`retry::CLEAR`]; a try put off is no failure).
+    /// Tries again to clear what ended runs left when the [`Ledger`] says a try is due (not
+    /// while the link is down: `link_ok`).
     pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, link_ok: bool) {
-        let now = tokio::time::Instant::now();
-        let Some(busy) = self.busy.as_deref_mut().filter(|busy| busy.retry_at.is_some_and(|at| at <= now)) else {
-            return;
-        };
-        if !link_ok {
-            busy.retry_at = Some(now + retry::CLEAR.delay(busy.clear_attempts.count(), ctx.settings.jitter.draw()));
-            return;
-        }
-        busy.retry_at = None;
-        let unsettled = std::mem::take(&mut busy.unsettled);
+        let now = tokio::time::Instant::now().into_std();
+        let Some(busy) = self.busy.as_deref_mut() else { return };
+        let Some(unsettled) = busy.ledger.due(now, link_ok, || ctx.settings.jitter.draw()) else { return };
         let mut left = false;
         for (item, u) in unsettled {
             let held = !u.nodes.is_empty();
@@ -185,8 +156,8 @@ impl Execution {
     /// are queued for failover, without it their `running` nodes go. What the registry fails is
     /// tried again with the nodes of ended runs ([`retry::CLEAR`]).
     pub(super) async fn hand_back_fenced(&mut self, ctx: &JobCtx, view: &JobSnapshot, failover: bool, monitor: bool) {
-        let Some(busy) = self.busy.as_deref_mut().filter(|busy| !busy.fenced.is_empty()) else { return };
-        let fenced = std::mem::take(&mut busy.fenced);
+        let Some(busy) = self.busy.as_deref_mut().filter(|busy| busy.ledger.has_fenced()) else { return };
+        let fenced = busy.ledger.take_fenced();
         if !monitor {
             return;
         }
@@ -194,8 +165,7 @@ impl Execution {
         let mut left = BTreeSet::new();
         if failover && let Err(e) = ctx.registry.create_if_absent(&ctx.paths.failover_items(), codec::EMPTY).await {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot hand back the runs killed by fencing; retrying");
-            self.busy().fenced.extend(fenced);
-            self.schedule_clear(true, &ctx.settings.jitter);
+            self.refence(fenced, &ctx.settings.jitter);
             return;
         }
         for item in fenced {
@@ -227,39 +197,30 @@ impl Execution {
                 }
             }
         }
-        if !left.is_empty() {
-            self.busy().fenced.extend(left);
-            self.schedule_clear(true, &ctx.settings.jitter);
-        }
+        self.refence(left, &ctx.settings.jitter);
     }
 
-    /// Records what an ended run of `item` could not write; true when it left anything.
-    /// `held`: the item is in [`LocalRuns`] for it (its run just ended, or its nodes were left);
-    /// with no node left it is released — a new run of the item may hold it by now otherwise.
+    /// Runs fencing killed whose hand-back failed: tried again later ([`Ledger::refence`]).
+    fn refence(&mut self, items: impl IntoIterator<Item = u32>, jitter: &Jitter) {
+        self.busy().ledger.refence(items, tokio::time::Instant::now().into_std(), || jitter.draw());
+    }
+
+    /// Records what an ended run of `item` could not write ([`Ledger::keep`]), releasing the
+    /// item from [`LocalRuns`] when the ledger says so; true when it left anything. `held`: the
+    /// item is in [`LocalRuns`] for it (its run just ended, or its nodes were left).
     fn keep(&mut self, item: u32, left: Unsettled, held: bool) -> bool {
-        if held && left.nodes.is_empty() {
+        let kept = self.busy().ledger.keep(item, left, held);
+        if kept.release {
             lock(&self.local).remove(&item);
         }
-        if left.nodes.is_empty() && left.settle.is_none() {
-            return false;
-        }
-        let u = self.busy().unsettled.entry(item).or_default();
-        u.nodes.extend(left.nodes);
-        u.settle = u.settle.max(left.settle);
-        true
+        kept.left
     }
 
-    /// After tries at clearing what ended runs left: when some of it is `left`, the next try is
-    /// scheduled, backing off while tries keep failing ([`retry::CLEAR`]); otherwise the backoff
-    /// starts over.
+    /// A round of tries at clearing what ended runs left ended, `left` saying whether it left
+    /// anything ([`Ledger::tried`]).
     fn schedule_clear(&mut self, left: bool, jitter: &Jitter) {
         let Some(busy) = self.busy.as_deref_mut() else { return };
-        if !left {
-            busy.clear_attempts.reset();
-            return;
-        }
-        let at = tokio::time::Instant::now() + busy.clear_attempts.fail(&retry::CLEAR, jitter.draw());
-        busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
+        busy.ledger.tried(left, tokio::time::Instant::now().into_std(), || jitter.draw());
     }
 
     /// True when a run of `item` is in progress here.
@@ -446,7 +407,7 @@ impl Execution {
             if !fire::due(source.at(), now) {
                 let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
                 let busy = self.busy();
-                busy.retry_at = Some(busy.retry_at.map_or(at, |r| r.min(at)));
+                busy.ledger.wake_at(at.into_std());
                 busy.state.queue(item, &source, true, true);
                 continue;
             }
@@ -490,8 +451,6 @@ fn where_(here: bool) -> &'static str {
     if here { "here" } else { "elsewhere" }
 }
 
-/// A run of `item` that started at `started` ended: an owed fire no later than its start is
-/// covered by it, so its misfire node goes.
 /// Whose nodes a cleanup deletes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {

@@ -241,7 +241,7 @@ impl Execution {
         for item in &done.fenced {
             tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
             lock(&self.local).remove(item);
-            self.busy().fenced.insert(*item);
+            self.busy().ledger.fence(*item);
         }
         // A run covers the owed fire no later than its start: its misfire node goes before its
         // running node, which keeps every other instance off the item meanwhile — the other
