@@ -20,6 +20,8 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
+use super::txn;
+use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::retry::{self, Attempts};
 
 /// What an ended run of an item still has to write.
@@ -30,6 +32,32 @@ pub struct Unsettled {
     /// The run's start, when the `misfire` node it covers could not be settled (left, the next
     /// owner of the item would run the owed fire again).
     pub settle: Option<DateTime<Utc>>,
+}
+
+impl Unsettled {
+    /// What an ended run of `item` leaves after its first try. `settle`: the run's start when the
+    /// `misfire` node it covers could not be settled — then every node of the run stays (the
+    /// claim's three for a failed-over run, `claim`; the `running` node with `monitor`), keeping
+    /// other instances off the item until the misfire is settled, since its next owner would run
+    /// the owed fire again. Otherwise the nodes of the item among those the clearing `failed` to
+    /// delete.
+    pub fn after_end(
+        paths: &JobPaths,
+        item: u32,
+        settle: Option<DateTime<Utc>>,
+        failed: &[String],
+        claim: bool,
+        monitor: bool,
+    ) -> Unsettled {
+        let of_item = |p: &&String| matches!(path::parse(p), Some((_, Node::ItemLeaf(i, _))) if i == item);
+        let nodes = match settle {
+            None => failed.iter().filter(of_item).cloned().collect(),
+            Some(_) if claim => txn::failover_nodes(paths, &[item]),
+            Some(_) if monitor => vec![paths.item_leaf(item, ItemLeaf::Running)],
+            Some(_) => Vec::new(),
+        };
+        Unsettled { nodes, settle }
+    }
 }
 
 /// What [`Ledger::keep`] decided.

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::*;
+use crate::registry::path::{ItemLeaf, JobPaths};
 
 /// Random bits in the middle of the range: a pause midway between its floor and its widest.
 const MID: u64 = u64::MAX / 2;
@@ -115,4 +116,31 @@ fn runs_killed_by_fencing_wait_to_be_handed_back_and_a_failed_hand_back_is_tried
     l.refence([5], t0, || MID);
     assert_eq!(l.take_fenced(), BTreeSet::from([5]));
     assert_eq!(l.poll_timeout(), Some(t0 + Duration::from_millis(750)));
+}
+
+#[test]
+fn an_ended_run_whose_misfire_is_unsettled_keeps_all_its_nodes() {
+    let paths = JobPaths::new("j");
+    let leaf = |i: u32, l: ItemLeaf| paths.item_leaf(i, l);
+    let started = DateTime::from_timestamp(1_700_000_000, 0);
+    let failed = vec![leaf(1, ItemLeaf::Running), leaf(2, ItemLeaf::Running), leaf(1, ItemLeaf::Failover)];
+    let claim_nodes = [ItemLeaf::Running, ItemLeaf::Failover, ItemLeaf::Failovering].map(|l| leaf(1, l)).to_vec();
+    // (rule, settle, claim, monitor, expected nodes)
+    let rows = [
+        (
+            "settled: the item's nodes the clearing failed",
+            None,
+            false,
+            true,
+            vec![failed[0].clone(), failed[2].clone()],
+        ),
+        ("settled, a claim: the same", None, true, false, vec![failed[0].clone(), failed[2].clone()]),
+        ("unsettled, a failed-over run: the claim's three", started, true, true, claim_nodes),
+        ("unsettled, monitored: the running node", started, false, true, vec![leaf(1, ItemLeaf::Running)]),
+        ("unsettled, not monitored: no node, the settle only", started, false, false, Vec::new()),
+    ];
+    for (rule, settle, claim, monitor, nodes) in rows {
+        let left = Unsettled::after_end(&paths, 1, settle, &failed, claim, monitor);
+        assert_eq!(left, Unsettled { nodes, settle }, "rule: {rule}");
+    }
 }

@@ -277,14 +277,9 @@ impl Execution {
         }
         let mut left = false;
         for &(item, _) in &done.settle {
-            let settle = unsettled.get(&item).copied();
-            let nodes: Vec<String> = match settle {
-                None => failed.iter().filter(|p| item_of(p) == Some(item)).cloned().collect(),
-                Some(_) if done.complete_failover.contains(&item) => txn::failover_nodes(&ctx.paths, &[item]),
-                Some(_) if config.config.monitor_execution => vec![ctx.paths.item_leaf(item, ItemLeaf::Running)],
-                Some(_) => Vec::new(),
-            };
-            left |= self.keep(item, Unsettled { nodes, settle }, true);
+            let (settle, claim) = (unsettled.get(&item).copied(), done.complete_failover.contains(&item));
+            let monitor = config.config.monitor_execution;
+            left |= self.keep(item, Unsettled::after_end(&ctx.paths, item, settle, &failed, claim, monitor), true);
         }
         if left {
             self.schedule_clear(true, &ctx.settings.jitter);
@@ -448,14 +443,6 @@ fn result_write(
 /// together (`updateFailoverComplete`), and their `results` are recorded.
 async fn complete_failovers(ctx: &JobCtx, items: &[u32], results: &[ResultWrite], fresh: bool) -> Vec<String> {
     apply_all(ctx, txn::complete_failover(&ctx.paths, items, results), Owner::Mine, fresh, "a failover node").await
-}
-
-/// The sharding item a node belongs to.
-fn item_of(p: &str) -> Option<u32> {
-    match path::parse(p) {
-        Some((_, path::Node::ItemLeaf(item, _))) => Some(item),
-        _ => None,
-    }
 }
 
 /// A run started by `job trigger --wait`: store its outcome where the admin waits for it.
