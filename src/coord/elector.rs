@@ -58,6 +58,13 @@ pub enum ElectEvent {
     },
     /// The job stops: a contention under way is abandoned.
     Stop,
+    /// The stopped job leaves, its runs ended: `leading` when the cache shows this instance as
+    /// the leader and the link is up. The leader node goes then rather than with the session, so
+    /// that another instance takes over at once.
+    Leave {
+        /// This instance leads, and the registry can be told.
+        leading: bool,
+    },
 }
 
 /// What to do, from [`Elector::poll_action`].
@@ -65,7 +72,7 @@ pub enum ElectEvent {
 pub enum ElectAction {
     /// Contend for leadership (in the background), then report how it ended.
     Contend,
-    /// Delete this instance's leader node.
+    /// Delete this instance's leader node (its server was disabled, or the job leaves).
     Resign,
 }
 
@@ -113,6 +120,7 @@ impl Elector {
                 self.contending = false;
                 self.action = None;
             }
+            ElectEvent::Leave { leading } => self.action = leading.then_some(ElectAction::Resign),
         }
     }
 }
@@ -189,5 +197,15 @@ mod tests {
         assert_eq!(actions(&mut e), [], "a contention asked for and not polled is dropped");
         e.handle(LOOK);
         assert_eq!(actions(&mut e), [ElectAction::Contend], "a stopped contention holds nothing");
+    }
+
+    #[test]
+    fn a_leader_that_leaves_gives_leadership_up() {
+        let mut e = Elector::new();
+        e.handle(ElectEvent::Stop);
+        e.handle(ElectEvent::Leave { leading: false });
+        assert_eq!(actions(&mut e), []);
+        e.handle(ElectEvent::Leave { leading: true });
+        assert_eq!(actions(&mut e), [ElectAction::Resign]);
     }
 }

@@ -93,9 +93,21 @@ impl Election {
         self.elector.handle(ElectEvent::Stop);
         self.contending = None;
     }
+
+    /// The stopped job leaves: gives leadership up when `leading` (see [`ElectEvent::Leave`]).
+    pub(super) async fn leave(&mut self, ctx: &JobCtx, leading: bool) {
+        self.elector.handle(ElectEvent::Leave { leading });
+        while let Some(action) = self.elector.poll_action() {
+            match action {
+                ElectAction::Resign => resign_now(ctx).await,
+                // A stopped elector asks for no contention.
+                ElectAction::Contend => {}
+            }
+        }
+    }
 }
 
-/// Gives leadership up: this instance's server was disabled.
+/// Gives leadership up: this instance's server was disabled, or the job leaves.
 async fn resign_now(ctx: &JobCtx) {
     if let Err(e) = ctx.registry.delete_if_exists(&ctx.paths.leader_instance()).await {
         tracing::warn!(job = %ctx.name(), error = %e, "cannot give up leadership");

@@ -795,12 +795,9 @@ impl JobTask {
         let forced = matches!(*stop.borrow(), StopMode::Forced);
         self.execution.finish_listeners(if forced { None } else { deadline }).await;
         self.failover.stop(&self.ctx).await;
-        if self.registration.connected()
-            && self.ctx.snapshot(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str())
-            && let Err(e) = self.ctx.registry.delete_if_exists(&self.ctx.paths.leader_instance()).await
-        {
-            tracing::warn!(job = %self.name(), error = %e, "cannot remove the leader node");
-        }
+        let leading = self.registration.connected()
+            && self.ctx.snapshot(&self.cache).leader.as_deref() == Some(self.ctx.me.as_str());
+        self.election.leave(&self.ctx, leading).await;
         self.registration.leave(&self.ctx).await;
         tracing::info!(job = %self.name(), "stopped");
     }
