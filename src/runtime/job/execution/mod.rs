@@ -154,7 +154,7 @@ impl Execution {
 
     /// Hands back the runs fencing killed (see [`fire::hand_back`]): with `failover` their items
     /// are queued for failover, without it their `running` nodes go. What the registry fails is
-    /// tried again with the nodes of ended runs ([`retry::CLEAR`]).
+    /// tried again with the nodes of ended runs ([`crate::retry::CLEAR`]).
     pub(super) async fn hand_back_fenced(&mut self, ctx: &JobCtx, view: &JobSnapshot, failover: bool, monitor: bool) {
         let Some(busy) = self.busy.as_deref_mut().filter(|busy| busy.ledger.has_fenced()) else { return };
         let fenced = busy.ledger.take_fenced();
