@@ -31,6 +31,14 @@ use crate::registry::{Mode, NodeData, Op, RegistryError};
 /// ms for 5). It costs one write more per fire, so it is paid only where the multi is long.
 pub const FIRST_ALONE_ABOVE: usize = 16;
 
+/// Whether a fire starting `items` items here writes the first item's `running` node on its own
+/// ([`FIRST_ALONE_ABOVE`]): only with monitoring (without it no node is written) and without
+/// listener phases (the items wait for the `before` phase, which needs every item that starts,
+/// so the nodes are written at once).
+pub fn first_alone(monitor: bool, items: usize, listeners: bool) -> bool {
+    monitor && items > FIRST_ALONE_ABOVE && !listeners
+}
+
 /// The mode of `running` nodes: persistent when failover is on (a crashed runner's node stays
 /// for others to find), ephemeral otherwise (it goes with the session).
 pub fn running_mode(failover: bool) -> Mode {

@@ -302,3 +302,18 @@ fn a_start_registers_in_one_transaction_what_the_cache_does_not_show() {
         assert_eq!(got, expected, "{rule}");
     }
 }
+
+#[test]
+fn first_alone_rules() {
+    let many = FIRST_ALONE_ABOVE + 1;
+    // (rule, monitor, items, listeners, expected)
+    let rows = [
+        ("a large fire, monitored: the first item alone", true, many, false, true),
+        ("a small fire: one transaction", true, FIRST_ALONE_ABOVE, false, false),
+        ("no monitoring: no node to write", false, many, false, false),
+        ("listener phases: every node at once", true, many, true, false),
+    ];
+    for (rule, monitor, items, listeners, expected) in rows {
+        assert_eq!(first_alone(monitor, items, listeners), expected, "rule: {rule}");
+    }
+}

@@ -48,9 +48,8 @@ impl Execution {
         // elsewhere leaves the group, as it leaves ElasticJob's sharding context. A fire with
         // listener phases writes all its nodes at once: its items wait for the `before` phase,
         // which needs the items that start.
-        let split = monitor
-            && to_start.len() > txn::FIRST_ALONE_ABOVE
-            && !crate::runtime::job::listeners::has_listeners(ctx, config);
+        let listeners = crate::runtime::job::listeners::has_listeners(ctx, config);
+        let split = txn::first_alone(monitor, to_start.len(), listeners);
         let (first, rest) = if split { to_start.split_at(1) } else { (&to_start[..], &[][..]) };
         let started = if monitor {
             self.mark_running(ctx, config, view, first).await
