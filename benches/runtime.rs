@@ -822,6 +822,16 @@ impl LatenessStats {
         percentile(&self.all, p)
     }
 
+    /// This run's figures as ratios of `base`'s, for the JSON output.
+    fn ratios(&self, base: &LatenessStats) -> Value {
+        json!({
+            "first_fire_p50": ratio(self.first_p50(), base.first_p50()),
+            "all_p50": ratio(self.all_p(50.0), base.all_p(50.0)),
+            "all_p99": ratio(self.all_p(99.0), base.all_p(99.0)),
+            "all_max": ratio(self.all_p(100.0), base.all_p(100.0)),
+        })
+    }
+
     fn json(&self) -> Value {
         json!({
             "fires": self.fires, "runs": self.runs, "missing": self.missing, "extra": self.extra,
@@ -1214,12 +1224,7 @@ a ThreadPoolExecutor of K×T threads, each run a subprocess.Popen of the same sc
                     "process_anon_mb": r2(*anon_mb),
                     "process_cpu_pct_of_one_core": r2(*cpu_pct),
                     "first_fire_p50_excess_ms": r2(excess),
-                    "ratio": {
-                        "first_fire_p50": ratio(aps.first_p50(), ideal.first_p50()),
-                        "all_p50": ratio(aps.all_p(50.0), ideal.all_p(50.0)),
-                        "all_p99": ratio(aps.all_p(99.0), ideal.all_p(99.0)),
-                        "all_max": ratio(aps.all_p(100.0), ideal.all_p(100.0)),
-                    },
+                    "ratio": aps.ratios(&ideal),
                 });
             }
             Some(Err(why)) => {
@@ -1280,22 +1285,12 @@ a ThreadPoolExecutor of K×T threads, each run a subprocess.Popen of the same sc
                 "worker_anon_mb": r2(*anon_mb),
                 "worker_cpu_pct_of_one_core": r2(*cpu_pct),
                 "first_fire_p50_excess_ms": r2(excess),
-                "ratio": {
-                    "first_fire_p50": ratio(ejctl.first_p50(), ideal.first_p50()),
-                    "all_p50": ratio(ejctl.all_p(50.0), ideal.all_p(50.0)),
-                    "all_p99": ratio(ejctl.all_p(99.0), ideal.all_p(99.0)),
-                    "all_max": ratio(ejctl.all_p(100.0), ideal.all_p(100.0)),
-                },
+                "ratio": ejctl.ratios(&ideal),
             });
             if let Some(aps) = aps {
                 entry[key.as_str()]["against_apscheduler"] = json!({
                     "first_fire_p50_diff_ms": r2(ejctl.first_p50() - aps.first_p50()),
-                    "ratio": {
-                        "first_fire_p50": ratio(ejctl.first_p50(), aps.first_p50()),
-                        "all_p50": ratio(ejctl.all_p(50.0), aps.all_p(50.0)),
-                        "all_p99": ratio(ejctl.all_p(99.0), aps.all_p(99.0)),
-                        "all_max": ratio(ejctl.all_p(100.0), aps.all_p(100.0)),
-                    },
+                    "ratio": ejctl.ratios(aps),
                 });
             }
         }

@@ -132,8 +132,7 @@ impl OnceFire {
                         Some(WaitEvent::Written(self.failed(self.write(phase, &guard, version).await, &mut failure)))
                     }
                     WaitAction::ReadRoot => {
-                        let root = self.registry.get(&self.paths.guarantee_root(phase)).await;
-                        let root = root.map(|node| node.map(|n| (Guard::decode(&n.data), n.stat.version)));
+                        let root = self.read_root(phase).await;
                         let (now, random) = (Instant::now().into_std(), self.settings.jitter.draw());
                         Some(WaitEvent::RootRead {
                             root: self.failed(root, &mut failure).map_err(|f| f.error),
@@ -146,11 +145,8 @@ impl OnceFire {
                     }
                     WaitAction::Run { version } => Some(WaitEvent::Ran { fenced: self.run(phase, version).await }),
                     WaitAction::WriteDone { version } => {
-                        let done = self
-                            .registry
-                            .set(&self.paths.guarantee_root(phase), &Guard::Done(self.fire).encode(), Some(version))
-                            .await;
-                        Some(WaitEvent::Written(self.failed(done.map(|s| s.version), &mut failure)))
+                        let done = self.write(phase, &Guard::Done(self.fire), Some(version)).await;
+                        Some(WaitEvent::Written(self.failed(done, &mut failure)))
                     }
                     WaitAction::Report(report) => {
                         let reason = self.reason(phase, report, timeout.unwrap_or_default(), failure.as_ref());
@@ -199,12 +195,16 @@ impl OnceFire {
         })
     }
 
+    /// The phase's root read afresh: its state and version, `None` when it does not exist.
+    async fn read_root(&self, phase: GuaranteePhase) -> Result<Option<(Guard, i32)>, RegistryError> {
+        let node = self.registry.get(&self.paths.guarantee_root(phase)).await?;
+        Ok(node.map(|n| (Guard::decode(&n.data), n.stat.version)))
+    }
+
     /// What the timeout calls for with the root read afresh (the cache may be behind the write
     /// that beat ours), and how many items reached the phase.
     async fn expiry(&self, phase: GuaranteePhase) -> Result<(Expiry, usize), RegistryError> {
-        let node = self.registry.get(&self.paths.guarantee_root(phase)).await?;
-        let fresh = node.map(|n| (Guard::decode(&n.data), n.stat.version));
-        let snapshot = Snapshot { root: fresh, ..self.snapshot(&self.cache.read(), phase) };
+        let snapshot = Snapshot { root: self.read_root(phase).await?, ..self.snapshot(&self.cache.read(), phase) };
         let reached = snapshot.marks.values().filter(|m| m.fire == self.fire).count();
         Ok((once::expiry(&snapshot, self.fire), reached))
     }
