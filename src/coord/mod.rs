@@ -4,6 +4,7 @@ pub mod claimer;
 pub mod elector;
 pub mod failover;
 pub mod fire;
+pub mod firing;
 pub mod leader;
 pub mod ledger;
 pub mod once;

@@ -65,7 +65,7 @@ use crate::coord::react::{self, Adoption, Reaction};
 use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
-use crate::registry::cache::{CacheEvent, CacheHub, CacheReader, TreeCache};
+use crate::registry::cache::{CacheEvent, CacheHub, CacheRead, CacheReader, TreeCache};
 use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
 use crate::registry::{Registry, SessionStatus};
@@ -176,10 +176,14 @@ impl JobCtx {
     /// The job as the cache shows it now: the view the cache keeps current for a large job
     /// ([`LiveSnapshot`]), shared, else built from the nodes.
     pub(crate) fn snapshot(&self, cache: &TreeCache) -> Arc<JobSnapshot> {
-        let nodes = cache.read();
+        self.snapshot_of(&cache.read())
+    }
+
+    /// [`JobCtx::snapshot`] of a look at the cache.
+    pub(crate) fn snapshot_of(&self, nodes: &CacheRead<'_>) -> Arc<JobSnapshot> {
         match nodes.projection::<LiveSnapshot>().and_then(LiveSnapshot::current) {
             Some(view) => view,
-            None => Arc::new(JobSnapshot::from_cache(&self.paths, &nodes)),
+            None => Arc::new(JobSnapshot::from_cache(&self.paths, nodes)),
         }
     }
 

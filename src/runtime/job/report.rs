@@ -56,7 +56,7 @@ impl Reporter {
 
 /// A fire refused because this machine's clock is too far off the registry's: ElasticJob's
 /// environment check calls the error handler (and runs the fire anyway; ejctl refuses it, see
-/// `execution::clock_within_limits`), once per fire.
+/// `crate::coord::firing::Refusal`), once per fire.
 pub(crate) fn clock_refused(ctx: &JobCtx, config: &Effective, source: &'static str, reason: &str) {
     let failure = fire_failure(ctx.name(), ctx.me.as_str(), &ctx.settings, source, reason);
     ctx.alerts.failed(&config.checked.error_handler, failure);

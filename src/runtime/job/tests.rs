@@ -398,7 +398,7 @@ async fn a_fires_first_item_is_taken_on_its_own_and_an_item_running_elsewhere_is
     let mut execution = Execution::new(cache.reader());
     let cfg = config(i32::try_from(total).unwrap());
     let now = a.now();
-    execution.start_items(&a, &cfg, &view, (0..total).collect(), fire::Source::Cron(now)).await;
+    execution.start_items(&a, &cfg, view, (0..total).collect(), fire::Source::Cron(now)).await;
     for item in 0..total {
         let runner = text(&a, &a.paths.item_leaf(item, ItemLeaf::Running)).await;
         let here = item + 1 < total;

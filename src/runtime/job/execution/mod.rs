@@ -27,14 +27,15 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use self::owed::{covered_trigger, owed_misfire, settle_misfire};
-use self::refusal::{RecordedRefusals, clock_within_limits, refuse};
+use self::owed::{owed_misfire, settle_misfire};
+use self::refusal::RecordedRefusals;
 pub(super) use self::runs::RunEnd;
 use self::runs::{ActiveRun, Launch};
 use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
-use crate::coord::fire::{self, FireState, Gate, ItemPlan, Source};
+use crate::coord::fire::{self, FireState, Source};
+use crate::coord::firing::{Facts, Firing};
 use crate::coord::ledger::{Ledger, Unsettled};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
@@ -43,7 +44,6 @@ use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::{Op, RegistryError};
 use crate::retry::Jitter;
-use crate::runtime::metrics::Refusal;
 use crate::sync::lock;
 
 /// The items this instance runs or is about to run (its `running` node written or being
@@ -238,9 +238,9 @@ impl Execution {
         self.busy.as_mut()?.state.take_missed_offline(misfire)
     }
 
-    /// A fire: run every idle local item; queue or owe the fire for busy ones; while resharding,
-    /// owe it to every item or let it wait. With the link down the fire is remembered and runs
-    /// once the registry answers again.
+    /// A fire ([`Firing::fire`]): run every idle local item; queue or owe the fire for busy ones;
+    /// while resharding, owe it to every item or let it wait. With the link down the fire is
+    /// remembered and runs once the registry answers again.
     pub(super) async fn fire(
         &mut self,
         ctx: &JobCtx,
@@ -250,110 +250,33 @@ impl Execution {
         source: Source,
     ) {
         ctx.settings.metrics.fire(ctx.name(), source.label());
-        if !link_ok {
-            ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), source.at());
-            tracing::warn!(job = %ctx.name(), source = %source.label(), "fire deferred: the registry is unreachable");
-            self.fires().defer_offline(source.at());
-            return;
-        }
-        if let Err(reason) = clock_within_limits(ctx, config).await {
-            ctx.settings.metrics.fire_refused(ctx.name(), Refusal::ClockSkew);
-            super::report::clock_refused(ctx, config, source.label(), &reason);
-            let view = ctx.snapshot(cache);
-            refuse(ctx, &view.local_items(ctx.me.as_str(), config.total()), &source, &reason).await;
-            return;
-        }
         let view = ctx.snapshot(cache);
-        match fire::gate(&view, ctx.me.as_str(), config.total(), config.config.misfire, &source) {
-            Gate::OweToAll if injected!(ctx.settings, MisfireDropped) => {}
-            Gate::OweToAll => {
-                tracing::debug!(job = %ctx.name(), "fire during resharding: recorded as misfires");
-                let owes = (0..config.total()).map(|item| self.owe(ctx, item, source.at()));
-                futures::future::join_all(owes).await;
-            }
-            Gate::Wait => {
-                tracing::debug!(job = %ctx.name(), "fire waits for resharding");
-                self.fires().wait_for_sharding(source);
-            }
-            Gate::Run(items) => self.start_items(ctx, config, &view, items, source).await,
-        }
+        let firing = Firing::fire(source, facts(ctx, config, link_ok), self.fires(), &view, ctx.now());
+        self.drive(ctx, config, firing, view).await;
     }
 
     /// The registry is back after an outage during which fires were deferred: the latest of them
-    /// is owed to the local items (to every item while resharding), each unless a run that started
-    /// at or after it covers it ([`txn::owe`]) — while this instance was cut off its items may have
-    /// been failed over and run elsewhere. The owed items run from their `misfire` nodes.
+    /// is owed ([`Firing::missed`]). The owed items run from their `misfire` nodes.
     pub(super) async fn owe_missed(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, at: DateTime<Utc>) {
-        let view = ctx.snapshot(cache);
-        let items = match fire::gate(&view, ctx.me.as_str(), config.total(), true, &Source::Misfire(at)) {
-            Gate::Run(items) => items,
-            Gate::OweToAll | Gate::Wait => (0..config.total()).collect(),
-        };
-        tracing::info!(job = %ctx.name(), item_count = items.len(), "fires were missed while the registry was unreachable: owing the latest");
         ctx.settings.metrics.deferred_handled(&ctx.probe);
-        let owes = items.into_iter().map(|item| self.owe(ctx, item, at));
-        futures::future::join_all(owes).await;
+        let view = ctx.snapshot(cache);
+        let firing = Firing::missed(at, facts(ctx, config, true), &view);
+        self.drive(ctx, config, firing, view).await;
     }
 
     /// Starts the given items where they are idle, local and enabled; queues or owes the fire
-    /// for the busy ones. A trigger leaves out the items a run has covered since it was written.
+    /// for the busy ones ([`Firing::items`]). A trigger leaves out the items a run has covered
+    /// since it was written.
     pub(super) async fn start_items(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
-        view: &JobSnapshot,
+        view: Arc<JobSnapshot>,
         items: Vec<u32>,
         source: Source,
     ) {
-        let me = ctx.me.as_str();
-        let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
-        let now = ctx.now();
-        let covered = covered_trigger(ctx, &source, &items).await;
-        let mut to_start = Vec::new();
-        let mut busy_here = Vec::new();
-        for item in items.into_iter().filter(|item| !covered.contains(item)) {
-            let state = view.items.get(&item).cloned().unwrap_or_default();
-            match fire::plan_item(&state, self.fired().and_then(|s| s.slot(item)), &source, me, (monitor, misfire), now)
-            {
-                ItemPlan::Disabled | ItemPlan::Covered => {}
-                ItemPlan::Skipped { here } => {
-                    tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(here));
-                }
-                ItemPlan::Busy { .. } if injected!(ctx.settings, MisfireDropped) => {}
-                ItemPlan::Busy { here, owe } => {
-                    if here {
-                        busy_here.push(item);
-                    }
-                    let owed = owe && self.owe(ctx, item, source.at()).await;
-                    if self.fires().queue(item, &source, here, owed) {
-                        tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(here));
-                    }
-                }
-                ItemPlan::OweLate => {
-                    if self.owe(ctx, item, source.at()).await {
-                        tracing::info!(job = %ctx.name(), item, "late fire owed a run");
-                    }
-                }
-                ItemPlan::Start => to_start.push(item),
-            }
-        }
-        if !busy_here.is_empty() {
-            traced::still_running(ctx, &task_id(ctx.name(), &busy_here, me), &busy_here);
-        }
-        if to_start.is_empty() {
-            return;
-        }
-        let executor = match &config.executor {
-            Ok(executor) => Arc::clone(executor),
-            Err(e) => {
-                let items: Vec<String> = to_start.iter().map(ToString::to_string).collect();
-                tracing::error!(job = %ctx.name(), items = %items.join(","), error = %e, "items not run");
-                ctx.settings.metrics.fire_refused(ctx.name(), Refusal::Config);
-                refuse(ctx, &to_start, &source, &format!("the worker cannot run the job: {e}")).await;
-                return;
-            }
-        };
-        self.launch(ctx, config, view, to_start, source, executor).await;
+        let firing = Firing::items(source, items, facts(ctx, config, true), self.fires(), &view, ctx.now());
+        self.drive(ctx, config, firing, view).await;
     }
 
     /// Runs a claimed item at once (the claim already wrote its `running` node). Returns false
@@ -384,8 +307,8 @@ impl Execution {
     }
 
     /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run
-    /// now that nothing runs them anywhere.
-    pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &JobSnapshot) {
+    /// now that nothing runs them anywhere ([`Firing::queued`]).
+    pub(super) async fn start_free_queued(&mut self, ctx: &JobCtx, config: &Effective, view: &Arc<JobSnapshot>) {
         let now = ctx.now();
         let (me, total, misfire) = (ctx.me.as_str(), config.total(), config.config.misfire);
         // Before the first fire no fire is queued, but an earlier owner may have left a misfire.
@@ -403,15 +326,8 @@ impl Execution {
                     Source::Misfire(at)
                 }
             };
-            // Owed by a clock ahead of this one: tried again once this clock gets there.
-            if !fire::due(source.at(), now) {
-                let at = tokio::time::Instant::now() + (source.at() - now).to_std().unwrap_or_default();
-                let busy = self.busy();
-                busy.ledger.wake_at(at.into_std());
-                busy.state.queue(item, &source, true, true);
-                continue;
-            }
-            self.start_items(ctx, config, view, vec![item], source).await;
+            let firing = Firing::queued(source, item, facts(ctx, config, true), self.fires(), view, ctx.now());
+            self.drive(ctx, config, firing, Arc::clone(view)).await;
         }
     }
 
@@ -447,8 +363,19 @@ impl Execution {
     }
 }
 
-fn where_(here: bool) -> &'static str {
-    if here { "here" } else { "elsewhere" }
+/// What a fire here goes by ([`Facts`]); `link_ok`: the registry answers.
+fn facts(ctx: &JobCtx, config: &Effective, link_ok: bool) -> Facts {
+    Facts {
+        me: ctx.me.to_string(),
+        total: config.total(),
+        monitor: config.config.monitor_execution,
+        misfire: config.config.misfire,
+        max_time_diff_seconds: config.config.max_time_diff_seconds,
+        listeners: super::listeners::has_listeners(ctx, config),
+        unrunnable: config.executor.as_ref().err().map(ToString::to_string),
+        link_ok,
+        drop_misfires: injected!(ctx.settings, MisfireDropped),
+    }
 }
 
 /// Whose nodes a cleanup deletes.

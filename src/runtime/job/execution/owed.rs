@@ -2,49 +2,31 @@
 //! or settles, and the runs that cover a trigger since it was written. Every read here is of the
 //! registry, not the cache: these nodes' data is lazy, and the answer must be current.
 
-use std::collections::BTreeSet;
-
 use chrono::{DateTime, Utc};
 
 use super::JobCtx;
-use crate::coord::fire::{self, Source};
+use crate::coord::fire::Source;
 use crate::coord::txn;
 use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
-use crate::registry::{Op, RegistryError};
+use crate::registry::{NodeData, Op, RegistryError};
 
-/// The items of a trigger that a run has covered since the trigger was written (see
-/// [`fire::trigger_covered`]; one pipelined read): they get no run of it, are not queued and owe
-/// nothing — also when busy with that very run. Nothing for any other fire, for a trigger whose
-/// identity could not be read, and on a registry error (a repeat at worst, never a miss).
-pub(super) async fn covered_trigger(ctx: &JobCtx, source: &Source, items: &[u32]) -> BTreeSet<u32> {
-    let Some(written) = source.fire_id().and_then(|id| id.trigger) else { return BTreeSet::new() };
-    if items.is_empty() {
-        return BTreeSet::new();
-    }
-    let token = source.token();
-    let paths: Vec<String> = match token {
+/// What shows, per item of a trigger, whether a run covered it since it was written (see
+/// [`crate::coord::fire::trigger_covered`]; one pipelined read): its result under the trigger's
+/// token (a `job trigger --wait`), else the item's start stamp. `None` on a registry error:
+/// nothing counts as covered (a repeat at worst, never a miss).
+pub(super) async fn read_covered(ctx: &JobCtx, source: &Source, items: &[u32]) -> Option<Vec<Option<NodeData>>> {
+    let paths: Vec<String> = match source.token() {
         Some(token) => items.iter().map(|&item| ctx.paths.trigger_result(token, item)).collect(),
         None => items.iter().map(|&item| ctx.paths.item(item)).collect(),
     };
-    let nodes = match ctx.registry.get_many(&paths).await {
-        Ok(nodes) => nodes,
+    match ctx.registry.get_many(&paths).await {
+        Ok(nodes) => Some(nodes),
         Err(e) => {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot read whether the trigger's items ran already");
-            return BTreeSet::new();
+            None
         }
-    };
-    let covered: BTreeSet<u32> = items
-        .iter()
-        .zip(nodes)
-        .filter(|(_, node)| fire::trigger_covered(written, token.is_some(), node.as_ref()))
-        .map(|(&item, _)| item)
-        .collect();
-    if !covered.is_empty() {
-        let list: Vec<String> = covered.iter().map(ToString::to_string).collect();
-        tracing::info!(job = %ctx.name(), items = %list.join(","), "trigger covered already: these items started a run after it was written");
     }
-    covered
 }
 
 /// The fire `item`'s `misfire` node owes, unless a run has covered it: the node and the item's

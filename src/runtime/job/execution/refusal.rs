@@ -2,7 +2,7 @@
 //! it:
 //!
 //! * a fire refused outright — the clock is off the registry's by more than `maxTimeDiffSeconds`
-//!   ([`clock_within_limits`]), or the configuration cannot run — is recorded by [`refuse`], one
+//!   ([`registry_clock`]), or the configuration cannot run — is recorded by [`refuse_fire`], one
 //!   write per item;
 //! * a run that ran the job file's command instead of a different one from the registry
 //!   ([`crate::coord::pin`]) lists the refused values in its `result`, which is written with the
@@ -16,12 +16,13 @@ use std::sync::Arc;
 
 use super::{JobCtx, traced};
 use crate::coord::fire::Source;
-use crate::coord::react;
+use crate::coord::firing::Refusal;
 use crate::coord::txn::ResultWrite;
 use crate::exec::context::task_id;
 use crate::registry::codec::{self, ItemResult, RefusedValue, RunOutcome};
 use crate::registry::path::ItemLeaf;
 use crate::runtime::job::effective::Effective;
+use crate::runtime::metrics;
 
 /// The registry values a run refused, shared by the runs of one fire.
 pub(super) type Refusals = Arc<Vec<RefusedValue>>;
@@ -56,7 +57,7 @@ impl RecordedRefusals {
 
 /// A fire the worker refused for `items`: each item's `result` leaf records it (one write per
 /// item; refusals are rare, and off the path of runs), so `ejctl why` can name the reason.
-pub(super) async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
+async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason: &str) {
     let result = ItemResult {
         v: 0,
         instance: ctx.me.to_string(),
@@ -80,38 +81,41 @@ pub(super) async fn refuse(ctx: &JobCtx, items: &[u32], source: &Source, reason:
     }
 }
 
-/// `maxTimeDiffSeconds`: compares this machine's clock with the registry's (the mtime of a
-/// node written now). Returns why the fire is refused, and logs, when the skew is over the limit
-/// or the registry's clock cannot be read.
-pub(super) async fn clock_within_limits(ctx: &JobCtx, config: &Effective) -> Result<(), String> {
-    let limit = config.config.max_time_diff_seconds;
-    if limit < 0 {
-        return Ok(());
-    }
+/// `maxTimeDiffSeconds`: the registry's clock, as the mtime of a node written now (`None`: no
+/// node to read), for [`crate::coord::firing::Firing`] to compare with this machine's; or why it
+/// could not be read.
+pub(super) async fn registry_clock(ctx: &JobCtx) -> Result<Option<i64>, String> {
     let node = ctx.paths.system_time();
-    let result = async {
+    let read = async {
         ctx.registry.put(&node, codec::EMPTY).await?;
         ctx.registry.exists(&node).await
-    }
-    .await;
-    match result {
-        Ok(Some(stat)) => match react::clock_skew(limit, ctx.now().timestamp_millis(), stat.mtime) {
-            None => Ok(()),
-            Some(skew_ms) => {
-                tracing::error!(
-                    job = %ctx.name(),
-                    skew_ms,
-                    "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
-                );
-                Err(format!(
-                    "clock skew: this machine's clock is {skew_ms} ms off the registry's, over maxTimeDiffSeconds = {limit}"
-                ))
-            }
-        },
-        Ok(None) => Ok(()),
-        Err(e) => {
+    };
+    read.await.map(|stat| stat.map(|stat| stat.mtime)).map_err(|e| e.to_string())
+}
+
+/// A fire refused on `items` ([`Refusal`]): logged, counted, reported to the error handler when
+/// the clock is at fault, and recorded on the items ([`refuse`]).
+pub(super) async fn refuse_fire(ctx: &JobCtx, config: &Effective, items: &[u32], source: &Source, refusal: &Refusal) {
+    let reason = refusal.reason();
+    match refusal {
+        Refusal::ClockSkew { skew_ms, limit } => tracing::error!(
+            job = %ctx.name(),
+            skew_ms,
+            "fire refused: time different between job server and register center exceed '{limit}' seconds, max time different is '{limit}' seconds"
+        ),
+        Refusal::ClockUnread(e) => {
             tracing::warn!(job = %ctx.name(), error = %e, "cannot read the registry clock; fire refused");
-            Err(format!("cannot read the registry's clock for the maxTimeDiffSeconds check: {e}"))
+        }
+        Refusal::Unrunnable(e) => {
+            let list: Vec<String> = items.iter().map(ToString::to_string).collect();
+            tracing::error!(job = %ctx.name(), items = %list.join(","), error = %e, "items not run");
         }
     }
+    if let Refusal::Unrunnable(_) = refusal {
+        ctx.settings.metrics.fire_refused(ctx.name(), metrics::Refusal::Config);
+    } else {
+        ctx.settings.metrics.fire_refused(ctx.name(), metrics::Refusal::ClockSkew);
+        super::super::report::clock_refused(ctx, config, source.label(), &reason);
+    }
+    refuse(ctx, items, source, &reason).await;
 }

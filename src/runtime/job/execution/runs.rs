@@ -290,7 +290,7 @@ impl Execution {
             let pending = view.sharding_pending(config.total());
             for (item, source) in done.rerun {
                 match fire::rerun(&source, pending, local.contains(&item)) {
-                    Rerun::Start => self.start_items(ctx, config, &view, vec![item], source).await,
+                    Rerun::Start => self.start_items(ctx, config, Arc::clone(&view), vec![item], source).await,
                     Rerun::WaitForSharding => self.fires().wait_for_sharding(source),
                     Rerun::Drop => {}
                 }

@@ -1,12 +1,17 @@
-//! Starting a fire's items here: their `running` nodes written (with monitoring), the first item's
-//! before the rest's, then their runs, under one trace group and the fire's listener phases.
+//! Carrying out a fire ([`Firing`]): the registry's clock read, the fire owed to busy items, what
+//! covers a trigger read, the items' `running` nodes written (with monitoring), and their runs
+//! started under one trace group and the fire's listener phases.
 
 use std::sync::Arc;
 
-use super::owed::clear_misfire;
+use futures::future::join_all;
+
+use super::owed::{clear_misfire, read_covered};
+use super::refusal::{refuse_fire, registry_clock};
 use super::runs::Launch;
-use super::{Execution, JobCtx};
+use super::{Execution, JobCtx, traced};
 use crate::coord::fire::Source;
+use crate::coord::firing::{FireAction, FireEvent, Firing, Note};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn;
 use crate::exec::Executor;
@@ -18,69 +23,96 @@ use crate::runtime::job::effective::Effective;
 use crate::sync::lock;
 
 impl Execution {
-    /// Writes the `running` nodes of `to_start` (with monitoring) and starts the items whose node
-    /// was written.
-    pub(super) async fn launch(
+    /// Carries out `firing`'s actions and answers them, until the fire is handled. `view` is the
+    /// job as the cache showed it when the fire was handled; it is looked at again after the
+    /// registry's clock was read (a round trip).
+    ///
+    /// With monitoring the processes start only once the transaction writing the items'
+    /// `running` nodes has succeeded: the spawn waits for that round trip, on purpose. The
+    /// transaction is where this instance takes the items — another instance's node makes it
+    /// fail — and so what keeps an item from running twice at once. Spawning while it is in
+    /// flight, and killing the process if it fails, would not keep that: a process that ran for a
+    /// moment may have done its work (a kill undoes nothing), and it would have overlapped the
+    /// very run whose node failed the transaction (a stale assignment here, an item failed over
+    /// meanwhile). A lost connection leaves the write's outcome unknown for a while, too. A fence
+    /// or an epoch check cannot help: they stop runs that started, not one that should not have.
+    /// In a fire of many items, what the first waits for is kept to one small round trip
+    /// ([`txn::first_alone`]).
+    pub(super) async fn drive(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
-        view: &JobSnapshot,
-        to_start: Vec<u32>,
-        source: Source,
-        executor: Arc<Executor>,
+        mut firing: Firing,
+        mut view: Arc<JobSnapshot>,
     ) {
-        let (monitor, misfire) = (config.config.monitor_execution, config.config.misfire);
-        // With monitoring the processes start only once the transaction writing the items'
-        // `running` nodes has succeeded: the spawn waits for that round trip, on purpose. The
-        // transaction is where this instance takes the items — another instance's node makes it
-        // fail — and so what keeps an item from running twice at once. Spawning while it is in
-        // flight, and killing the process if it fails, would not keep that: a process that ran
-        // for a moment may have done its work (a kill undoes nothing), and it would have
-        // overlapped the very run whose node failed the transaction (a stale assignment here, an
-        // item failed over meanwhile). A lost connection leaves the write's outcome unknown for a
-        // while, too. A fence or an epoch check cannot help: they stop runs that started, not
-        // one that should not have.
-        //
-        // In a fire of many items, what the first waits for is kept to one small round trip
-        // ([`txn::FIRST_ALONE_ABOVE`]): its node is written in a transaction of its own and its
-        // run started, then the rest's nodes in one transaction. The fire's
-        // task id and trace group name the items planned; an item of the rest found running
-        // elsewhere leaves the group, as it leaves ElasticJob's sharding context. A fire with
-        // listener phases writes all its nodes at once: its items wait for the `before` phase,
-        // which needs the items that start.
-        let listeners = crate::runtime::job::listeners::has_listeners(ctx, config);
-        let split = txn::first_alone(monitor, to_start.len(), listeners);
-        let (first, rest) = if split { to_start.split_at(1) } else { (&to_start[..], &[][..]) };
-        let started = if monitor {
-            self.mark_running(ctx, config, view, first).await
-        } else {
-            for &item in first {
-                if view.items.get(&item).is_some_and(|v| v.misfire) {
-                    clear_misfire(ctx, misfire, item).await;
+        let mut opened: Option<(String, Launch)> = None;
+        while let Some(action) = firing.poll_action() {
+            let event = match action {
+                FireAction::Deferred => {
+                    ctx.settings.metrics.fire_deferred(&ctx.probe, ctx.name(), firing.source().at());
+                    let source = firing.source().label();
+                    tracing::warn!(job = %ctx.name(), source = %source, "fire deferred: the registry is unreachable");
+                    continue;
                 }
-            }
-            first.to_vec()
-        };
-        if started.is_empty() {
-            if !rest.is_empty() {
-                // The first item runs elsewhere: the rest go as one fire of their own.
-                Box::pin(self.launch(ctx, config, view, rest.to_vec(), source, executor)).await;
-            }
-            return;
+                FireAction::ReadClock => {
+                    let read = registry_clock(ctx).await;
+                    view = ctx.snapshot_of(&self.cache.read());
+                    FireEvent::ClockRead(read)
+                }
+                FireAction::Refuse { items, refusal } => {
+                    refuse_fire(ctx, config, &items, firing.source(), &refusal).await;
+                    continue;
+                }
+                FireAction::Owe(items) => {
+                    let (this, at) = (&*self, firing.source().at());
+                    let owes = items.iter().map(|&item| async move { this.owe(ctx, item, at).await.then_some(item) });
+                    FireEvent::Owed(join_all(owes).await.into_iter().flatten().collect())
+                }
+                FireAction::ReadCovered(items) => {
+                    FireEvent::CoveredRead(read_covered(ctx, firing.source(), &items).await)
+                }
+                FireAction::StillRunning(items) => {
+                    traced::still_running(ctx, &task_id(ctx.name(), &items, ctx.me.as_str()), &items);
+                    continue;
+                }
+                FireAction::Mark(items) => FireEvent::Marked(self.mark_running(ctx, config, &view, &items).await),
+                FireAction::ClearMisfires(items) => {
+                    for item in items {
+                        clear_misfire(ctx, true, item).await;
+                    }
+                    continue;
+                }
+                FireAction::Open { planned, started } => {
+                    opened = Some(self.open_fire(ctx, config, &planned, &started, firing.source()));
+                    continue;
+                }
+                FireAction::Spawn(items) => {
+                    if let (Some(fire), Ok(executor)) = (&opened, &config.executor) {
+                        self.spawn_runs(ctx, config, &items, (&fire.0, &fire.1), firing.source(), executor);
+                    }
+                    continue;
+                }
+                FireAction::LeaveOut(items) => {
+                    if let Some((_, launch)) = &opened {
+                        let busy = self.busy();
+                        for item in items {
+                            busy.groups.leave_out(launch.group(), item);
+                        }
+                    }
+                    continue;
+                }
+                FireAction::WakeAt(at) => {
+                    let wait = (at - ctx.now()).to_std().unwrap_or_default();
+                    self.busy().ledger.wake_at((tokio::time::Instant::now() + wait).into_std());
+                    continue;
+                }
+                FireAction::Note(note) => {
+                    log_note(ctx, &note);
+                    continue;
+                }
+            };
+            firing.handle(event, self.fires(), &view, ctx.now());
         }
-        let planned: Vec<u32> = started.iter().chain(rest).copied().collect();
-        let (task, launch) = self.open_fire(ctx, config, &planned, &started, &source);
-        self.spawn_runs(ctx, config, &started, (&task, &launch), &source, &executor);
-        if rest.is_empty() {
-            return;
-        }
-        let later = self.mark_running(ctx, config, view, rest).await;
-        let busy = self.busy();
-        busy.state.spend_queued_misfires(&later);
-        for &item in rest.iter().filter(|item| !later.contains(item)) {
-            busy.groups.leave_out(launch.group(), item);
-        }
-        self.spawn_runs(ctx, config, &later, (&task, &launch), &source, &executor);
     }
 
     /// Opens the trace group and listener phases of a fire of the `planned` items, of which
@@ -94,7 +126,6 @@ impl Execution {
         started: &[u32],
         source: &Source,
     ) -> (String, Launch) {
-        self.fires().spend_queued_misfires(started);
         ctx.note_refusal(config, planned);
         let task = task_id(ctx.name(), planned, ctx.me.as_str());
         let busy = self.busy();
@@ -174,4 +205,29 @@ async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, ite
         }
     }
     started
+}
+
+/// Logs what a fire's machine notes.
+fn log_note(ctx: &JobCtx, note: &Note) {
+    let where_ = |here: bool| if here { "here" } else { "elsewhere" };
+    match note {
+        Note::OwedToAll => tracing::debug!(job = %ctx.name(), "fire during resharding: recorded as misfires"),
+        Note::WaitsForSharding => tracing::debug!(job = %ctx.name(), "fire waits for resharding"),
+        Note::OwingMissed { items } => tracing::info!(
+            job = %ctx.name(),
+            item_count = items,
+            "fires were missed while the registry was unreachable: owing the latest"
+        ),
+        Note::TriggerCovered(items) => {
+            let list: Vec<String> = items.iter().map(ToString::to_string).collect();
+            tracing::info!(job = %ctx.name(), items = %list.join(","), "trigger covered already: these items started a run after it was written");
+        }
+        Note::Skipped { item, here } => {
+            tracing::info!(job = %ctx.name(), item, "item still running {}: fire skipped (misfire is off)", where_(*here));
+        }
+        Note::Queued { item, here } => {
+            tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(*here));
+        }
+        Note::OwedLate { item } => tracing::info!(job = %ctx.name(), item, "late fire owed a run"),
+    }
 }

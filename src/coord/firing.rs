@@ -1,0 +1,523 @@
+//! One fire on this instance, from the moment it is handled to its runs started, as a machine
+//! without I/O in the shape of [`super::once_waiter`]. What each step decides is
+//! [`super::fire`]'s ([`gate`], [`plan_item`], [`trigger_covered`], [`FireState`]'s bookkeeping)
+//! and [`super::txn`]'s ([`txn::first_alone`]); the machine sequences them with the reads and
+//! writes they wait for, and applies their bookkeeping to the instance's [`FireState`].
+//!
+//! A fire goes through, each step only when the one before calls for it:
+//!
+//! 1. **The link.** With the registry unreachable, the fire is deferred ([`FireState::defer_offline`])
+//!    and runs once the registry answers again.
+//! 2. **The clock** (`maxTimeDiffSeconds`, when set): the registry's clock is read; a clock off by
+//!    more, or a registry whose clock cannot be read, refuses the fire on the local items.
+//! 3. **The gate** ([`gate`]): while resharding, the fire is owed to every item or waits for it.
+//! 4. **What covers a trigger**: a trigger with an identity reads whether runs started since it was
+//!    written ([`trigger_covered`]); those items get no run of it.
+//! 5. **Each item** ([`plan_item`]): busy items and late fires are owed the fire (the writes of
+//!    [`txn::owe`], all at once) and queued here as [`FireState::queue`] says; idle items start.
+//! 6. **The start**, when the configuration can run: with monitoring the `running` nodes are
+//!    written first, the first item's alone in a large fire ([`txn::first_alone`]); the fire's
+//!    trace group and listener phases open for the items that start; their runs start; the rest's
+//!    nodes follow, and what runs elsewhere leaves the group.
+//!
+//! The fire of a queued item ([`Firing::queued`]) and a rerun after a busy run
+//! ([`Firing::items`]) start at step 4; the fires missed while the registry was unreachable
+//! ([`Firing::missed`]) are owed at step 3.
+//!
+//! **Contract.** Every polled action that asks ([`FireAction::ReadClock`], [`FireAction::Owe`],
+//! [`FireAction::ReadCovered`], [`FireAction::Mark`]) must be carried out and answered with its
+//! event before the next action is polled; the others are carried out in the order they come.
+//! When [`Firing::poll_action`] returns `None` the fire is handled.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+
+use super::fire::{FireState, Gate, ItemPlan, Source, due, gate, plan_item, trigger_covered};
+use super::outbox::Outbox;
+use super::react;
+use super::snapshot::JobSnapshot;
+use super::txn;
+use crate::registry::NodeData;
+
+/// What a fire on this instance goes by, from the configuration and the worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    /// This instance's id.
+    pub me: String,
+    /// The job's sharding total.
+    pub total: u32,
+    /// `monitorExecution`.
+    pub monitor: bool,
+    /// `misfire`.
+    pub misfire: bool,
+    /// `maxTimeDiffSeconds` (negative: the clock is not checked).
+    pub max_time_diff_seconds: i32,
+    /// The job has listener phases (the items wait for the `before` phase).
+    pub listeners: bool,
+    /// Why the configuration cannot run, when it cannot: items due to start are refused.
+    pub unrunnable: Option<String>,
+    /// The registry answers: a fire handled without it is deferred.
+    pub link_ok: bool,
+    /// The simulator's injected bug `misfire-dropped` (set only by its mutation check): a fire
+    /// that finds its item busy, or comes during resharding, is dropped instead of owed.
+    pub drop_misfires: bool,
+}
+
+/// Why a fire is refused on the items, for [`FireAction::Refuse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The clock is `skew_ms` off the registry's, over `maxTimeDiffSeconds` = `limit`.
+    ClockSkew {
+        /// How far off.
+        skew_ms: i64,
+        /// The limit, in seconds.
+        limit: i32,
+    },
+    /// The registry's clock could not be read (the error).
+    ClockUnread(String),
+    /// The configuration cannot run (why).
+    Unrunnable(String),
+}
+
+impl Refusal {
+    /// What the items' `result` records.
+    pub fn reason(&self) -> String {
+        match self {
+            Refusal::ClockSkew { skew_ms, limit } => format!(
+                "clock skew: this machine's clock is {skew_ms} ms off the registry's, over maxTimeDiffSeconds = {limit}"
+            ),
+            Refusal::ClockUnread(e) => {
+                format!("cannot read the registry's clock for the maxTimeDiffSeconds check: {e}")
+            }
+            Refusal::Unrunnable(e) => format!("the worker cannot run the job: {e}"),
+        }
+    }
+}
+
+/// What to log, for [`FireAction::Note`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The fire comes during resharding: it is owed to every item.
+    OwedToAll,
+    /// The fire waits for resharding.
+    WaitsForSharding,
+    /// Fires were missed while the registry was unreachable: the latest is owed to `items`.
+    OwingMissed {
+        /// How many items.
+        items: usize,
+    },
+    /// Runs started after the trigger was written cover it on these items.
+    TriggerCovered(Vec<u32>),
+    /// The item is busy (`here`, or elsewhere) and misfire is off: the fire is skipped.
+    Skipped {
+        /// The item.
+        item: u32,
+        /// Busy here.
+        here: bool,
+    },
+    /// The item is busy (`here`, or elsewhere): the fire is owed a run.
+    Queued {
+        /// The item.
+        item: u32,
+        /// Busy here.
+        here: bool,
+    },
+    /// The fire came late to the idle item: it is owed a run.
+    OwedLate {
+        /// The item.
+        item: u32,
+    },
+}
+
+/// What to do, from [`Firing::poll_action`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FireAction {
+    /// The registry is unreachable: the fire is deferred until it answers again.
+    Deferred,
+    /// Read the registry's clock (write the system-time node, read its mtime); answer
+    /// [`FireEvent::ClockRead`].
+    ReadClock,
+    /// Record the fire refused on these items.
+    Refuse {
+        /// The items.
+        items: Vec<u32>,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// Owe the fire to these items ([`txn::owe`], each unless a run covered it); answer
+    /// [`FireEvent::Owed`].
+    Owe(Vec<u32>),
+    /// Read, per item, what shows whether a run covered the trigger: its result under the
+    /// trigger's token (a `job trigger --wait`), else the item's start stamp; answer
+    /// [`FireEvent::CoveredRead`].
+    ReadCovered(Vec<u32>),
+    /// These items are busy with a run here (the trace's status rows).
+    StillRunning(Vec<u32>),
+    /// Write the `running` nodes of these items ([`txn::mark_running`]); answer
+    /// [`FireEvent::Marked`] with the items whose node was written.
+    Mark(Vec<u32>),
+    /// Delete the `misfire` nodes of these items, which start without monitoring (with misfire
+    /// on: the run covers what they owe).
+    ClearMisfires(Vec<u32>),
+    /// Open the fire's trace group and listener phases: `planned` are its items, of which
+    /// `started` start now.
+    Open {
+        /// The items planned.
+        planned: Vec<u32>,
+        /// The items starting now.
+        started: Vec<u32>,
+    },
+    /// Start the runs of these items in the fire opened.
+    Spawn(Vec<u32>),
+    /// These items of the fire opened run elsewhere: they leave its group.
+    LeaveOut(Vec<u32>),
+    /// The fire stays queued until this clock reaches its instant: look again then.
+    WakeAt(DateTime<Utc>),
+    /// Something to log.
+    Note(Note),
+}
+
+/// What happened, for [`Firing::handle`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FireEvent {
+    /// Answers [`FireAction::ReadClock`]: the registry's clock (ms; `None`: nothing to compare),
+    /// or why it could not be read.
+    ClockRead(Result<Option<i64>, String>),
+    /// Answers [`FireAction::Owe`]: the items whose fire is owed (recorded, or assumed owed when
+    /// the registry failed: a repeat at worst, never a miss).
+    Owed(BTreeSet<u32>),
+    /// Answers [`FireAction::ReadCovered`]: the nodes, in the order asked (`None`: the read
+    /// failed; nothing counts as covered).
+    CoveredRead(Option<Vec<Option<NodeData>>>),
+    /// Answers [`FireAction::Mark`]: the items whose `running` node was written.
+    Marked(Vec<u32>),
+}
+
+/// Where the fire stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stage {
+    /// The registry's clock is being read.
+    Clock,
+    /// The fire is being owed to `pending`'s items; then `to_start` start.
+    Owing(Planned),
+    /// What covers the trigger on `items` is being read.
+    Covering(Vec<u32>),
+    /// The `running` nodes of the first items are being written; `rest` follow.
+    MarkingFirst {
+        /// The items whose nodes follow.
+        rest: Vec<u32>,
+    },
+    /// The `running` nodes of the rest are being written.
+    MarkingRest(Vec<u32>),
+    /// Handled.
+    Over,
+}
+
+/// The items of a fire, planned.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Planned {
+    /// Items owed the fire, and whether each is busy (`Some(here)`) or late (`None`).
+    pending: Vec<(u32, Option<bool>)>,
+    /// Items busy with a run here.
+    busy_here: Vec<u32>,
+    /// Items to start.
+    to_start: Vec<u32>,
+}
+
+/// One fire on this instance (see the module docs).
+#[derive(Debug)]
+pub struct Firing {
+    source: Source,
+    facts: Facts,
+    stage: Stage,
+    actions: Outbox<FireAction>,
+}
+
+impl Firing {
+    fn new(source: Source, facts: Facts) -> Firing {
+        Firing { source, facts, stage: Stage::Over, actions: Outbox::default() }
+    }
+
+    /// A fire from its timer or a trigger, handled at `now`.
+    pub fn fire(source: Source, facts: Facts, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) -> Firing {
+        let mut firing = Firing::new(source, facts);
+        if !firing.facts.link_ok {
+            state.defer_offline(firing.source.at());
+            firing.actions.push(FireAction::Deferred);
+        } else if firing.facts.max_time_diff_seconds >= 0 {
+            firing.stage = Stage::Clock;
+            firing.actions.push(FireAction::ReadClock);
+        } else {
+            firing.gate(state, view, now);
+        }
+        firing
+    }
+
+    /// The fire `source` for `items`, which are local: a rerun after a busy run, or what a fire
+    /// gated to run calls for.
+    pub fn items(
+        source: Source,
+        items: Vec<u32>,
+        facts: Facts,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) -> Firing {
+        let mut firing = Firing::new(source, facts);
+        firing.run(items, state, view, now);
+        firing
+    }
+
+    /// A fire queued for `item` (or owed by its `misfire` node), now that nothing runs the item
+    /// anywhere. One owed by a clock ahead of this one stays queued until this clock gets there
+    /// ([`FireAction::WakeAt`]): started now, its run would start before the fire it is for.
+    pub fn queued(
+        source: Source,
+        item: u32,
+        facts: Facts,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) -> Firing {
+        if due(source.at(), now) {
+            return Firing::items(source, vec![item], facts, state, view, now);
+        }
+        state.queue(item, &source, true, true);
+        let mut firing = Firing::new(source, facts);
+        firing.actions.push(FireAction::WakeAt(firing.source.at()));
+        firing
+    }
+
+    /// The latest of the fires missed while the registry was unreachable, owed to the local
+    /// items (to every item while resharding), each unless a run that started at or after it
+    /// covers it: meanwhile the items may have been failed over and run elsewhere.
+    pub fn missed(at: DateTime<Utc>, facts: Facts, view: &JobSnapshot) -> Firing {
+        let source = Source::Misfire(at);
+        let items = match gate(view, &facts.me, facts.total, true, &source) {
+            Gate::Run(items) => items,
+            Gate::OweToAll | Gate::Wait => (0..facts.total).collect(),
+        };
+        let mut firing = Firing::new(source, facts);
+        firing.actions.push(FireAction::Note(Note::OwingMissed { items: items.len() }));
+        firing.owe(items, Planned::default());
+        firing
+    }
+
+    /// The fire handled.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The next action, if any; `None` once the fire is handled (or waits for an answer).
+    pub fn poll_action(&mut self) -> Option<FireAction> {
+        self.actions.pop()
+    }
+
+    /// An answer. One to nothing asked is ignored.
+    pub fn handle(&mut self, event: FireEvent, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
+        match (std::mem::replace(&mut self.stage, Stage::Over), event) {
+            (Stage::Clock, FireEvent::ClockRead(read)) => self.clock_read(read, state, view, now),
+            (Stage::Owing(planned), FireEvent::Owed(owed)) => self.owed(planned, &owed, state, view),
+            (Stage::Covering(items), FireEvent::CoveredRead(nodes)) => self.covered(items, nodes, state, view, now),
+            (Stage::MarkingFirst { rest }, FireEvent::Marked(started)) => self.started(started, rest, state, view),
+            (Stage::MarkingRest(rest), FireEvent::Marked(later)) => {
+                state.spend_queued_misfires(&later);
+                let left: Vec<u32> = rest.into_iter().filter(|item| !later.contains(item)).collect();
+                if !left.is_empty() {
+                    self.actions.push(FireAction::LeaveOut(left));
+                }
+                if !later.is_empty() {
+                    self.actions.push(FireAction::Spawn(later));
+                }
+            }
+            (stage, _) => self.stage = stage,
+        }
+    }
+
+    fn clock_read(
+        &mut self,
+        read: Result<Option<i64>, String>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) {
+        let limit = self.facts.max_time_diff_seconds;
+        let refusal = match read {
+            Err(e) => Some(Refusal::ClockUnread(e)),
+            Ok(registry_ms) => registry_ms
+                .and_then(|ms| react::clock_skew(limit, now.timestamp_millis(), ms))
+                .map(|skew_ms| Refusal::ClockSkew { skew_ms, limit }),
+        };
+        match refusal {
+            Some(refusal) => {
+                let items = view.local_items(&self.facts.me, self.facts.total);
+                self.actions.push(FireAction::Refuse { items, refusal });
+            }
+            None => self.gate(state, view, now),
+        }
+    }
+
+    fn gate(&mut self, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
+        let Facts { total, misfire, .. } = self.facts;
+        match gate(view, &self.facts.me, total, misfire, &self.source) {
+            Gate::OweToAll if self.facts.drop_misfires => {}
+            Gate::OweToAll => {
+                self.actions.push(FireAction::Note(Note::OwedToAll));
+                self.owe((0..total).collect(), Planned::default());
+            }
+            Gate::Wait => {
+                self.actions.push(FireAction::Note(Note::WaitsForSharding));
+                state.wait_for_sharding(self.source.clone());
+            }
+            Gate::Run(items) => self.run(items, state, view, now),
+        }
+    }
+
+    /// Step 4: a trigger first reads what covers it.
+    fn run(&mut self, items: Vec<u32>, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
+        let identified = self.source.fire_id().is_some_and(|id| id.trigger.is_some());
+        if identified && !items.is_empty() {
+            self.actions.push(FireAction::ReadCovered(items.clone()));
+            self.stage = Stage::Covering(items);
+        } else {
+            self.plan(items, state, view, now);
+        }
+    }
+
+    fn covered(
+        &mut self,
+        items: Vec<u32>,
+        nodes: Option<Vec<Option<NodeData>>>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) {
+        let written = self.source.fire_id().and_then(|id| id.trigger);
+        let by_result = self.source.token().is_some();
+        let covered: BTreeSet<u32> = match (written, nodes) {
+            (Some(written), Some(nodes)) => items
+                .iter()
+                .zip(nodes)
+                .filter(|(_, node)| trigger_covered(written, by_result, node.as_ref()))
+                .map(|(&item, _)| item)
+                .collect(),
+            _ => BTreeSet::new(),
+        };
+        if !covered.is_empty() {
+            self.actions.push(FireAction::Note(Note::TriggerCovered(covered.iter().copied().collect())));
+        }
+        let items = items.into_iter().filter(|item| !covered.contains(item)).collect();
+        self.plan(items, state, view, now);
+    }
+
+    /// Step 5.
+    fn plan(&mut self, items: Vec<u32>, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
+        let Facts { monitor, misfire, .. } = self.facts;
+        let mut planned = Planned::default();
+        let mut to_owe = Vec::new();
+        for item in items {
+            let snapshot = view.items.get(&item).cloned().unwrap_or_default();
+            match plan_item(&snapshot, state.slot(item), &self.source, &self.facts.me, (monitor, misfire), now) {
+                ItemPlan::Disabled | ItemPlan::Covered => {}
+                ItemPlan::Skipped { here } => self.actions.push(FireAction::Note(Note::Skipped { item, here })),
+                ItemPlan::Busy { .. } if self.facts.drop_misfires => {}
+                ItemPlan::Busy { here, owe } => {
+                    if here {
+                        planned.busy_here.push(item);
+                    }
+                    if owe {
+                        to_owe.push(item);
+                    }
+                    planned.pending.push((item, Some(here)));
+                }
+                ItemPlan::OweLate => {
+                    to_owe.push(item);
+                    planned.pending.push((item, None));
+                }
+                ItemPlan::Start => planned.to_start.push(item),
+            }
+        }
+        if to_owe.is_empty() {
+            self.owed(planned, &BTreeSet::new(), state, view);
+        } else {
+            self.owe(to_owe, planned);
+        }
+    }
+
+    fn owe(&mut self, items: Vec<u32>, planned: Planned) {
+        if items.is_empty() {
+            return;
+        }
+        self.actions.push(FireAction::Owe(items));
+        self.stage = Stage::Owing(planned);
+    }
+
+    fn owed(&mut self, planned: Planned, owed: &BTreeSet<u32>, state: &mut FireState, view: &JobSnapshot) {
+        let Planned { pending, busy_here, to_start } = planned;
+        for (item, busy) in pending {
+            let owed = owed.contains(&item);
+            match busy {
+                Some(here) if state.queue(item, &self.source, here, owed) => {
+                    self.actions.push(FireAction::Note(Note::Queued { item, here }));
+                }
+                None if owed => self.actions.push(FireAction::Note(Note::OwedLate { item })),
+                _ => {}
+            }
+        }
+        if !busy_here.is_empty() {
+            self.actions.push(FireAction::StillRunning(busy_here));
+        }
+        self.start(to_start, state, view);
+    }
+
+    /// Step 6.
+    fn start(&mut self, to_start: Vec<u32>, state: &mut FireState, view: &JobSnapshot) {
+        if to_start.is_empty() {
+            return;
+        }
+        if let Some(e) = &self.facts.unrunnable {
+            let refusal = Refusal::Unrunnable(e.clone());
+            self.actions.push(FireAction::Refuse { items: to_start, refusal });
+            return;
+        }
+        let mut first = to_start;
+        let rest = if txn::first_alone(self.facts.monitor, first.len(), self.facts.listeners) {
+            first.split_off(1)
+        } else {
+            Vec::new()
+        };
+        if self.facts.monitor {
+            self.actions.push(FireAction::Mark(first));
+            self.stage = Stage::MarkingFirst { rest };
+            return;
+        }
+        let owed = |item: &u32| self.facts.misfire && view.items.get(item).is_some_and(|v| v.misfire);
+        let misfires: Vec<u32> = first.iter().copied().filter(owed).collect();
+        if !misfires.is_empty() {
+            self.actions.push(FireAction::ClearMisfires(misfires));
+        }
+        self.started(first, rest, state, view);
+    }
+
+    /// The first items' nodes are written (`started`): their fire opens and they start; the
+    /// rest's nodes follow. When the first runs elsewhere, the rest go as a fire of their own.
+    fn started(&mut self, started: Vec<u32>, rest: Vec<u32>, state: &mut FireState, view: &JobSnapshot) {
+        if started.is_empty() {
+            self.start(rest, state, view);
+            return;
+        }
+        state.spend_queued_misfires(&started);
+        let planned = started.iter().chain(&rest).copied().collect();
+        self.actions.push(FireAction::Open { planned, started: started.clone() });
+        self.actions.push(FireAction::Spawn(started));
+        if !rest.is_empty() {
+            self.actions.push(FireAction::Mark(rest.clone()));
+            self.stage = Stage::MarkingRest(rest);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "firing_tests.rs"]
+mod tests;
