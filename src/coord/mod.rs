@@ -2,6 +2,7 @@
 
 pub mod claimer;
 pub mod elector;
+pub mod ending;
 pub mod failover;
 pub mod fire;
 pub mod firing;

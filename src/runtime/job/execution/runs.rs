@@ -1,22 +1,23 @@
 //! Run tasks: starting an item's execution, and what happens when it ends — its outcome logged
-//! and reported to a waiting `job trigger --wait`, its nodes cleared in one batch together with
-//! the items' `result` leaves (which list the registry values the run refused), an owed misfire
-//! settled, a queued fire run again.
+//! and reported to a waiting `job trigger --wait`, its trace rows and `result` leaf (which lists
+//! the registry values the run refused) made; then what [`Ending`] calls for carried out: an owed
+//! misfire settled, the nodes cleared in one batch together with the `result` leaves, what the
+//! registry failed left to the ledger, a queued fire run again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use tokio::task::JoinError;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::refusal::Refusals;
-use super::{Execution, JobCtx, Owner, Unsettled, apply_all, lock, owed::settle_misfire, traced};
-use crate::coord::fire::{self, Ended, Rerun, RunInfo, Source, StopCleanup, stop_cleanup};
+use super::{Execution, JobCtx, Owner, apply_all, lock, owed::settle_misfire, traced};
+use crate::coord::ending::{self, EndAction, EndEvent, Ending, Facts as EndFacts, Nodes};
+use crate::coord::fire::{Ended, RunInfo, Source};
 use crate::coord::pin;
 use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
@@ -226,7 +227,7 @@ impl Execution {
             let finished = self.finish_active(ctx, *item, run.id, &end.outcome);
             epochs.extend(finished.epoch.map(|e| (*item, e)));
             log_outcome(ctx.name(), *item, run, finished.elapsed_ms, &end.outcome);
-            if !end.outcome.success && !end.fenced {
+            if ending::alerts(end.outcome.success, end.fenced, false) {
                 ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
             }
             record_trigger_result(ctx, *item, run, finished.elapsed_ms, &end.outcome).await;
@@ -238,63 +239,81 @@ impl Execution {
         }
         // Without monitoring no result is written, but a change of what the runs refuse is.
         self.busy().refusals.record(ctx, refusals).await;
-        for item in &done.fenced {
-            tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
-            lock(&self.local).remove(item);
-            self.busy().ledger.fence(*item);
-        }
-        // A run covers the owed fire no later than its start: its misfire node goes before its
-        // running node, which keeps every other instance off the item meanwhile — the other
-        // order lets the next owner read the node and run the fire again. When the misfire
-        // cannot be settled, the run's nodes stay until it is (retried).
-        let owed_misfire =
-            |item: u32| config.config.misfire && cache.read().exists(&ctx.paths.item_leaf(item, ItemLeaf::Misfire));
-        let mut unsettled: BTreeMap<u32, DateTime<Utc>> = BTreeMap::new();
-        for &(item, started) in &done.settle {
-            if owed_misfire(item) && settle_misfire(ctx, item, started).await.is_err() {
-                unsettled.insert(item, started);
-            }
-        }
-        // The settled items of `items` written in the session in effect now (`fresh`) or an
-        // earlier one. Read right before each request (the awaits above may outlast a session),
-        // which then fails rather than be applied in a later session.
-        let settled = |items: &[u32], fresh: bool| -> Vec<u32> {
-            let now = ctx.registry.session().borrow().epoch;
-            let current = |i: &u32| epochs.get(i).is_none_or(|e| *e == now);
-            items.iter().copied().filter(|i| !unsettled.contains_key(i) && fresh == current(i)).collect()
+        let owed: BTreeSet<u32> = {
+            let nodes = cache.read();
+            let owes = |item: &u32| nodes.exists(&ctx.paths.item_leaf(*item, ItemLeaf::Misfire));
+            done.settle.iter().map(|(item, _)| *item).filter(owes).collect()
         };
-        let results_of = |items: &[u32]| -> Vec<ResultWrite> {
-            results.iter().filter(|r| items.contains(&r.item)).cloned().collect()
-        };
-        let mut failed: Vec<String> = Vec::new();
-        for fresh in [true, false] {
-            if config.config.monitor_execution {
-                let items = settled(&done.clear_running, fresh);
-                failed.extend(clear_running(ctx, &items, &results_of(&items), fresh).await);
-            }
-            let items = settled(&done.complete_failover, fresh);
-            failed.extend(complete_failovers(ctx, &items, &results_of(&items), fresh).await);
-        }
-        let mut left = false;
-        for &(item, _) in &done.settle {
-            let (settle, claim) = (unsettled.get(&item).copied(), done.complete_failover.contains(&item));
-            let monitor = config.config.monitor_execution;
-            left |= self.keep(item, Unsettled::after_end(&ctx.paths, item, settle, &failed, claim, monitor), true);
-        }
-        if left {
-            self.schedule_clear(true, &ctx.settings.jitter);
-        }
-        if !done.rerun.is_empty() {
-            let view = ctx.snapshot(cache);
-            let local = view.local_items(ctx.me.as_str(), config.total());
-            let pending = view.sharding_pending(config.total());
-            for (item, source) in done.rerun {
-                match fire::rerun(&source, pending, local.contains(&item)) {
-                    Rerun::Start => self.start_items(ctx, config, Arc::clone(&view), vec![item], source).await,
-                    Rerun::WaitForSharding => self.fires().wait_for_sharding(source),
-                    Rerun::Drop => {}
+        let ending = Ending::ended(ctx.paths.clone(), end_facts(ctx, config), done, epochs, &owed, epoch(ctx));
+        self.settle(ctx, config, cache, ending, &results).await;
+    }
+
+    /// Carries out what settling ended runs calls for ([`Ending`]) and answers it. `results`: the
+    /// `result` leaves of the runs, written with their nodes' deletes.
+    async fn settle(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        mut ending: Ending,
+        results: &[ResultWrite],
+    ) {
+        let mut view = None;
+        while let Some(action) = ending.poll_action() {
+            let event = match action {
+                EndAction::Fenced(items) => {
+                    for item in items {
+                        tracing::warn!(job = %ctx.name(), item, "item killed: cut off from the registry");
+                        lock(&self.local).remove(&item);
+                        self.busy().ledger.fence(item);
+                    }
+                    continue;
                 }
-            }
+                EndAction::Settle(items) => {
+                    let mut failed = BTreeSet::new();
+                    for (item, started) in items {
+                        if settle_misfire(ctx, item, started).await.is_err() {
+                            failed.insert(item);
+                        }
+                    }
+                    EndEvent::Settled { failed, epoch: epoch(ctx) }
+                }
+                EndAction::Clear { nodes, items, fresh } => {
+                    let results: Vec<ResultWrite> =
+                        results.iter().filter(|r| items.contains(&r.item)).cloned().collect();
+                    let failed = match nodes {
+                        Nodes::Running => clear_running(ctx, &items, &results, fresh).await,
+                        Nodes::Claims => complete_failovers(ctx, &items, &results, fresh).await,
+                    };
+                    EndEvent::Cleared { failed, epoch: epoch(ctx) }
+                }
+                EndAction::Keep(kept) => {
+                    let mut left = false;
+                    for (item, unsettled) in kept {
+                        left |= self.keep(item, unsettled, true);
+                    }
+                    if left {
+                        self.schedule_clear(true, &ctx.settings.jitter);
+                    }
+                    continue;
+                }
+                EndAction::Look => {
+                    let now = ctx.snapshot(cache);
+                    ending.look(&now);
+                    view = Some(now);
+                    continue;
+                }
+                EndAction::Rerun(item, source) => {
+                    let view = view.clone().unwrap_or_else(|| ctx.snapshot(cache));
+                    self.start_items(ctx, config, view, vec![item], source).await;
+                    continue;
+                }
+                EndAction::WaitForSharding(source) => {
+                    self.fires().wait_for_sharding(source);
+                    continue;
+                }
+            };
+            ending.handle(event);
         }
     }
 
@@ -372,27 +391,25 @@ impl Execution {
         self.meter_end(ctx, &end);
         let Some(run) = self.fires().finish_stopping(end.item, end.id) else { return };
         let finished = self.finish_active(ctx, end.item, run.id, &end.outcome);
-        let run_epoch = finished.epoch;
         log_outcome(ctx.name(), end.item, &run, finished.elapsed_ms, &end.outcome);
+        if ending::alerts(end.outcome.success, end.fenced, end.outcome.killed) {
+            ctx.alerts.failed(&config.checked.error_handler, failure(ctx, end.item, &run, &end.outcome));
+        }
         record_trigger_result(ctx, end.item, &run, finished.elapsed_ms, &end.outcome).await;
-        let (failover, monitor) = (config.config.failover, config.config.monitor_execution);
-        // Stopping: what cannot be cleared now is left for whoever sees this instance leave. A
-        // completed run settles the misfire it covers first, as in `on_ends`; if it cannot, its
-        // nodes stay too, so that the misfire is not run by the next owner while they last.
+        // Stopping: what cannot be cleared now is left for whoever sees this instance leave.
         let result = [result_write(ctx, cache, end.item, &run, &end.outcome, &finished.refused)];
-        let cleanup = stop_cleanup(&run.source, end.fenced, end.outcome.killed, failover, monitor);
-        let unsettled = cleanup != StopCleanup::Keep
-            && !end.outcome.killed
-            && config.config.misfire
-            && settle_misfire(ctx, end.item, run.started_at).await.is_err();
-        // In the session its nodes were written in: read right before the request (see `on_ends`).
-        let fresh = run_epoch.is_none_or(|e| e == ctx.registry.session().borrow().epoch);
-        let _ = match cleanup {
-            _ if unsettled => Vec::new(),
-            StopCleanup::Keep => Vec::new(),
-            StopCleanup::ClearRunning => clear_running(ctx, &[end.item], &result, fresh).await,
-            StopCleanup::CompleteFailover => complete_failovers(ctx, &[end.item], &result, fresh).await,
-        };
+        let facts = end_facts(ctx, config);
+        let ended = (end.item, &run);
+        let ending = Ending::stopped(
+            ctx.paths.clone(),
+            facts,
+            ended,
+            end.fenced,
+            end.outcome.killed,
+            finished.epoch,
+            epoch(ctx),
+        );
+        self.settle(ctx, config, cache, ending, &result).await;
         lock(&self.local).remove(&end.item);
     }
 
@@ -494,4 +511,21 @@ fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &I
         ),
         None => tracing::warn!(job = %job, item, source = %source, elapsed_ms, error = %error, "item failed"),
     }
+}
+
+/// What settling ended runs goes by ([`crate::coord::ending::Facts`]).
+fn end_facts(ctx: &JobCtx, config: &Effective) -> EndFacts {
+    let c = &config.config;
+    EndFacts {
+        me: ctx.me.to_string(),
+        total: config.total(),
+        monitor: c.monitor_execution,
+        misfire: c.misfire,
+        failover: c.failover,
+    }
+}
+
+/// The registry session in effect now.
+fn epoch(ctx: &JobCtx) -> u64 {
+    ctx.registry.session().borrow().epoch
 }
