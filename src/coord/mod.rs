@@ -6,6 +6,7 @@ pub mod ending;
 pub mod failover;
 pub mod fire;
 pub mod firing;
+pub mod group;
 pub mod leader;
 pub mod ledger;
 pub mod once;

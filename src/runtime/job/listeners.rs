@@ -6,7 +6,7 @@
 //! for (up to the graceful deadline) when the job stops — once-per-fire waits end at once then,
 //! a callback in progress is let finish.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, OnceLock};
 
@@ -22,6 +22,7 @@ use super::once::OnceFire;
 use super::report::Reporter;
 use crate::config::schema::listener_key;
 use crate::coord::fire::{FireId, Source};
+use crate::coord::group::Group;
 use crate::coord::once::Mark;
 use crate::exec::context::task_id;
 use crate::listener::{DistributeOnceListener, FireContext, JobListener};
@@ -77,8 +78,8 @@ pub(crate) type Before = Shared<BoxFuture<'static, ()>>;
 struct Fire {
     context: Arc<FireContext>,
     listeners: Arc<Vec<Arc<dyn JobListener>>>,
-    pending: BTreeSet<u32>,
-    failed: Vec<u32>,
+    /// Its items here: the `after` phase runs once the last ended, with the failed ones.
+    items: Group<()>,
     before: Before,
     once: Option<Arc<OnceFire>>,
     report: Arc<Reporter>,
@@ -162,8 +163,7 @@ impl Phases {
         .boxed()
         .shared();
         self.spawn(before.clone());
-        let pending = items.iter().copied().collect();
-        let fire = Fire { context, listeners, pending, failed: Vec::new(), before, once, report };
+        let fire = Fire { context, listeners, items: Group::new(items), before, once, report };
         self.fires.insert(group, fire);
     }
 
@@ -225,15 +225,11 @@ impl Phases {
     /// the `after_once` one.
     pub(crate) fn close_item(&mut self, group: u64, item: u32, success: bool) {
         let Some(fire) = self.fires.get_mut(&group) else { return };
-        fire.pending.remove(&item);
-        if !success {
-            fire.failed.push(item);
-        }
+        let over = fire.items.close(item, (!success).then_some(()));
         if let Some(once) = fire.once.clone().filter(|o| !o.after.is_empty()) {
             self.spawn(async move { once.item_completed(item, !success).await });
         }
-        let Some(fire) = self.fires.get(&group) else { return };
-        if !fire.pending.is_empty() {
+        if !over {
             return;
         }
         let Some(fire) = self.fires.remove(&group) else { return };
@@ -243,10 +239,11 @@ impl Phases {
         if fire.listeners.is_empty() {
             return;
         }
+        let failed = fire.items.failed_items();
         self.spawn(async move {
             fire.before.await;
             for listener in fire.listeners.iter() {
-                if let Err(e) = listener.after(&fire.context, &fire.failed).await {
+                if let Err(e) = listener.after(&fire.context, &failed).await {
                     fire.report.listener_failed(&fire.context, listener_key::AFTER, &e);
                     break;
                 }

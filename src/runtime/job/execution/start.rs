@@ -96,7 +96,7 @@ impl Execution {
                     if let Some((_, launch)) = &opened {
                         let busy = self.busy();
                         for item in items {
-                            busy.groups.leave_out(launch.group(), item);
+                            busy.groups.leave_out(ctx, launch.group(), item);
                         }
                     }
                     continue;

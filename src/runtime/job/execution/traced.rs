@@ -6,28 +6,22 @@
 //! Every function here only builds events and hands them to [`crate::trace::Tracer::emit`],
 //! which never waits; with no `[trace]` configured they do nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
 use super::JobCtx;
 use crate::coord::fire::Source;
+use crate::coord::group::Group;
 use crate::exec::ItemOutcome;
 use crate::trace::event::{self, RunEnd, RunStart, StatusTrace, TraceEvent};
 
-/// The items of one fire started together on this instance, until the last one ends.
-struct Group {
-    task_id: String,
-    items: Vec<u32>,
-    pending: BTreeSet<u32>,
-    errors: Vec<(u32, String)>,
-}
-
-/// The fires in progress on this instance, for their closing status row.
+/// The fires in progress on this instance, for their closing status row: each fire's
+/// [`Group`], its items' failures with their reasons.
 #[derive(Default)]
 pub(super) struct FireGroups {
     next: u64,
-    groups: BTreeMap<u64, Group>,
+    groups: BTreeMap<u64, (String, Group<String>)>,
 }
 
 impl FireGroups {
@@ -39,44 +33,36 @@ impl FireGroups {
         }
         status(ctx, task_id, items, event::TASK_STAGING, event::staging_message(ctx.name()));
         status(ctx, task_id, items, event::TASK_RUNNING, String::new());
-        let group = Group {
-            task_id: task_id.to_string(),
-            items: items.to_vec(),
-            pending: items.iter().copied().collect(),
-            errors: Vec::new(),
-        };
-        self.groups.insert(self.next, group);
+        self.groups.insert(self.next, (task_id.to_string(), Group::new(items)));
         self.next
     }
 
     /// An item of group `id` did not start after all (it was found running elsewhere): the
     /// group's closing row leaves it out.
-    pub(super) fn leave_out(&mut self, id: u64, item: u32) {
-        if let Some(group) = self.groups.get_mut(&id) {
-            group.items.retain(|&i| i != item);
-            group.pending.remove(&item);
+    pub(super) fn leave_out(&mut self, ctx: &JobCtx, id: u64, item: u32) {
+        if self.groups.get_mut(&id).is_some_and(|(_, group)| group.leave_out(item)) {
+            self.close(ctx, id);
         }
     }
 
     /// An item of group `id` ended; the last one writes `TASK_FINISHED`, or `TASK_ERROR` with
     /// the causes of the failed items.
     pub(super) fn close_item(&mut self, ctx: &JobCtx, id: u64, item: u32, outcome: &ItemOutcome) {
-        let Some(group) = self.groups.get_mut(&id) else { return };
-        group.pending.remove(&item);
-        if let Some(reason) = outcome.reason() {
-            group.errors.push((item, reason));
+        let failure = (!outcome.success).then(|| outcome.reason().unwrap_or_else(|| "failed".to_string()));
+        if self.groups.get_mut(&id).is_some_and(|(_, group)| group.close(item, failure)) {
+            self.close(ctx, id);
         }
-        if !group.pending.is_empty() {
-            return;
-        }
-        if let Some(group) = self.groups.remove(&id) {
-            let (state, message) = if group.errors.is_empty() {
-                (event::TASK_FINISHED, String::new())
-            } else {
-                (event::TASK_ERROR, event::error_message(&group.errors))
-            };
-            status(ctx, &group.task_id, &group.items, state, message);
-        }
+    }
+
+    /// Group `id` is over: its closing row.
+    fn close(&mut self, ctx: &JobCtx, id: u64) {
+        let Some((task_id, group)) = self.groups.remove(&id) else { return };
+        let (state, message) = if group.failed().is_empty() {
+            (event::TASK_FINISHED, String::new())
+        } else {
+            (event::TASK_ERROR, event::error_message(group.failed()))
+        };
+        status(ctx, &task_id, group.items(), state, message);
     }
 }
 
