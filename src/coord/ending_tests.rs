@@ -6,17 +6,11 @@
 //! fires queued behind the runs (run again, waiting for resharding, dropped); a run that ended
 //! while the job stops; answers to nothing asked.
 
-use chrono::Duration;
-
 use super::*;
 use crate::coord::fire::{Ended, FireState};
-use crate::coord::snapshot::ItemSnapshot;
+use crate::coord::fixtures::{ME, OTHER, t, view_with};
 use crate::coord::txn;
-use crate::registry::codec::ServerStatus;
 use crate::registry::path::ItemLeaf;
-
-const ME: &str = "10.0.0.1@-@1";
-const OTHER: &str = "10.0.0.2@-@2";
 
 /// The session in effect when the runs ended.
 const NOW: u64 = 7;
@@ -24,11 +18,6 @@ const NOW: u64 = 7;
 const OLD: u64 = 6;
 /// The session after a change.
 const NEXT: u64 = 8;
-
-/// Instants in seconds after an arbitrary origin.
-fn t(secs: i64) -> DateTime<Utc> {
-    DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
-}
 
 /// When the run of `item` started.
 fn started(item: u32) -> DateTime<Utc> {
@@ -60,21 +49,9 @@ fn facts() -> Facts {
     Facts { me: ME.into(), total: 3, monitor: true, misfire: true, failover: true }
 }
 
-fn view_with(owners: &[(u32, &str)]) -> JobSnapshot {
-    let mut v = JobSnapshot::default();
-    v.instances.insert(ME.into(), None);
-    v.instances.insert(OTHER.into(), None);
-    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
-    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
-    for (i, owner) in owners {
-        v.items.insert(*i, ItemSnapshot { owner: Some((*owner).into()), ..ItemSnapshot::default() });
-    }
-    v
-}
-
 /// Items 0 and 2 here, 1 elsewhere.
 fn settled() -> JobSnapshot {
-    view_with(&[(0, ME), (1, OTHER), (2, ME)])
+    view_with(&[(0, ME), (1, OTHER), (2, ME)], &[])
 }
 
 /// The same, with resharding flagged.
@@ -382,10 +359,10 @@ fn queued_fires_run_again_wait_for_resharding_or_are_dropped() {
         ),
         (
             "item 0 moved: its fire goes",
-            view_with(&[(0, OTHER), (1, OTHER), (2, ME)]),
+            view_with(&[(0, OTHER), (1, OTHER), (2, ME)], &[]),
             vec![EndAction::Rerun(2, trigger())],
         ),
-        ("no item is local any more", view_with(&[(0, OTHER), (1, OTHER), (2, OTHER)]), vec![]),
+        ("no item is local any more", view_with(&[(0, OTHER), (1, OTHER), (2, OTHER)], &[]), vec![]),
     ];
     for (rule, view, then) in rows {
         let mut e = ended_with_queued_fires();

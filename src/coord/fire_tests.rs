@@ -6,20 +6,13 @@
 //! owed to every item rather than run by two owners ("resharding flagged, misfire on: owed to
 //! all"); a queued misfire is spent by any run that starts, a queued trigger is not.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration};
 
 use super::*;
+use crate::coord::fixtures::{ME, OTHER, t, view_with};
 use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::codec::ServerStatus;
 use crate::schedule::cron;
-
-const ME: &str = "10.0.0.1@-@1";
-const OTHER: &str = "10.0.0.2@-@2";
-
-/// Instants in seconds after an arbitrary origin; the fire under test is at 100.
-fn t(secs: i64) -> DateTime<Utc> {
-    DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
-}
 
 fn cron_fire() -> Source {
     Source::Cron(t(100))
@@ -505,22 +498,6 @@ fn stop_cleanup_rules() {
     for (rule, source, fenced, killed, failover_on, monitor, expect) in rows {
         assert_eq!(stop_cleanup(source, fenced, killed, failover_on, monitor), expect, "rule: {rule}");
     }
-}
-
-fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemSnapshot)]) -> JobSnapshot {
-    let mut v = JobSnapshot::default();
-    v.instances.insert(ME.into(), None);
-    v.instances.insert(OTHER.into(), None);
-    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
-    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
-    for (i, owner) in owners {
-        v.items.insert(*i, ItemSnapshot { owner: Some((*owner).into()), ..ItemSnapshot::default() });
-    }
-    for (i, state) in items {
-        let owner = v.items.get(i).and_then(|s| s.owner.clone());
-        v.items.insert(*i, ItemSnapshot { owner, ..state.clone() });
-    }
-    v
 }
 
 #[test]

@@ -7,21 +7,12 @@
 //! runs since it was written; a queued fire owed by a clock ahead; fires missed while the
 //! registry was unreachable; answers to nothing asked.
 
-use chrono::Duration;
-
 use super::*;
 use crate::coord::fire::{Ended, FireId};
+use crate::coord::fixtures::{ME, OTHER, t, view_with};
 use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::Stat;
 use crate::registry::codec::{self, ServerStatus};
-
-const ME: &str = "10.0.0.1@-@1";
-const OTHER: &str = "10.0.0.2@-@2";
-
-/// Instants in seconds after an arbitrary origin; the fire under test is at 100.
-fn t(secs: i64) -> DateTime<Utc> {
-    DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
-}
 
 fn cron() -> Source {
     Source::Cron(t(100))
@@ -41,22 +32,6 @@ fn facts() -> Facts {
         link_ok: true,
         drop_misfires: false,
     }
-}
-
-fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemSnapshot)]) -> JobSnapshot {
-    let mut v = JobSnapshot::default();
-    v.instances.insert(ME.into(), None);
-    v.instances.insert(OTHER.into(), None);
-    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
-    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
-    for (i, owner) in owners {
-        v.items.insert(*i, ItemSnapshot { owner: Some((*owner).into()), ..ItemSnapshot::default() });
-    }
-    for (i, state) in items {
-        let owner = v.items.get(i).and_then(|s| s.owner.clone());
-        v.items.insert(*i, ItemSnapshot { owner, ..state.clone() });
-    }
-    v
 }
 
 /// Items 0 and 2 here, 1 elsewhere, nothing running.

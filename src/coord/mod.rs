@@ -6,6 +6,8 @@ pub mod ending;
 pub mod failover;
 pub mod fire;
 pub mod firing;
+#[cfg(test)]
+mod fixtures;
 pub mod group;
 pub mod leader;
 pub mod ledger;

@@ -1,0 +1,35 @@
+//! What the table tests of a job's fires and runs share: two instances, instants, and the job as
+//! the cache would show it.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::snapshot::{ItemSnapshot, JobSnapshot};
+use crate::registry::codec::ServerStatus;
+
+/// This instance.
+pub const ME: &str = "10.0.0.1@-@1";
+/// The other instance.
+pub const OTHER: &str = "10.0.0.2@-@2";
+
+/// Instants in seconds after an arbitrary origin.
+pub fn t(secs: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
+}
+
+/// Both instances live on enabled servers; `owners` own their items, and `items` are in the given
+/// state (keeping their owner).
+pub fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemSnapshot)]) -> JobSnapshot {
+    let mut v = JobSnapshot::default();
+    v.instances.insert(ME.into(), None);
+    v.instances.insert(OTHER.into(), None);
+    v.servers.insert("10.0.0.1".into(), ServerStatus::Enabled);
+    v.servers.insert("10.0.0.2".into(), ServerStatus::Enabled);
+    for (i, owner) in owners {
+        v.items.insert(*i, ItemSnapshot { owner: Some((*owner).into()), ..ItemSnapshot::default() });
+    }
+    for (i, state) in items {
+        let owner = v.items.get(i).and_then(|s| s.owner.clone());
+        v.items.insert(*i, ItemSnapshot { owner, ..state.clone() });
+    }
+    v
+}
