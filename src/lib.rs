@@ -26,7 +26,8 @@
 //!    leader steps, reactions to changes, statuses, sharding strategies, item parameters, pinned
 //!    values, a configuration's validation (done once), `why`'s explanations; and the machines
 //!    without I/O that sequence a job's decisions (registration, election, the leader's sharding,
-//!    failover claims, once-per-fire phases, what ended runs left), which the runtime drives.
+//!    failover claims, a fire's path, the end of runs, once-per-fire phases, what ended runs
+//!    left), which the runtime drives.
 //! 7. The adapters around a run:
 //!    * [`exec`]: how one sharding item is executed: script, HTTP, dataflow and in-process jobs,
 //!      process supervision.

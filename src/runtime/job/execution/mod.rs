@@ -1,15 +1,16 @@
-//! Fires and runs of a job on this instance, carried out: the decisions are
-//! [`crate::coord::fire`]'s and the transactions [`crate::coord::txn`]'s; this room does the I/O
-//! and owns the runs — the [`FireState`], the tasks running items and their kill switches, and the
-//! set of items this instance runs or is about to run ([`LocalRuns`]).
+//! Fires and runs of a job on this instance, carried out: a fire's path is
+//! [`crate::coord::firing`]'s, the end of runs [`crate::coord::ending`]'s, the rules
+//! [`crate::coord::fire`]'s and the transactions [`crate::coord::txn`]'s; this room drives those
+//! machines, does the I/O and owns the runs — the [`FireState`], the tasks running items and their
+//! kill switches, and the set of items this instance runs or is about to run ([`LocalRuns`]).
 //!
 //! Execution is per item: an item never runs twice at once. A fire starts the local items that
 //! are idle; an item still busy from an earlier fire gets the fire queued (when `misfire` is on,
 //! or for a manual trigger) and runs again as soon as it finishes. A fire that finds resharding
 //! flagged is owed to every item (misfire on) or waits for it.
 //!
-//! [`start`] writes the `running` nodes of a fire's items and starts their runs; [`runs`] starts run
-//! tasks and handles their ends; [`owed`] reads what a fire is owed and what
+//! [`start`] carries out a fire: the owes, the `running` nodes of its items, their runs; [`runs`]
+//! starts run tasks and carries out their ends; [`owed`] reads what a fire is owed and what
 //! covers it already; [`traced`] tells the trace store about fires and runs; [`refusal`] records
 //! what the worker refuses on the items.
 
