@@ -57,11 +57,11 @@ pub struct Facts {
 }
 
 /// Whether an ended run is reported to the job's error handler: one that failed, unless fencing
-/// killed it (the worker was cut off: the run is handed over, not failed) or the job's stop did
-/// (`killed_by_stop`: a shutdown ends runs on purpose). A run that fails on its own while the job
-/// stops is reported.
-pub fn alerts(success: bool, fenced: bool, killed_by_stop: bool) -> bool {
-    !success && !fenced && !killed_by_stop
+/// killed it (the worker was cut off: the run is handed over, not failed) or the worker pulled its
+/// kill switch (`killed_here`: the job's stop ends runs on purpose). A run that fails on its own
+/// while the job stops, its own timeout included, is reported.
+pub fn alerts(success: bool, fenced: bool, killed_here: bool) -> bool {
+    !success && !fenced && !killed_here
 }
 
 /// Which nodes a [`EndAction::Clear`] deletes.

@@ -543,7 +543,7 @@ fn an_answer_to_nothing_asked_is_ignored() {
 
 #[test]
 fn a_failed_run_is_reported_unless_fencing_or_the_stop_killed_it() {
-    // (rule, success, fenced, killed by the stop, reported)
+    // (rule, success, fenced, killed by the worker, reported)
     let rows = [
         ("a failed run", false, false, false, true),
         ("a run that succeeded", true, false, false, false),

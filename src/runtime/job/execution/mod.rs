@@ -115,6 +115,21 @@ impl Execution {
         &mut self.busy().state
     }
 
+    /// Hands `f` the fire state; before the first fire, one that is kept only if `f` changed it:
+    /// a fire that finds no item here to start, queue or remember leaves an idle job without the
+    /// state of a busy one.
+    fn with_fires<R>(&mut self, f: impl FnOnce(&mut FireState) -> R) -> R {
+        if let Some(busy) = self.busy.as_deref_mut() {
+            return f(&mut busy.state);
+        }
+        let mut state = FireState::default();
+        let result = f(&mut state);
+        if state != FireState::default() {
+            self.busy().state = state;
+        }
+        result
+    }
+
     /// The set the failover round checks.
     pub(super) fn local(&self) -> &LocalRuns {
         &self.local
@@ -252,7 +267,8 @@ impl Execution {
     ) {
         ctx.settings.metrics.fire(ctx.name(), source.label());
         let view = ctx.snapshot(cache);
-        let firing = Firing::fire(source, facts(ctx, config, link_ok), self.fires(), &view, ctx.now());
+        let facts = facts(ctx, config, link_ok);
+        let firing = self.with_fires(|state| Firing::fire(source, facts, state, &view, ctx.now()));
         self.drive(ctx, config, firing, view).await;
     }
 
@@ -276,7 +292,8 @@ impl Execution {
         items: Vec<u32>,
         source: Source,
     ) {
-        let firing = Firing::items(source, items, facts(ctx, config, true), self.fires(), &view, ctx.now());
+        let facts = facts(ctx, config, true);
+        let firing = self.with_fires(|state| Firing::items(source, items, facts, state, &view, ctx.now()));
         self.drive(ctx, config, firing, view).await;
     }
 
@@ -327,7 +344,8 @@ impl Execution {
                     Source::Misfire(at)
                 }
             };
-            let firing = Firing::queued(source, item, facts(ctx, config, true), self.fires(), view, ctx.now());
+            let facts = facts(ctx, config, true);
+            let firing = self.with_fires(|state| Firing::queued(source, item, facts, state, view, ctx.now()));
             self.drive(ctx, config, firing, Arc::clone(view)).await;
         }
     }

@@ -78,6 +78,8 @@ struct Finished {
     epoch: Option<u64>,
     /// The registry values it refused.
     refused: Refusals,
+    /// The worker pulled its kill switch (the job's stop, or fencing); not its own timeout.
+    killed: bool,
 }
 
 /// A run task's report.
@@ -227,7 +229,7 @@ impl Execution {
             let finished = self.finish_active(ctx, *item, run.id, &end.outcome);
             epochs.extend(finished.epoch.map(|e| (*item, e)));
             log_outcome(ctx.name(), *item, run, finished.elapsed_ms, &end.outcome);
-            if ending::alerts(end.outcome.success, end.fenced, false) {
+            if ending::alerts(end.outcome.success, end.fenced, finished.killed) {
                 ctx.alerts.failed(&config.checked.error_handler, failure(ctx, *item, run, &end.outcome));
             }
             record_trigger_result(ctx, *item, run, finished.elapsed_ms, &end.outcome).await;
@@ -336,7 +338,12 @@ impl Execution {
         }
         busy.groups.close_item(ctx, active.group, item, outcome);
         busy.phases.close_item(active.group, item, outcome.success);
-        Finished { elapsed_ms: elapsed_ms(active.started), epoch: Some(active.epoch), refused: active.refused }
+        Finished {
+            elapsed_ms: elapsed_ms(active.started),
+            epoch: Some(active.epoch),
+            refused: active.refused,
+            killed: active.kill.is_cancelled(),
+        }
     }
 
     /// Stopping: tells streaming runs to stop after their batch, and once-per-fire waits to end.
@@ -392,7 +399,7 @@ impl Execution {
         let Some(run) = self.fires().finish_stopping(end.item, end.id) else { return };
         let finished = self.finish_active(ctx, end.item, run.id, &end.outcome);
         log_outcome(ctx.name(), end.item, &run, finished.elapsed_ms, &end.outcome);
-        if ending::alerts(end.outcome.success, end.fenced, end.outcome.killed) {
+        if ending::alerts(end.outcome.success, end.fenced, finished.killed) {
             ctx.alerts.failed(&config.checked.error_handler, failure(ctx, end.item, &run, &end.outcome));
         }
         record_trigger_result(ctx, end.item, &run, finished.elapsed_ms, &end.outcome).await;

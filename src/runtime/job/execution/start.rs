@@ -87,8 +87,14 @@ impl Execution {
                     continue;
                 }
                 FireAction::Spawn(items) => {
-                    if let (Some(fire), Ok(executor)) = (&opened, &config.executor) {
-                        self.spawn_runs(ctx, config, &items, (&fire.0, &fire.1), firing.source(), executor);
+                    match (&opened, &config.executor) {
+                        (Some(fire), Ok(executor)) => {
+                            self.spawn_runs(ctx, config, &items, (&fire.0, &fire.1), firing.source(), executor);
+                        }
+                        // The machine opens a fire before its runs and refuses one that cannot run.
+                        _ => {
+                            tracing::error!(job = %ctx.name(), items = ?items, "items not started: no fire opened for them")
+                        }
                     }
                     continue;
                 }
@@ -111,7 +117,7 @@ impl Execution {
                     continue;
                 }
             };
-            firing.handle(event, self.fires(), &view, ctx.now());
+            self.with_fires(|state| firing.handle(event, state, &view, ctx.now()));
         }
     }
 
