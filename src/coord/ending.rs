@@ -188,10 +188,8 @@ impl Ending {
         if !ending.done.fenced.is_empty() {
             ending.actions.push(EndAction::Fenced(ending.done.fenced.clone()));
         }
-        let settle: Vec<(u32, DateTime<Utc>)> = match ending.facts.misfire {
-            true => ending.done.settle.iter().copied().filter(|(item, _)| owed.contains(item)).collect(),
-            false => Vec::new(),
-        };
+        let owes = |(item, _): &(u32, DateTime<Utc>)| ending.facts.misfire && owed.contains(item);
+        let settle: Vec<(u32, DateTime<Utc>)> = ending.done.settle.iter().copied().filter(owes).collect();
         if settle.is_empty() {
             ending.clear_from(0, epoch);
         } else {

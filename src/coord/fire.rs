@@ -612,3 +612,7 @@ impl FireState {
 #[cfg(test)]
 #[path = "fire_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "fire_end_tests.rs"]
+mod end_tests;

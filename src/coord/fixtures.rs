@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::fire::Source;
 use super::snapshot::{ItemSnapshot, JobSnapshot};
 use crate::registry::codec::ServerStatus;
 
@@ -14,6 +15,16 @@ pub const OTHER: &str = "10.0.0.2@-@2";
 /// Instants in seconds after an arbitrary origin.
 pub fn t(secs: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
+}
+
+/// The cron fire under test, at 100.
+pub fn cron_fire() -> Source {
+    Source::Cron(t(100))
+}
+
+/// A `job trigger --wait` (token `tok`) seen at 100, of no known identity.
+pub fn trigger_fire() -> Source {
+    Source::Trigger(t(100), Some("tok".into()), None)
 }
 
 /// Both instances live on enabled servers; `owners` own their items, and `items` are in the given
