@@ -25,7 +25,11 @@
 //! killed or fenced, then clears its nodes as [`stop_cleanup`] says; what fails is left for
 //! whoever sees this instance leave, and nothing runs again.
 //!
-//! **Contract.** [`EndAction::Settle`], [`EndAction::Clear`] and [`EndAction::Look`] must be
+//! The ledger's later tries at what is left ([`Ending::retry`]) follow the same rule: an item's
+//! misfire first, its nodes only once that is settled, what fails again back to the ledger.
+//!
+//! **Contract.** [`EndAction::Settle`], [`EndAction::Clear`], [`EndAction::Delete`] and
+//! [`EndAction::Look`] must be
 //! carried out and answered ([`EndEvent::Settled`], [`EndEvent::Cleared`], [`Ending::look`])
 //! before the next action is polled; the others are
 //! carried out in the order they come. When [`Ending::poll_action`] returns `None` the ends are
@@ -91,14 +95,35 @@ pub enum EndAction {
         /// Written in the session in effect now.
         fresh: bool,
     },
-    /// What these items' runs leave, for the ledger to try again.
-    Keep(Vec<(u32, Unsettled)>),
+    /// Delete these nodes of ended runs, each only while it names this instance (written in an
+    /// earlier request, perhaps an earlier session); answer [`EndEvent::Cleared`].
+    Delete(Vec<String>),
+    /// What these items' runs leave, for the ledger ([`super::ledger::Ledger::keep`]).
+    Keep(Vec<Left>),
+    /// Schedule the ledger's next try ([`super::ledger::Ledger::tried`]): after a pause when
+    /// something was `left`, else the backoff starts over.
+    Tried {
+        /// Something was left.
+        left: bool,
+    },
     /// Look at the cache for the fires queued behind the runs: answer with [`Ending::look`].
     Look,
     /// Run the fire queued behind the item's run now.
     Rerun(u32, Source),
     /// Keep the fire until resharding is done.
     WaitForSharding(Source),
+}
+
+/// What a try leaves of an item's ended run, for [`EndAction::Keep`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Left {
+    /// The item.
+    pub item: u32,
+    /// What is left of its run.
+    pub unsettled: Unsettled,
+    /// The item is in the set of items this instance runs for this run (the run just ended, or
+    /// its nodes were left): it is released once nothing of them is left.
+    pub held: bool,
 }
 
 /// What happened, for [`Ending::handle`].
@@ -112,8 +137,8 @@ pub enum EndEvent {
         /// The session epoch now.
         epoch: u64,
     },
-    /// Answers [`EndAction::Clear`]: the nodes the registry failed to delete, and the session in
-    /// effect now.
+    /// Answers [`EndAction::Clear`] and [`EndAction::Delete`]: the nodes the registry failed to
+    /// delete, and the session in effect now.
     Cleared {
         /// The paths not deleted.
         failed: Vec<String>,
@@ -133,6 +158,10 @@ enum Stage {
     SettlingStopped,
     /// A stopping run's nodes are being cleared.
     ClearingStopped,
+    /// A later try's misfires are being settled.
+    RetrySettling,
+    /// A later try's nodes are being deleted.
+    RetryDeleting,
     /// The cache is being looked at for the queued fires.
     Looking,
     /// Settled.
@@ -155,6 +184,8 @@ pub struct Ending {
     unsettled: BTreeMap<u32, DateTime<Utc>>,
     /// The nodes the registry failed to delete.
     failed: Vec<String>,
+    /// What a later try is at ([`Ending::retry`]).
+    retrying: BTreeMap<u32, Unsettled>,
     stage: Stage,
     actions: Outbox<EndAction>,
 }
@@ -168,6 +199,7 @@ impl Ending {
             epochs,
             unsettled: BTreeMap::new(),
             failed: Vec::new(),
+            retrying: BTreeMap::new(),
             stage: Stage::Over,
             actions: Outbox::default(),
         }
@@ -231,6 +263,24 @@ impl Ending {
         ending
     }
 
+    /// A try, due now, at what earlier ends `left` ([`super::ledger::Ledger::due`]): each item's
+    /// misfire first; its nodes once that is settled (an item whose misfire is not keeps them
+    /// all, as after its run's end), each only while it still names this instance; what fails
+    /// again goes back to the ledger, and the next try is scheduled.
+    pub fn retry(paths: JobPaths, facts: Facts, left: BTreeMap<u32, Unsettled>) -> Ending {
+        let mut ending = Ending::new(paths, facts, Finished::default(), BTreeMap::new());
+        let settle: Vec<(u32, DateTime<Utc>)> =
+            left.iter().filter_map(|(&item, u)| u.settle.map(|started| (item, started))).collect();
+        ending.retrying = left;
+        if settle.is_empty() {
+            ending.retry_delete();
+        } else {
+            ending.actions.push(EndAction::Settle(settle));
+            ending.stage = Stage::RetrySettling;
+        }
+        ending
+    }
+
     /// The next action, if any; `None` once settled (or waiting for an answer).
     pub fn poll_action(&mut self) -> Option<EndAction> {
         self.actions.pop()
@@ -256,6 +306,15 @@ impl Ending {
                 }
             }
             (Stage::ClearingStopped, EndEvent::Cleared { .. }) => self.stage = Stage::Over,
+            (Stage::RetrySettling, EndEvent::Settled { failed, .. }) => {
+                let not_settled = self.retrying.iter().filter(|(item, _)| failed.contains(item));
+                self.unsettled = not_settled.filter_map(|(item, u)| Some((*item, u.settle?))).collect();
+                self.retry_delete();
+            }
+            (Stage::RetryDeleting, EndEvent::Cleared { failed, .. }) => {
+                self.failed = failed;
+                self.retry_keep();
+            }
             _ => {}
         }
     }
@@ -304,17 +363,22 @@ impl Ending {
     /// Step 4.
     fn keep(&mut self) {
         let monitor = self.facts.monitor;
-        let left: Vec<(u32, Unsettled)> = self
+        let left: Vec<Left> = self
             .done
             .settle
             .iter()
             .map(|&(item, _)| {
                 let (settle, claim) = (self.unsettled.get(&item).copied(), self.done.complete_failover.contains(&item));
-                (item, Unsettled::after_end(&self.paths, item, settle, &self.failed, claim, monitor))
+                let unsettled = Unsettled::after_end(&self.paths, item, settle, &self.failed, claim, monitor);
+                Left { item, unsettled, held: true }
             })
             .collect();
+        let any = left.iter().any(|l| !l.unsettled.is_empty());
         if !left.is_empty() {
             self.actions.push(EndAction::Keep(left));
+        }
+        if any {
+            self.actions.push(EndAction::Tried { left: true });
         }
         if self.done.rerun.is_empty() {
             self.stage = Stage::Over;
@@ -322,6 +386,44 @@ impl Ending {
             self.actions.push(EndAction::Look);
             self.stage = Stage::Looking;
         }
+    }
+
+    /// A later try's nodes, of the items whose misfire is settled.
+    fn retry_delete(&mut self) {
+        let nodes: Vec<String> = self
+            .retrying
+            .iter()
+            .filter(|(item, _)| !self.unsettled.contains_key(item))
+            .flat_map(|(_, u)| u.nodes.iter().cloned())
+            .collect();
+        if nodes.is_empty() {
+            self.retry_keep();
+        } else {
+            self.actions.push(EndAction::Delete(nodes));
+            self.stage = Stage::RetryDeleting;
+        }
+    }
+
+    /// What a later try leaves: everything of an item whose misfire is not settled, else the
+    /// nodes that failed again. An item is held for its nodes left before the try.
+    fn retry_keep(&mut self) {
+        let left: Vec<Left> = std::mem::take(&mut self.retrying)
+            .into_iter()
+            .map(|(item, u)| {
+                let held = !u.nodes.is_empty();
+                let unsettled = if self.unsettled.contains_key(&item) {
+                    u
+                } else {
+                    let nodes = u.nodes.into_iter().filter(|node| self.failed.contains(node)).collect();
+                    Unsettled { nodes, settle: None }
+                };
+                Left { item, unsettled, held }
+            })
+            .collect();
+        let any = left.iter().any(|l| !l.unsettled.is_empty());
+        self.actions.push(EndAction::Keep(left));
+        self.actions.push(EndAction::Tried { left: any });
+        self.stage = Stage::Over;
     }
 
     /// A stopping run's nodes, in session `epoch`.

@@ -4,7 +4,8 @@
 //! off settling nothing; the four batches by session, a session change between requests, a run of
 //! unknown session; nodes the registry failed to delete kept for their items; fenced runs; the
 //! fires queued behind the runs (run again, waiting for resharding, dropped); a run that ended
-//! while the job stops; answers to nothing asked.
+//! while the job stops; the ledger's later tries (misfires first, then the nodes); answers to
+//! nothing asked.
 
 use super::*;
 use crate::coord::fire::{Ended, FireState};
@@ -103,8 +104,14 @@ fn settled_but(failed: &[u32], epoch: u64) -> EndEvent {
 }
 
 /// Items whose runs leave nothing: released.
-fn released(items: &[u32]) -> Vec<(u32, Unsettled)> {
-    items.iter().map(|&i| (i, Unsettled::default())).collect()
+fn released(items: &[u32]) -> Vec<Left> {
+    items.iter().map(|&i| Left { item: i, unsettled: Unsettled::default(), held: true }).collect()
+}
+
+/// What runs that just ended leave (their items are held for them), and the next try scheduled.
+fn kept_after_end(left: Vec<(u32, Unsettled)>) -> [EndAction; 2] {
+    let left = left.into_iter().map(|(item, unsettled)| Left { item, unsettled, held: true }).collect();
+    [EndAction::Keep(left), EndAction::Tried { left: true }]
 }
 
 #[test]
@@ -167,7 +174,7 @@ fn a_misfire_not_settled_keeps_every_node_of_its_run() {
         (2, Unsettled::default()),
         (3, Unsettled::default()),
     ];
-    assert_eq!(drain(&mut e), [EndAction::Keep(kept)]);
+    assert_eq!(drain(&mut e), kept_after_end(kept));
 }
 
 #[test]
@@ -180,7 +187,7 @@ fn when_no_misfire_is_settled_no_node_goes() {
         (0, Unsettled { nodes: vec![running(0)], settle: Some(started(0)) }),
         (1, Unsettled { nodes: txn::failover_nodes(&paths(), &[1]), settle: Some(started(1)) }),
     ];
-    assert_eq!(drain(&mut e), [EndAction::Keep(kept)]);
+    assert_eq!(drain(&mut e), kept_after_end(kept));
 }
 
 #[test]
@@ -190,7 +197,7 @@ fn without_monitoring_a_misfire_not_settled_keeps_only_the_misfire() {
     let mut e = Ending::ended(paths(), facts, done, epochs(&[]), &set(&[0]), NOW);
     assert_eq!(drain(&mut e), [EndAction::Settle(vec![(0, started(0))])]);
     e.handle(settled_but(&[0], NOW));
-    assert_eq!(drain(&mut e), [EndAction::Keep(vec![(0, Unsettled { nodes: vec![], settle: Some(started(0)) })])]);
+    assert_eq!(drain(&mut e), kept_after_end(vec![(0, Unsettled { nodes: vec![], settle: Some(started(0)) })]));
 }
 
 #[test]
@@ -267,7 +274,7 @@ fn a_session_change_between_batches_moves_the_runs_of_the_old_one_to_the_stale_b
         (2, Unsettled::default()),
         (3, Unsettled::default()),
     ];
-    assert_eq!(drain(&mut e), [EndAction::Keep(kept)]);
+    assert_eq!(drain(&mut e), kept_after_end(kept));
 }
 
 #[test]
@@ -300,7 +307,7 @@ fn nodes_the_registry_failed_to_delete_are_kept_for_their_items() {
         (1, Unsettled { nodes: claim[1..].to_vec(), settle: None }),
         (2, Unsettled::default()),
     ];
-    assert_eq!(drain(&mut e), [EndAction::Keep(kept)]);
+    assert_eq!(drain(&mut e), kept_after_end(kept));
 }
 
 #[test]
@@ -374,12 +381,12 @@ fn queued_fires_run_again_wait_for_resharding_or_are_dropped() {
     }
 }
 
-/// The run of item 0 covering `source`, begun at [`started`], as it ended during a stop.
 /// The misfire item 0's run covers, settled.
 fn settle_0() -> EndAction {
     EndAction::Settle(vec![(0, started(0))])
 }
 
+/// The run of item 0 covering `source`, begun at [`started`], as it ended during a stop.
 fn stopping(source: Source) -> RunInfo {
     let mut state = FireState::default();
     let id = state.begin(0, source, started(0)).unwrap();
@@ -509,6 +516,73 @@ fn a_session_change_while_a_stopping_run_settles_makes_it_stale() {
     assert_eq!(drain(&mut e), [EndAction::Settle(vec![(0, started(0))])]);
     e.handle(settled_but(&[], NEXT));
     assert_eq!(drain(&mut e), [clear(Nodes::Running, &[0], true)]);
+}
+
+/// What earlier ends left, for a later try: item 0 its `running` node and misfire, item 1 its
+/// claim, item 2 only a misfire (monitoring was off for it: no node holds it here).
+fn left_before() -> BTreeMap<u32, Unsettled> {
+    BTreeMap::from([
+        (0, Unsettled { nodes: vec![running(0)], settle: Some(started(0)) }),
+        (1, Unsettled { nodes: txn::failover_nodes(&paths(), &[1]), settle: None }),
+        (2, Unsettled { nodes: vec![], settle: Some(started(2)) }),
+    ])
+}
+
+fn left(item: u32, unsettled: Unsettled, held: bool) -> Left {
+    Left { item, unsettled, held }
+}
+
+#[test]
+fn a_later_try_settles_the_misfires_then_deletes_the_nodes_and_releases_what_held_them() {
+    let mut e = Ending::retry(paths(), facts(), left_before());
+    assert_eq!(drain(&mut e), [EndAction::Settle(vec![(0, started(0)), (2, started(2))])]);
+    e.handle(settled_but(&[], NOW));
+    let mut nodes = vec![running(0)];
+    nodes.extend(txn::failover_nodes(&paths(), &[1]));
+    assert_eq!(drain(&mut e), [EndAction::Delete(nodes)]);
+    e.handle(cleared(&[], NOW));
+    let keep = vec![
+        left(0, Unsettled::default(), true),
+        left(1, Unsettled::default(), true),
+        left(2, Unsettled::default(), false),
+    ];
+    assert_eq!(drain(&mut e), [EndAction::Keep(keep), EndAction::Tried { left: false }]);
+}
+
+#[test]
+fn a_later_try_keeps_every_node_of_an_item_whose_misfire_is_not_settled() {
+    let mut e = Ending::retry(paths(), facts(), left_before());
+    assert_eq!(drain(&mut e), [EndAction::Settle(vec![(0, started(0)), (2, started(2))])]);
+    e.handle(settled_but(&[0], NOW));
+    let claim = txn::failover_nodes(&paths(), &[1]);
+    assert_eq!(drain(&mut e), [EndAction::Delete(claim.clone())], "item 0's node stays");
+    // One of the claim's nodes fails again.
+    e.handle(cleared(&claim[..1], NOW));
+    let keep = vec![
+        left(0, left_before()[&0].clone(), true),
+        left(1, Unsettled { nodes: claim[..1].to_vec(), settle: None }, true),
+        left(2, Unsettled::default(), false),
+    ];
+    assert_eq!(drain(&mut e), [EndAction::Keep(keep), EndAction::Tried { left: true }]);
+}
+
+#[test]
+fn a_later_try_with_no_misfire_deletes_at_once_and_one_with_nothing_to_delete_keeps_at_once() {
+    let nodes_only = BTreeMap::from([(1, left_before()[&1].clone())]);
+    let mut e = Ending::retry(paths(), facts(), nodes_only);
+    assert_eq!(drain(&mut e), [EndAction::Delete(txn::failover_nodes(&paths(), &[1]))]);
+    e.handle(cleared(&[], NOW));
+    let keep = vec![left(1, Unsettled::default(), true)];
+    assert_eq!(drain(&mut e), [EndAction::Keep(keep), EndAction::Tried { left: false }]);
+    // Only a misfire, not settled again: it stays, and the next try backs off.
+    let misfire_only = BTreeMap::from([(2, left_before()[&2].clone())]);
+    let mut e = Ending::retry(paths(), facts(), misfire_only);
+    assert_eq!(drain(&mut e), [EndAction::Settle(vec![(2, started(2))])]);
+    e.handle(cleared(&[], NOW));
+    assert_eq!(drain(&mut e), [], "waits for the misfires");
+    e.handle(settled_but(&[2], NOW));
+    let keep = vec![left(2, left_before()[&2].clone(), false)];
+    assert_eq!(drain(&mut e), [EndAction::Keep(keep), EndAction::Tried { left: true }]);
 }
 
 #[test]

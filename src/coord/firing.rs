@@ -22,7 +22,8 @@
 //!
 //! The fire of a queued item ([`Firing::queued`]) and a rerun after a busy run
 //! ([`Firing::items`]) start at step 4; the fires missed while the registry was unreachable
-//! ([`Firing::missed`]) are owed at step 3.
+//! ([`Firing::missed`]) are owed at step 3. An item a failover round claimed ([`Firing::claimed`])
+//! starts at step 6 with its node written by the claim, or is given back.
 //!
 //! **Contract.** Every polled action that asks ([`FireAction::ReadClock`], [`FireAction::Owe`],
 //! [`FireAction::ReadCovered`], [`FireAction::Mark`]) must be carried out and answered with its
@@ -128,6 +129,20 @@ pub enum Note {
         /// The item.
         item: u32,
     },
+    /// A failed-over item starts here.
+    FailedOver {
+        /// The item.
+        item: u32,
+    },
+}
+
+/// Why a claimed item is given back, for [`FireAction::GiveBack`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GiveBack {
+    /// The configuration cannot run: the item is not this instance's to hold.
+    Unrunnable,
+    /// A run of the item is in progress here (it keeps holding the item).
+    RunningHere,
 }
 
 /// What to do, from [`Firing::poll_action`].
@@ -174,6 +189,13 @@ pub enum FireAction {
     LeaveOut(Vec<u32>),
     /// The fire stays queued until this clock reaches its instant: look again then.
     WakeAt(DateTime<Utc>),
+    /// A claimed item cannot start here: give it back to the failover queue.
+    GiveBack {
+        /// The item.
+        item: u32,
+        /// Why.
+        why: GiveBack,
+    },
     /// Something to log.
     Note(Note),
 }
@@ -301,6 +323,31 @@ impl Firing {
         let mut firing = Firing::new(source, facts);
         firing.actions.push(FireAction::Note(Note::OwingMissed { items: items.len() }));
         firing.owe(items, Planned::default());
+        firing
+    }
+
+    /// An item a failover round claimed for this instance at `now` (the claim wrote its
+    /// `running` node): it starts at once, as a fire of its own. A claim this instance cannot run
+    /// is given back to the queue: the configuration changed while the round ran (a job that
+    /// cannot run claims nothing), or a run of the item is in progress here (which the claim's
+    /// node rules out; given back rather than run twice).
+    pub fn claimed(item: u32, facts: Facts, state: &FireState, now: DateTime<Utc>) -> Firing {
+        let mut firing = Firing::new(Source::Failover(now), facts);
+        let give_back = if firing.facts.unrunnable.is_some() {
+            Some(GiveBack::Unrunnable)
+        } else if state.is_running(item) {
+            Some(GiveBack::RunningHere)
+        } else {
+            None
+        };
+        match give_back {
+            Some(why) => firing.actions.push(FireAction::GiveBack { item, why }),
+            None => {
+                firing.actions.push(FireAction::Note(Note::FailedOver { item }));
+                firing.actions.push(FireAction::Open { planned: vec![item], started: vec![item] });
+                firing.actions.push(FireAction::Spawn(vec![item]));
+            }
+        }
         firing
     }
 

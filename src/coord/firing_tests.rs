@@ -5,7 +5,7 @@
 //! a fire of their own when it runs elsewhere; starting without monitoring; a configuration that
 //! cannot run; busy items owed, queued or skipped; a cron fire handled late; a trigger covered by
 //! runs since it was written; a queued fire owed by a clock ahead; fires missed while the
-//! registry was unreachable; answers to nothing asked.
+//! registry was unreachable; a claimed item started or given back; answers to nothing asked.
 
 use super::*;
 use crate::coord::fire::{Ended, FireId};
@@ -614,6 +614,31 @@ fn missed_fires_are_owed_to_the_local_items_or_to_every_item_while_resharding() 
     assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 0 })]);
     f.handle(owed(&[]), &mut state, &disabled, t(130));
     assert_eq!(drain(&mut f), []);
+}
+
+#[test]
+fn a_claimed_item_starts_at_once_or_is_given_back() {
+    let mut state = FireState::default();
+    // The claim wrote the node: no Mark, no owe; the item is its own fire, from failover.
+    let mut f = Firing::claimed(1, facts(), &state, t(100));
+    assert_eq!(f.source(), &Source::Failover(t(100)));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Note(Note::FailedOver { item: 1 }),
+            FireAction::Open { planned: vec![1], started: vec![1] },
+            FireAction::Spawn(vec![1]),
+        ]
+    );
+    // The configuration cannot run: given back, and let go.
+    let unrunnable = Facts { unrunnable: Some("bad".into()), ..facts() };
+    let mut f = Firing::claimed(1, unrunnable, &state, t(100));
+    assert_eq!(drain(&mut f), [FireAction::GiveBack { item: 1, why: GiveBack::Unrunnable }]);
+    // A run of the item here already: given back, never run twice.
+    state.begin(1, Source::Cron(t(90)), t(90)).unwrap();
+    let mut f = Firing::claimed(1, facts(), &state, t(100));
+    assert_eq!(drain(&mut f), [FireAction::GiveBack { item: 1, why: GiveBack::RunningHere }]);
+    assert_eq!(state.running_count(), 1, "the run here goes on");
 }
 
 #[test]

@@ -35,6 +35,11 @@ pub struct Unsettled {
 }
 
 impl Unsettled {
+    /// Nothing is left.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty() && self.settle.is_none()
+    }
+
     /// What an ended run of `item` leaves after its first try. `settle`: the run's start when the
     /// `misfire` node it covers could not be settled — then every node of the run stays (the
     /// claim's three for a failed-over run, `claim`; the `running` node with `monitor`), keeping
@@ -92,7 +97,7 @@ impl Ledger {
     /// runs for this run (its run just ended, or its nodes were left by an earlier try).
     pub fn keep(&mut self, item: u32, left: Unsettled, held: bool) -> Kept {
         let release = held && left.nodes.is_empty();
-        if left.nodes.is_empty() && left.settle.is_none() {
+        if left.is_empty() {
             return Kept { release, left: false };
         }
         let u = self.unsettled.entry(item).or_default();

@@ -452,7 +452,7 @@ impl JobTask {
             Wake::Claimed(claimed) => {
                 let _turn = Box::pin(self.turn()).await;
                 if let Some(item) = Box::pin(self.failover.on_claimed(&self.ctx, claimed)).await
-                    && !self.execution.start_failover(&self.ctx, &self.config, item)
+                    && !Box::pin(self.execution.start_failover(&self.ctx, &self.config, &self.cache, item)).await
                 {
                     Box::pin(self.failover.refused(&self.ctx, item)).await;
                 }
@@ -551,7 +551,7 @@ impl JobTask {
         self.election.retry();
         self.leader.retry();
         let link_ok = self.link_ok();
-        self.execution.retry_unsettled(&self.ctx, link_ok).await;
+        self.execution.retry_unsettled(&self.ctx, &self.config, &self.cache, link_ok).await;
         self.after_change().await;
     }
 

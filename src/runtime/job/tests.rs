@@ -480,7 +480,7 @@ async fn a_claimed_item_the_configuration_cannot_run_goes_back_to_the_queue() {
     cfg.failover = true;
     let unrunnable = Effective::build(cfg, &JobType::Script, None, None).unwrap();
     assert!(unrunnable.executor.is_err());
-    assert!(!execution.start_failover(&a, &unrunnable, 1), "refused");
+    assert!(!execution.start_failover(&a, &unrunnable, &cache, 1).await, "refused");
     assert!(!execution.holds(1), "no mark of a run here is left");
     let mut failover = failover::Failover::new();
     failover.refused(&a, 1).await;

@@ -28,19 +28,19 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use self::owed::{owed_misfire, settle_misfire};
+use self::owed::owed_misfire;
 use self::refusal::RecordedRefusals;
+use self::runs::ActiveRun;
 pub(super) use self::runs::RunEnd;
-use self::runs::{ActiveRun, Launch};
 use self::traced::FireGroups;
 use super::JobCtx;
 use super::effective::Effective;
+use crate::coord::ending::Ending;
 use crate::coord::fire::{self, FireState, Source};
 use crate::coord::firing::{Facts, Firing};
 use crate::coord::ledger::{Ledger, Unsettled};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, Owe, OweOutcome};
-use crate::exec::context::task_id;
 use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::{Op, RegistryError};
@@ -146,26 +146,13 @@ impl Execution {
     }
 
     /// Tries again to clear what ended runs left when the [`Ledger`] says a try is due (not
-    /// while the link is down: `link_ok`).
-    pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, link_ok: bool) {
+    /// while the link is down: `link_ok`), as [`Ending::retry`] says.
+    pub(super) async fn retry_unsettled(&mut self, ctx: &JobCtx, config: &Effective, cache: &TreeCache, link_ok: bool) {
         let now = tokio::time::Instant::now().into_std();
         let Some(busy) = self.busy.as_deref_mut() else { return };
-        let Some(unsettled) = busy.ledger.due(now, link_ok, || ctx.settings.jitter.draw()) else { return };
-        let mut left = false;
-        for (item, u) in unsettled {
-            let held = !u.nodes.is_empty();
-            // The misfire first: the nodes keep other instances off the item until it is settled.
-            if let Some(started) = u.settle
-                && settle_misfire(ctx, item, started).await.is_err()
-            {
-                left |= self.keep(item, u, held);
-                continue;
-            }
-            let ops: Vec<Op> = u.nodes.into_iter().map(|path| Op::Delete { path, version: None }).collect();
-            let nodes = apply_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
-            left |= self.keep(item, Unsettled { nodes, settle: None }, held);
-        }
-        self.schedule_clear(left, &ctx.settings.jitter);
+        let Some(left) = busy.ledger.due(now, link_ok, || ctx.settings.jitter.draw()) else { return };
+        let ending = Ending::retry(ctx.paths.clone(), runs::end_facts(ctx, config), left);
+        self.settle(ctx, config, cache, ending, &[]).await;
     }
 
     /// Hands back the runs fencing killed (see [`fire::hand_back`]): with `failover` their items
@@ -222,14 +209,12 @@ impl Execution {
     }
 
     /// Records what an ended run of `item` could not write ([`Ledger::keep`]), releasing the
-    /// item from [`LocalRuns`] when the ledger says so; true when it left anything. `held`: the
-    /// item is in [`LocalRuns`] for it (its run just ended, or its nodes were left).
-    fn keep(&mut self, item: u32, left: Unsettled, held: bool) -> bool {
-        let kept = self.busy().ledger.keep(item, left, held);
-        if kept.release {
+    /// item from [`LocalRuns`] when the ledger says so. `held`: the item is in [`LocalRuns`] for
+    /// it (its run just ended, or its nodes were left).
+    fn keep(&mut self, item: u32, left: Unsettled, held: bool) {
+        if self.busy().ledger.keep(item, left, held).release {
             lock(&self.local).remove(&item);
         }
-        kept.left
     }
 
     /// A round of tries at clearing what ended runs left ended, `left` saying whether it left
@@ -297,31 +282,18 @@ impl Execution {
         self.drive(ctx, config, firing, view).await;
     }
 
-    /// Runs a claimed item at once (the claim already wrote its `running` node). Returns false
-    /// when it cannot run here, so the claim is given back.
-    pub(super) fn start_failover(&mut self, ctx: &JobCtx, config: &Effective, item: u32) -> bool {
-        let Ok(executor) = config.executor.clone() else {
-            // The configuration changed while the round ran (a job that cannot run claims
-            // nothing): the item is not ours to hold.
-            tracing::error!(job = %ctx.name(), item, "claimed item not run: the job is misconfigured; returning it");
-            lock(&self.local).remove(&item);
-            return false;
-        };
-        if self.is_running(item) {
-            // Cannot happen: the claim created the running node, which a local run would hold.
-            tracing::error!(job = %ctx.name(), item, "claimed item is already running here; returning it");
-            return false;
-        }
-        let task = task_id(ctx.name(), &[item], ctx.me.as_str());
-        let sharding = config.context(ctx.name(), item, &task);
-        tracing::info!(job = %ctx.name(), item, "running a failed-over item");
-        ctx.note_refusal(config, &[item]);
-        let busy = self.busy();
-        let group = busy.groups.open(ctx, &task, &[item]);
-        let source = Source::Failover(ctx.now());
-        busy.phases.open(ctx, config, (group, &task), &[item], &source);
-        self.spawn_run(ctx, item, sharding, source, executor, Launch::new(config, group));
-        true
+    /// Runs an item a failover round claimed ([`Firing::claimed`]). Returns false when it cannot
+    /// run here, so the claim is given back.
+    pub(super) async fn start_failover(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        cache: &TreeCache,
+        item: u32,
+    ) -> bool {
+        let facts = facts(ctx, config, true);
+        let firing = self.with_fires(|state| Firing::claimed(item, facts, state, ctx.now()));
+        self.drive(ctx, config, firing, ctx.snapshot(cache)).await.is_empty()
     }
 
     /// Starts local items whose queued fire (or a misfire node left by an earlier owner) can run

@@ -16,12 +16,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::refusal::Refusals;
 use super::{Execution, JobCtx, Owner, apply_all, lock, owed::settle_misfire, traced};
-use crate::coord::ending::{self, EndAction, EndEvent, Ending, Facts as EndFacts, Nodes};
+use crate::coord::ending::{self, EndAction, EndEvent, Ending, Facts as EndFacts, Left, Nodes};
 use crate::coord::fire::{Ended, RunInfo, Source};
 use crate::coord::pin;
 use crate::coord::txn::{self, ResultWrite};
 use crate::exec::context::ShardingContext;
 use crate::exec::{Executor, ItemOutcome, RunControl};
+use crate::registry::Op;
 use crate::registry::cache::TreeCache;
 use crate::registry::codec::{ItemResult, TriggerResult};
 use crate::registry::path::{self, ItemLeaf};
@@ -252,7 +253,7 @@ impl Execution {
 
     /// Carries out what settling ended runs calls for ([`Ending`]) and answers it. `results`: the
     /// `result` leaves of the runs, written with their nodes' deletes.
-    async fn settle(
+    pub(super) async fn settle(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
@@ -289,14 +290,19 @@ impl Execution {
                     };
                     EndEvent::Cleared { failed, epoch: epoch(ctx) }
                 }
-                EndAction::Keep(kept) => {
-                    let mut left = false;
-                    for (item, unsettled) in kept {
-                        left |= self.keep(item, unsettled, true);
+                EndAction::Delete(nodes) => {
+                    let ops = nodes.into_iter().map(|path| Op::Delete { path, version: None }).collect();
+                    let failed = apply_all(ctx, ops, Owner::Mine, false, "the nodes of an ended run").await;
+                    EndEvent::Cleared { failed, epoch: epoch(ctx) }
+                }
+                EndAction::Keep(left) => {
+                    for Left { item, unsettled, held } in left {
+                        self.keep(item, unsettled, held);
                     }
-                    if left {
-                        self.schedule_clear(true, &ctx.settings.jitter);
-                    }
+                    continue;
+                }
+                EndAction::Tried { left } => {
+                    self.schedule_clear(left, &ctx.settings.jitter);
                     continue;
                 }
                 EndAction::Look => {
@@ -521,7 +527,7 @@ fn log_outcome(job: &str, item: u32, run: &RunInfo, elapsed_ms: u64, outcome: &I
 }
 
 /// What settling ended runs goes by ([`crate::coord::ending::Facts`]).
-fn end_facts(ctx: &JobCtx, config: &Effective) -> EndFacts {
+pub(super) fn end_facts(ctx: &JobCtx, config: &Effective) -> EndFacts {
     let c = &config.config;
     EndFacts {
         me: ctx.me.to_string(),

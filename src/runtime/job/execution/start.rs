@@ -11,7 +11,7 @@ use super::refusal::{refuse_fire, registry_clock};
 use super::runs::Launch;
 use super::{Execution, JobCtx, traced};
 use crate::coord::fire::Source;
-use crate::coord::firing::{FireAction, FireEvent, Firing, Note};
+use crate::coord::firing::{FireAction, FireEvent, Firing, GiveBack, Note};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn;
 use crate::exec::Executor;
@@ -38,14 +38,17 @@ impl Execution {
     /// or an epoch check cannot help: they stop runs that started, not one that should not have.
     /// In a fire of many items, what the first waits for is kept to one small round trip
     /// ([`txn::first_alone`]).
+    ///
+    /// Returns the claimed items given back ([`FireAction::GiveBack`]).
     pub(super) async fn drive(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
         mut firing: Firing,
         mut view: Arc<JobSnapshot>,
-    ) {
+    ) -> Vec<u32> {
         let mut opened: Option<(String, Launch)> = None;
+        let mut given_back = Vec::new();
         while let Some(action) = firing.poll_action() {
             let event = match action {
                 FireAction::Deferred => {
@@ -112,6 +115,18 @@ impl Execution {
                     self.busy().ledger.wake_at((tokio::time::Instant::now() + wait).into_std());
                     continue;
                 }
+                FireAction::GiveBack { item, why } => {
+                    let why = match why {
+                        GiveBack::Unrunnable => {
+                            lock(&self.local).remove(&item);
+                            "the job is misconfigured"
+                        }
+                        GiveBack::RunningHere => "it is already running here",
+                    };
+                    tracing::error!(job = %ctx.name(), item, "claimed item not run: {why}; returning it");
+                    given_back.push(item);
+                    continue;
+                }
                 FireAction::Note(note) => {
                     log_note(ctx, &note);
                     continue;
@@ -119,6 +134,7 @@ impl Execution {
             };
             self.with_fires(|state| firing.handle(event, state, &view, ctx.now()));
         }
+        given_back
     }
 
     /// Opens the trace group and listener phases of a fire of the `planned` items, of which
@@ -235,5 +251,6 @@ fn log_note(ctx: &JobCtx, note: &Note) {
             tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(*here));
         }
         Note::OwedLate { item } => tracing::info!(job = %ctx.name(), item, "late fire owed a run"),
+        Note::FailedOver { item } => tracing::info!(job = %ctx.name(), item, "running a failed-over item"),
     }
 }
