@@ -13,8 +13,12 @@
 //! 3. **The gate** ([`gate`]): while resharding, the fire is owed to every item or waits for it.
 //! 4. **What covers a trigger**: a trigger with an identity reads whether runs started since it was
 //!    written ([`trigger_covered`]); those items get no run of it.
-//! 5. **Each item** ([`plan_item`]): busy items and late fires are owed the fire (the writes of
-//!    [`txn::owe`], all at once) and queued here as [`FireState::queue`] says; idle items start.
+//! 5. **Each item** ([`plan_item`]): busy items and late fires are owed the fire and queued here
+//!    as [`FireState::queue`] says; idle items start. To owe, the items' start stamps are read
+//!    and [`txn::owe`]'s writes made, all items at once; a run that started since the read makes a
+//!    write fail, and that item is read again, [`txn::OWE_ATTEMPTS`] times in all before it is
+//!    taken as owed (as is an item whose stamp or write the registry fails: a repeat at worst,
+//!    never a miss).
 //! 6. **The start**, when the configuration can run: with monitoring the `running` nodes are
 //!    written first, the first item's alone in a large fire ([`txn::first_alone`]); the fire's
 //!    trace group and listener phases open for the items that start; their runs start; the rest's
@@ -25,8 +29,9 @@
 //! ([`Firing::missed`]) are owed at step 3. An item a failover round claimed ([`Firing::claimed`])
 //! starts at step 6 with its node written by the claim, or is given back.
 //!
-//! **Contract.** Every polled action that asks ([`FireAction::ReadClock`], [`FireAction::Owe`],
-//! [`FireAction::ReadCovered`], [`FireAction::Mark`]) must be carried out and answered with its
+//! **Contract.** Every polled action that asks ([`FireAction::ReadClock`],
+//! [`FireAction::ReadStarts`], [`FireAction::WriteOwes`], [`FireAction::ReadCovered`],
+//! [`FireAction::Mark`]) must be carried out and answered with its
 //! event before the next action is polled; the others are carried out in the order they come.
 //! When [`Firing::poll_action`] returns `None` the fire is handled.
 
@@ -38,12 +43,15 @@ use super::fire::{FireState, Gate, ItemPlan, Source, due, gate, plan_item, trigg
 use super::outbox::Outbox;
 use super::react;
 use super::snapshot::JobSnapshot;
-use super::txn;
-use crate::registry::NodeData;
+use super::txn::{self, Owe, OweOutcome};
+use crate::registry::path::JobPaths;
+use crate::registry::{NodeData, Op};
 
 /// What a fire on this instance goes by, from the configuration and the worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
+    /// The job's paths.
+    pub paths: JobPaths,
     /// This instance's id.
     pub me: String,
     /// The job's sharding total.
@@ -129,6 +137,13 @@ pub enum Note {
         /// The item.
         item: u32,
     },
+    /// The item's start stamp could not be read: the fire is taken as owed to it.
+    StartUnread {
+        /// The item.
+        item: u32,
+        /// The registry's error.
+        error: String,
+    },
     /// A failed-over item starts here.
     FailedOver {
         /// The item.
@@ -160,9 +175,12 @@ pub enum FireAction {
         /// Why.
         refusal: Refusal,
     },
-    /// Owe the fire to these items ([`txn::owe`], each unless a run covered it); answer
-    /// [`FireEvent::Owed`].
-    Owe(Vec<u32>),
+    /// Read these items' start stamps (their item nodes), to owe them the fire; answer
+    /// [`FireEvent::StartsRead`].
+    ReadStarts(Vec<u32>),
+    /// Make these writes ([`txn::owe`]'s), one transaction per item; answer
+    /// [`FireEvent::OwesWritten`].
+    WriteOwes(Vec<(u32, Vec<Op>)>),
     /// Read, per item, what shows whether a run covered the trigger: its result under the
     /// trigger's token (a `job trigger --wait`), else the item's start stamp; answer
     /// [`FireEvent::CoveredRead`].
@@ -206,9 +224,12 @@ pub enum FireEvent {
     /// Answers [`FireAction::ReadClock`]: the registry's clock (ms; `None`: nothing to compare),
     /// or why it could not be read.
     ClockRead(Result<Option<i64>, String>),
-    /// Answers [`FireAction::Owe`]: the items whose fire is owed (recorded, or assumed owed when
-    /// the registry failed: a repeat at worst, never a miss).
-    Owed(BTreeSet<u32>),
+    /// Answers [`FireAction::ReadStarts`]: each item's node (`None`: there is none), or why it
+    /// could not be read, in the order asked.
+    StartsRead(Vec<Result<Option<NodeData>, String>>),
+    /// Answers [`FireAction::WriteOwes`]: each transaction's outcome ([`txn::owe_outcome`]), in
+    /// the order asked.
+    OwesWritten(Vec<OweOutcome>),
     /// Answers [`FireAction::ReadCovered`]: the nodes, in the order asked (`None`: the read
     /// failed; nothing counts as covered).
     CoveredRead(Option<Vec<Option<NodeData>>>),
@@ -221,8 +242,10 @@ pub enum FireEvent {
 enum Stage {
     /// The registry's clock is being read.
     Clock,
-    /// The fire is being owed to `pending`'s items; then `to_start` start.
-    Owing(Planned),
+    /// The fire is being owed: the start stamps of `asking` are being read.
+    Owing(Owing),
+    /// The fire is being owed: the writes for `asking` are being made.
+    OwingWrites(Owing),
     /// What covers the trigger on `items` is being read.
     Covering(Vec<u32>),
     /// The `running` nodes of the first items are being written; `rest` follow.
@@ -234,6 +257,19 @@ enum Stage {
     MarkingRest(Vec<u32>),
     /// Handled.
     Over,
+}
+
+/// Items being owed the fire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Owing {
+    /// What follows once they are.
+    planned: Planned,
+    /// The items asked about now.
+    asking: Vec<u32>,
+    /// The items owed so far.
+    owed: BTreeSet<u32>,
+    /// The reads of the stamps so far, this one included.
+    tries: usize,
 }
 
 /// The items of a fire, planned.
@@ -365,7 +401,10 @@ impl Firing {
     pub fn handle(&mut self, event: FireEvent, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
         match (std::mem::replace(&mut self.stage, Stage::Over), event) {
             (Stage::Clock, FireEvent::ClockRead(read)) => self.clock_read(read, state, view, now),
-            (Stage::Owing(planned), FireEvent::Owed(owed)) => self.owed(planned, &owed, state, view),
+            (Stage::Owing(owing), FireEvent::StartsRead(reads)) => self.starts_read(owing, reads, state, view),
+            (Stage::OwingWrites(owing), FireEvent::OwesWritten(outcomes)) => {
+                self.owes_written(owing, &outcomes, state, view);
+            }
             (Stage::Covering(items), FireEvent::CoveredRead(nodes)) => self.covered(items, nodes, state, view, now),
             (Stage::MarkingFirst { rest }, FireEvent::Marked(started)) => self.started(started, rest, state, view),
             (Stage::MarkingRest(rest), FireEvent::Marked(later)) => {
@@ -496,8 +535,65 @@ impl Firing {
         if items.is_empty() {
             return;
         }
-        self.actions.push(FireAction::Owe(items));
-        self.stage = Stage::Owing(planned);
+        self.actions.push(FireAction::ReadStarts(items.clone()));
+        self.stage = Stage::Owing(Owing { planned, asking: items, owed: BTreeSet::new(), tries: 1 });
+    }
+
+    /// The start stamps are read: each item a run covered since the fire is owed nothing; the
+    /// others are written (an item whose stamp could not be read is taken as owed).
+    fn starts_read(
+        &mut self,
+        mut owing: Owing,
+        reads: Vec<Result<Option<NodeData>, String>>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+    ) {
+        let at = self.source.at();
+        let mut writes = Vec::new();
+        let mut asked = Vec::new();
+        for (item, read) in std::mem::take(&mut owing.asking).into_iter().zip(reads) {
+            match read {
+                Err(error) => {
+                    self.actions.push(FireAction::Note(Note::StartUnread { item, error }));
+                    owing.owed.insert(item);
+                }
+                Ok(node) => match txn::owe(&self.facts.paths, item, at, node.as_ref()) {
+                    Owe::Covered => {}
+                    Owe::Write(ops) => {
+                        writes.push((item, ops));
+                        asked.push(item);
+                    }
+                },
+            }
+        }
+        if writes.is_empty() {
+            let Owing { planned, owed, .. } = owing;
+            self.owed(planned, &owed, state, view);
+        } else {
+            self.actions.push(FireAction::WriteOwes(writes));
+            self.stage = Stage::OwingWrites(Owing { asking: asked, ..owing });
+        }
+    }
+
+    /// The writes are made: the items a run started on meanwhile are read again, up to
+    /// [`txn::OWE_ATTEMPTS`] reads in all, then taken as owed.
+    fn owes_written(&mut self, mut owing: Owing, outcomes: &[OweOutcome], state: &mut FireState, view: &JobSnapshot) {
+        let mut again = Vec::new();
+        for (item, outcome) in std::mem::take(&mut owing.asking).into_iter().zip(outcomes) {
+            match outcome {
+                OweOutcome::Retry if owing.tries < txn::OWE_ATTEMPTS => again.push(item),
+                OweOutcome::Owed | OweOutcome::Retry | OweOutcome::Failed => {
+                    owing.owed.insert(item);
+                }
+            }
+        }
+        if again.is_empty() {
+            let Owing { planned, owed, .. } = owing;
+            self.owed(planned, &owed, state, view);
+        } else {
+            self.actions.push(FireAction::ReadStarts(again.clone()));
+            self.stage = Stage::Owing(Owing { asking: again, tries: owing.tries + 1, ..owing });
+        }
     }
 
     fn owed(&mut self, planned: Planned, owed: &BTreeSet<u32>, state: &mut FireState, view: &JobSnapshot) {

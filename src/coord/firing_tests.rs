@@ -4,8 +4,9 @@
 //! marked and started, the first item's node written alone in a large fire and the rest going as
 //! a fire of their own when it runs elsewhere; starting without monitoring; a configuration that
 //! cannot run; busy items owed, queued or skipped; a cron fire handled late; a trigger covered by
-//! runs since it was written; a queued fire owed by a clock ahead; fires missed while the
-//! registry was unreachable; a claimed item started or given back; answers to nothing asked.
+//! runs since it was written; owing (stamps read, writes, a raced write read again, a failure
+//! taken as owed); a queued fire owed by a clock ahead; fires missed while the registry was
+//! unreachable; a claimed item started or given back; answers to nothing asked.
 
 use super::*;
 use crate::coord::fire::{Ended, FireId};
@@ -13,6 +14,7 @@ use crate::coord::fixtures::{ME, OTHER, t, view_with};
 use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::Stat;
 use crate::registry::codec::{self, ServerStatus};
+use crate::registry::path::ItemLeaf;
 
 fn cron() -> Source {
     Source::Cron(t(100))
@@ -22,6 +24,7 @@ fn cron() -> Source {
 /// no listeners, runnable, the registry reachable.
 fn facts() -> Facts {
     Facts {
+        paths: JobPaths::new("job"),
         me: ME.into(),
         total: 3,
         monitor: true,
@@ -57,8 +60,27 @@ fn drain(firing: &mut Firing) -> Vec<FireAction> {
     std::iter::from_fn(|| firing.poll_action()).collect()
 }
 
-fn owed(items: &[u32]) -> FireEvent {
-    FireEvent::Owed(items.iter().copied().collect())
+/// Answers the reads and writes that owe a fire to `asked`, which are `owed` it: the others a run
+/// started after the fire covers (their stamps say so), the owed have no stamp and their writes
+/// succeed.
+fn answer_owes(
+    f: &mut Firing,
+    (asked, owed): (&[u32], &[u32]),
+    state: &mut FireState,
+    view: &JobSnapshot,
+    now: DateTime<Utc>,
+) {
+    let read = |item: &u32| if owed.contains(item) { Ok(None) } else { Ok(stamp(1_000, 1)) };
+    f.handle(FireEvent::StartsRead(asked.iter().map(read).collect()), state, view, now);
+    if owed.is_empty() {
+        return;
+    }
+    let written: Vec<u32> = match drain(f).as_slice() {
+        [FireAction::WriteOwes(writes)] => writes.iter().map(|(item, _)| *item).collect(),
+        other => panic!("expected the owes' writes, got {other:?}"),
+    };
+    assert_eq!(written, owed);
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Owed; owed.len()]), state, view, now);
 }
 
 fn range(items: std::ops::Range<u32>) -> Vec<u32> {
@@ -159,14 +181,14 @@ fn a_cron_fire_during_resharding_is_owed_to_every_item() {
     let mut state = FireState::default();
     let view = resharding();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwedToAll), FireAction::Owe(vec![0, 1, 2])]);
-    f.handle(owed(&[0, 1, 2]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwedToAll), FireAction::ReadStarts(vec![0, 1, 2])]);
+    answer_owes(&mut f, (&[0, 1, 2], &[0, 1, 2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [], "owed: the fire is handled");
     assert_eq!(state, FireState::default(), "nothing waits here: the misfire nodes stand for the fire");
     // An item without owner is resharding too.
     let unowned = view_with(&[(0, ME), (1, OTHER)], &[]);
     let mut f = Firing::fire(cron(), facts(), &mut state, &unowned, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwedToAll), FireAction::Owe(vec![0, 1, 2])]);
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwedToAll), FireAction::ReadStarts(vec![0, 1, 2])]);
 }
 
 #[test]
@@ -370,8 +392,8 @@ fn an_unrunnable_configuration_still_owes_and_queues_a_busy_item() {
     let view = settled();
     let facts = Facts { unrunnable: Some("bad".into()), ..facts() };
     let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Owe(vec![0])]);
-    f.handle(owed(&[0]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])]);
+    answer_owes(&mut f, (&[0], &[0]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [
@@ -388,8 +410,8 @@ fn a_cron_fire_on_an_item_busy_here_is_owed_then_queued_and_rerun() {
     let id = state.begin(0, Source::Cron(t(90)), t(90)).unwrap();
     let view = settled();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Owe(vec![0])], "asks before anything else");
-    f.handle(owed(&[0]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])], "asks before anything else");
+    answer_owes(&mut f, (&[0], &[0]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [
@@ -416,8 +438,8 @@ fn a_fire_on_a_busy_item_covered_meanwhile_is_not_queued() {
     state.begin(0, Source::Cron(t(90)), t(90)).unwrap();
     let view = settled();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Owe(vec![0])]);
-    f.handle(owed(&[]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])]);
+    answer_owes(&mut f, (&[0], &[]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::StillRunning(vec![0]), FireAction::Mark(vec![2])]);
     assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), None);
 }
@@ -469,8 +491,8 @@ fn an_item_busy_elsewhere_is_owed_but_not_queued_here() {
     let taken = ItemSnapshot { failovering: Some(OTHER.into()), ..ItemSnapshot::default() };
     let view = view_with(&[(0, ME), (1, OTHER), (2, ME)], &[(0, taken)]);
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Owe(vec![0])]);
-    f.handle(owed(&[0]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])]);
+    answer_owes(&mut f, (&[0], &[0]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Note(Note::Queued { item: 0, here: false }), FireAction::Mark(vec![2])]);
     assert_eq!(state.slot(0), None, "the misfire node stands for the fire");
 }
@@ -491,9 +513,9 @@ fn a_cron_fire_handled_late_is_owed_not_started() {
     let mut state = FireState::default();
     let view = settled();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(103));
-    assert_eq!(drain(&mut f), [FireAction::Owe(vec![0, 2])]);
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0, 2])]);
     // Item 2 was covered by a run elsewhere meanwhile.
-    f.handle(owed(&[0]), &mut state, &view, t(103));
+    answer_owes(&mut f, (&[0, 2], &[0]), &mut state, &view, t(103));
     assert_eq!(drain(&mut f), [FireAction::Note(Note::OwedLate { item: 0 })]);
     assert_eq!(state, FireState::default(), "nothing starts or waits here: the misfire node owes the run");
     // At the limit, or with misfire off, it starts.
@@ -598,22 +620,91 @@ fn missed_fires_are_owed_to_the_local_items_or_to_every_item_while_resharding() 
     let view = settled();
     let mut f = Firing::missed(t(100), facts(), &view);
     assert_eq!(f.source(), &Source::Misfire(t(100)));
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 2 }), FireAction::Owe(vec![0, 2])]);
-    f.handle(owed(&[0, 2]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 2 }), FireAction::ReadStarts(vec![0, 2])]);
+    answer_owes(&mut f, (&[0, 2], &[0, 2]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [], "the misfire nodes run the items");
     assert_eq!(state, FireState::default());
     let mut f = Firing::missed(t(100), facts(), &resharding());
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 3 }), FireAction::Owe(vec![0, 1, 2])]);
+    assert_eq!(
+        drain(&mut f),
+        [FireAction::Note(Note::OwingMissed { items: 3 }), FireAction::ReadStarts(vec![0, 1, 2])]
+    );
     // With misfire off in the facts too: the fire was deferred, so it is owed.
     let mut f = Firing::missed(t(100), Facts { misfire: false, ..facts() }, &resharding());
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 3 }), FireAction::Owe(vec![0, 1, 2])]);
+    assert_eq!(
+        drain(&mut f),
+        [FireAction::Note(Note::OwingMissed { items: 3 }), FireAction::ReadStarts(vec![0, 1, 2])]
+    );
     // This server disabled: no local item, nothing to owe.
     let mut disabled = settled();
     disabled.servers.insert("10.0.0.1".into(), ServerStatus::Disabled);
     let mut f = Firing::missed(t(100), facts(), &disabled);
     assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 0 })]);
-    f.handle(owed(&[]), &mut state, &disabled, t(130));
+    f.handle(FireEvent::StartsRead(vec![]), &mut state, &disabled, t(130));
     assert_eq!(drain(&mut f), []);
+}
+
+#[test]
+fn owing_reads_the_stamps_writes_and_reads_again_what_a_run_raced() {
+    let (facts, view) = all_mine(4);
+    let mut state = FireState::default();
+    let misfire = |item: u32| Op::Create {
+        path: facts.paths.item_leaf(item, ItemLeaf::Misfire),
+        data: codec::encode_millis(t(100)),
+        mode: crate::registry::Mode::Persistent,
+    };
+    let checked = |item: u32, version: i32| {
+        vec![Op::Check { path: facts.paths.item(item), version: Some(version) }, misfire(item)]
+    };
+    let old_stamp =
+        |version: i32| Some(NodeData { data: codec::encode_millis(t(50)), stat: Stat { version, ..Stat::default() } });
+    let mut f = Firing::missed(t(100), facts.clone(), &view);
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 4 }), FireAction::ReadStarts(range(0..4))]);
+    // Item 0 unread (taken as owed), 1 covered by a later run, 2 and 3 stamped before the fire.
+    let reads = vec![Err("connection loss".into()), Ok(stamp(1_000, 1)), Ok(old_stamp(4)), Ok(old_stamp(7))];
+    f.handle(FireEvent::StartsRead(reads), &mut state, &view, t(130));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Note(Note::StartUnread { item: 0, error: "connection loss".into() }),
+            FireAction::WriteOwes(vec![(2, checked(2, 4)), (3, checked(3, 7))]),
+        ]
+    );
+    // A run of item 3 started since the read: its write fails, it is read again.
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Owed, OweOutcome::Retry]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![3])]);
+    f.handle(FireEvent::StartsRead(vec![Ok(old_stamp(8))]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [FireAction::WriteOwes(vec![(3, checked(3, 8))])]);
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Retry]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![3])], "the third read");
+    f.handle(FireEvent::StartsRead(vec![Ok(old_stamp(9))]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [FireAction::WriteOwes(vec![(3, checked(3, 9))])]);
+    // Raced a third time: taken as owed, no fourth read; the fire is handled.
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Retry]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), []);
+    f.handle(FireEvent::StartsRead(vec![Ok(None)]), &mut state, &view, t(130));
+    assert_eq!(drain(&mut f), [], "handled: nothing more is asked");
+}
+
+#[test]
+fn a_busy_item_whose_owe_the_registry_failed_is_still_queued() {
+    let mut state = FireState::default();
+    state.begin(0, Source::Cron(t(90)), t(90)).unwrap();
+    let view = settled();
+    let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])]);
+    f.handle(FireEvent::StartsRead(vec![Ok(None)]), &mut state, &view, t(100));
+    assert!(matches!(drain(&mut f).as_slice(), [FireAction::WriteOwes(_)]));
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Failed]), &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Note(Note::Queued { item: 0, here: true }),
+            FireAction::StillRunning(vec![0]),
+            FireAction::Mark(vec![2]),
+        ],
+        "a repeat at worst, never a miss"
+    );
 }
 
 #[test]
@@ -649,7 +740,8 @@ fn an_answer_to_nothing_asked_is_ignored() {
     let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::ReadClock]);
     // Waiting for the clock: other answers leave the stage as it is.
-    for event in [FireEvent::Marked(vec![0]), owed(&[0]), FireEvent::CoveredRead(None)] {
+    let answers = [FireEvent::StartsRead(vec![Ok(None)]), FireEvent::OwesWritten(vec![OweOutcome::Owed])];
+    for event in [FireEvent::Marked(vec![0]), FireEvent::CoveredRead(None)].into_iter().chain(answers) {
         f.handle(event, &mut state, &view, t(100));
         assert_eq!(drain(&mut f), []);
     }

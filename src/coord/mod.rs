@@ -7,7 +7,7 @@ pub mod failover;
 pub mod fire;
 pub mod firing;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 pub mod group;
 pub mod leader;
 pub mod ledger;

@@ -174,8 +174,8 @@ pub fn owe_outcome(result: &Result<(), RegistryError>) -> OweOutcome {
     }
 }
 
-/// How many times an owe is decided again after runs started meanwhile before it is taken as
-/// owed.
+/// How many times an owe reads an item's start stamp, when each write fails because a run started
+/// meanwhile, before the fire is taken as owed.
 pub const OWE_ATTEMPTS: usize = 3;
 
 /// A run of `item` that started at `started` ended: the `misfire` node (as read) is covered when

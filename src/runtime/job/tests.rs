@@ -157,25 +157,50 @@ async fn the_leader_writes_an_assignment_for_a_flagged_job() {
     assert_eq!(owners, ["10.0.0.2@-@2", "10.0.0.2@-@2", "10.0.0.1@-@1", "10.0.0.1@-@1"]);
 }
 
+/// Owes `fire` to item 0, this instance's, as a fire missed during an outage is
+/// ([`crate::coord::firing::Firing::missed`]), carried out against the registry.
+async fn owe_item_0(a: &JobCtx, execution: &mut Execution, fire: DateTime<chrono::Utc>) {
+    let facts = crate::coord::firing::Facts {
+        paths: a.paths.clone(),
+        me: a.me.to_string(),
+        total: 1,
+        monitor: true,
+        misfire: true,
+        max_time_diff_seconds: -1,
+        listeners: false,
+        unrunnable: None,
+        link_ok: true,
+        drop_misfires: false,
+    };
+    let view = Arc::new(crate::coord::fixtures::view_with(&[(0, a.me.as_str())], &[]));
+    let firing = crate::coord::firing::Firing::missed(fire, facts, &view);
+    execution.drive(a, &config(1), firing, view).await;
+}
+
 #[tokio::test]
 async fn a_fire_is_owed_once_and_only_when_no_later_run_covers_it() {
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
     let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
-    let execution = Execution::new(cache.reader());
+    let mut execution = Execution::new(cache.reader());
     let fire = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
     let item = a.paths.item(0);
     let misfire = a.paths.item_leaf(0, ItemLeaf::Misfire);
     // A run that started after the fire covers it.
     a.registry.put(&item, &codec::encode_millis(fire + chrono::Duration::seconds(1))).await.unwrap();
-    assert!(!execution.owe(&a, 0, fire).await);
+    owe_item_0(&a, &mut execution, fire).await;
     assert!(a.registry.get(&misfire).await.unwrap().is_none());
     // An older start: owed, with the fire's instant.
     a.registry.put(&item, &codec::encode_millis(fire - chrono::Duration::seconds(1))).await.unwrap();
-    assert!(execution.owe(&a, 0, fire).await);
+    owe_item_0(&a, &mut execution, fire).await;
     assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
     // Owed again by a later fire: still one node, still the first fire it owes.
-    assert!(execution.owe(&a, 0, fire + chrono::Duration::seconds(5)).await);
+    owe_item_0(&a, &mut execution, fire + chrono::Duration::seconds(5)).await;
+    assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
+    // No run stamped the item yet: owed.
+    a.registry.delete(&misfire, None).await.unwrap();
+    a.registry.put(&item, b"").await.unwrap();
+    owe_item_0(&a, &mut execution, fire).await;
     assert_eq!(text(&a, &misfire).await, Some("1700000000000".into()));
 }
 

@@ -40,7 +40,6 @@ use crate::coord::fire::{self, FireState, Source};
 use crate::coord::firing::{Facts, Firing};
 use crate::coord::ledger::{Ledger, Unsettled};
 use crate::coord::snapshot::JobSnapshot;
-use crate::coord::txn::{self, Owe, OweOutcome};
 use crate::registry::cache::{CacheReader, TreeCache};
 use crate::registry::codec;
 use crate::registry::{Op, RegistryError};
@@ -321,42 +320,12 @@ impl Execution {
             self.drive(ctx, config, firing, Arc::clone(view)).await;
         }
     }
-
-    /// Records that `fire` is owed a run of `item` (see [`txn::owe`]). Returns whether it is.
-    pub(super) async fn owe(&self, ctx: &JobCtx, item: u32, fire: DateTime<Utc>) -> bool {
-        for _ in 0..txn::OWE_ATTEMPTS {
-            let item_node = match ctx.registry.get(&ctx.paths.item(item)).await {
-                Ok(node) => node,
-                Err(e) => {
-                    tracing::warn!(job = %ctx.name(), item, error = %e, "cannot read the item's last start");
-                    return true;
-                }
-            };
-            let Owe::Write(ops) = txn::owe(&ctx.paths, item, fire, item_node.as_ref()) else {
-                return false;
-            };
-            let result = ctx.registry.transaction(&ops).await;
-            match txn::owe_outcome(&result) {
-                OweOutcome::Owed => {
-                    ctx.settings.metrics.misfire_owed(ctx.name());
-                    return true;
-                }
-                OweOutcome::Retry => continue,
-                OweOutcome::Failed => {
-                    if let Err(e) = result {
-                        tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the misfire");
-                    }
-                    return true;
-                }
-            }
-        }
-        true
-    }
 }
 
 /// What a fire here goes by ([`Facts`]); `link_ok`: the registry answers.
 fn facts(ctx: &JobCtx, config: &Effective, link_ok: bool) -> Facts {
     Facts {
+        paths: ctx.paths.clone(),
         me: ctx.me.to_string(),
         total: config.total(),
         monitor: config.config.monitor_execution,

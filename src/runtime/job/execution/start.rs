@@ -13,7 +13,7 @@ use super::{Execution, JobCtx, traced};
 use crate::coord::fire::Source;
 use crate::coord::firing::{FireAction, FireEvent, Firing, GiveBack, Note};
 use crate::coord::snapshot::JobSnapshot;
-use crate::coord::txn;
+use crate::coord::txn::{self, OweOutcome};
 use crate::exec::Executor;
 use crate::exec::context::task_id;
 use crate::registry::RegistryError;
@@ -40,7 +40,7 @@ impl Execution {
     /// ([`txn::first_alone`]).
     ///
     /// Returns the claimed items given back ([`FireAction::GiveBack`]).
-    pub(super) async fn drive(
+    pub(in crate::runtime::job) async fn drive(
         &mut self,
         ctx: &JobCtx,
         config: &Effective,
@@ -66,10 +66,26 @@ impl Execution {
                     refuse_fire(ctx, config, &items, firing.source(), &refusal).await;
                     continue;
                 }
-                FireAction::Owe(items) => {
-                    let (this, at) = (&*self, firing.source().at());
-                    let owes = items.iter().map(|&item| async move { this.owe(ctx, item, at).await.then_some(item) });
-                    FireEvent::Owed(join_all(owes).await.into_iter().flatten().collect())
+                FireAction::ReadStarts(items) => {
+                    let reads = items.iter().map(|&item| async move { ctx.registry.get(&ctx.paths.item(item)).await });
+                    let reads = join_all(reads).await.into_iter().map(|read| read.map_err(|e| e.to_string()));
+                    FireEvent::StartsRead(reads.collect())
+                }
+                FireAction::WriteOwes(writes) => {
+                    let writes =
+                        writes.iter().map(|(item, ops)| async move { (*item, ctx.registry.transaction(ops).await) });
+                    let outcomes = join_all(writes).await.into_iter().map(|(item, result)| {
+                        let outcome = txn::owe_outcome(&result);
+                        match (outcome, result) {
+                            (OweOutcome::Owed, _) => ctx.settings.metrics.misfire_owed(ctx.name()),
+                            (OweOutcome::Failed, Err(e)) => {
+                                tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the misfire");
+                            }
+                            _ => {}
+                        }
+                        outcome
+                    });
+                    FireEvent::OwesWritten(outcomes.collect())
                 }
                 FireAction::ReadCovered(items) => {
                     FireEvent::CoveredRead(read_covered(ctx, firing.source(), &items).await)
@@ -251,6 +267,9 @@ fn log_note(ctx: &JobCtx, note: &Note) {
             tracing::info!(job = %ctx.name(), item, "item still running {}: the fire is owed a run", where_(*here));
         }
         Note::OwedLate { item } => tracing::info!(job = %ctx.name(), item, "late fire owed a run"),
+        Note::StartUnread { item, error } => {
+            tracing::warn!(job = %ctx.name(), item, error = %error, "cannot read the item's last start");
+        }
         Note::FailedOver { item } => tracing::info!(job = %ctx.name(), item, "running a failed-over item"),
     }
 }
