@@ -100,6 +100,71 @@ pub fn duties(
     }
 }
 
+/// One step of the duties after a change ([`Duties::steps`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duty {
+    /// This instance does not lead: a sharding failure it recorded is the next leader's.
+    NotLeading,
+    /// Look at the election: contend (`elect`) or give leadership up (`resign`), as the elector
+    /// decides ([`super::elector`]).
+    Elect {
+        /// No leader, and this instance may lead.
+        elect: bool,
+        /// This instance leads on a disabled server.
+        resign: bool,
+    },
+    /// Hand back the runs fencing killed ([`super::fire::hand_back`]).
+    HandBack,
+    /// Look for orphans and queued items ([`super::failover`]).
+    Failover,
+    /// The leader's sharding duty ([`super::sharder`]).
+    Lead,
+    /// The simulator's injected bug `sharding-without-leader-check` (only in its mutation check):
+    /// an instance that does not lead shards.
+    #[cfg(feature = "injected-bugs")]
+    LeadUnchecked,
+    /// Run the fire that waited for resharding, if there is one, else the fires queued on local
+    /// items that nothing runs any more.
+    RunWaiting,
+}
+
+impl Duties {
+    /// The steps, in order. The election goes first: a leader gives up leadership before
+    /// anything else when its server is disabled, and does nothing else. The runs fencing killed
+    /// are handed back before that return: the disabled server's id is live, so only it can hand
+    /// them back, and the leader waits for their nodes before it reshards. Failover before the
+    /// sharding duty, and fires wait while resharding is pending. `shard_unchecked`: the injected
+    /// bug, for an available instance that does not lead (false in any build but the
+    /// simulator's).
+    pub fn steps(&self, shard_unchecked: bool) -> Vec<Duty> {
+        let mut steps = Vec::with_capacity(6);
+        if !self.lead {
+            steps.push(Duty::NotLeading);
+        }
+        steps.push(Duty::Elect { elect: self.elect, resign: self.resign });
+        steps.push(Duty::HandBack);
+        if self.resign {
+            return steps;
+        }
+        if self.failover {
+            steps.push(Duty::Failover);
+        }
+        if self.lead {
+            steps.push(Duty::Lead);
+        }
+        #[cfg(feature = "injected-bugs")]
+        if !self.lead && shard_unchecked {
+            steps.push(Duty::LeadUnchecked);
+        }
+        #[cfg(not(feature = "injected-bugs"))]
+        let _ = shard_unchecked;
+        if !self.sharding_pending {
+            steps.push(Duty::RunWaiting);
+        }
+        steps
+    }
+}
+
 fn codec_ip(id: &str) -> &str {
     crate::registry::codec::instance_ip(id)
 }

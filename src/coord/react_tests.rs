@@ -1,4 +1,5 @@
-//! Table tests of the reactions: events, duties, sessions, clock, reconcile, configuration.
+//! Table tests of the reactions: events, duties and their steps, sessions, clock, reconcile,
+//! configuration.
 
 use super::*;
 use crate::coord::snapshot::ItemSnapshot;
@@ -167,6 +168,53 @@ fn duty_rules() {
     // An item without owner is pending too.
     let unowned = view(Some(OTHER), "ENABLED", false);
     assert!(duties(&unowned, ME, 2, false, true, true).sharding_pending);
+}
+
+#[test]
+fn the_duties_steps_come_in_their_order() {
+    use Duty::*;
+    let duties =
+        |resign, elect, failover, lead, sharding_pending| Duties { resign, elect, failover, lead, sharding_pending };
+    let contend = Elect { elect: true, resign: false };
+    let look = Elect { elect: false, resign: false };
+    // (rule, duties, steps)
+    let rows = [
+        (
+            "a follower, settled",
+            duties(false, false, false, false, false),
+            vec![NotLeading, look, HandBack, RunWaiting],
+        ),
+        (
+            "no leader: contend",
+            duties(false, true, false, false, false),
+            vec![NotLeading, contend, HandBack, RunWaiting],
+        ),
+        (
+            "the leader on a disabled server: resign, hand back, nothing else",
+            duties(true, false, false, false, false),
+            vec![NotLeading, Elect { elect: false, resign: true }, HandBack],
+        ),
+        (
+            "failover before the sharding duty",
+            duties(false, false, true, true, false),
+            vec![look, HandBack, Failover, Lead, RunWaiting],
+        ),
+        (
+            "resharding pending: fires wait",
+            duties(false, false, true, false, true),
+            vec![NotLeading, look, HandBack, Failover],
+        ),
+        ("the leader resharding", duties(false, false, false, true, true), vec![look, HandBack, Lead]),
+    ];
+    for (rule, duties, steps) in rows {
+        assert_eq!(duties.steps(false), steps, "rule: {rule}");
+    }
+    // The injected bug: a follower shards, after failover and before the fires; a leader does
+    // not twice.
+    let follower = duties(false, false, true, false, false);
+    assert_eq!(follower.steps(true), [NotLeading, look, HandBack, Failover, LeadUnchecked, RunWaiting]);
+    let leader = duties(false, false, false, true, false);
+    assert_eq!(leader.steps(true), [look, HandBack, Lead, RunWaiting]);
 }
 
 #[test]

@@ -61,7 +61,7 @@ use super::{Settings, StopMode};
 use crate::config::JobConfig;
 use crate::coord::fire::{self, Source};
 use crate::coord::pin::{Pin, PinKind};
-use crate::coord::react::{self, Adoption, Reaction};
+use crate::coord::react::{self, Adoption, Duty, Reaction};
 use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
@@ -686,8 +686,8 @@ impl JobTask {
         }
     }
 
-    /// Re-evaluates what the cache now says: leadership, failover, resharding, a fire waiting for
-    /// resharding, queued fires.
+    /// Re-evaluates what the cache now says: carries out the duties' steps in their order
+    /// ([`react::Duties::steps`]).
     async fn after_change(&mut self) {
         if !self.link_ok() {
             return;
@@ -698,43 +698,34 @@ impl JobTask {
         let runnable = self.config.executor.is_ok();
         let (me, total) = (self.ctx.me.as_str(), self.config.total());
         let duties = react::duties(&view, me, total, config.failover, config.monitor_execution, runnable);
-        if !duties.lead {
-            self.leader.not_leading(&self.ctx);
+        let shard_unchecked = injected!(self.ctx.settings, ShardingWithoutLeaderCheck) && view.is_available(me);
+        for duty in duties.steps(shard_unchecked) {
+            match duty {
+                Duty::NotLeading => self.leader.not_leading(&self.ctx),
+                Duty::Elect { elect, resign } => {
+                    if resign {
+                        tracing::info!(job = %self.name(), "server disabled: giving up leadership");
+                    }
+                    self.election.look(&self.ctx, &self.cache, elect, resign).await;
+                }
+                Duty::HandBack => {
+                    let (failover, monitor) = (self.config.config.failover, self.config.config.monitor_execution);
+                    self.execution.hand_back_fenced(&self.ctx, &view, failover, monitor).await;
+                }
+                Duty::Failover => {
+                    let execution = &self.execution;
+                    self.failover
+                        .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.holds(item));
+                }
+                Duty::Lead => self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await,
+                #[cfg(feature = "injected-bugs")]
+                Duty::LeadUnchecked => self.leader.shard_unchecked(&self.ctx, &self.config, &self.cache, &view).await,
+                Duty::RunWaiting => match self.execution.take_pending() {
+                    Some(source) => self.fire(source).await,
+                    None => self.execution.start_free_queued(&self.ctx, &self.config, &view).await,
+                },
+            }
         }
-        if duties.resign {
-            tracing::info!(job = %self.name(), "server disabled: giving up leadership");
-        }
-        self.election.look(&self.ctx, &self.cache, duties.elect, duties.resign).await;
-        // Before the return of a disabled server: its id is live, so only it can hand back the
-        // runs fencing killed, and the leader waits for their nodes before it reshards.
-        let (failover, monitor) = (config.failover, config.monitor_execution);
-        self.execution.hand_back_fenced(&self.ctx, &view, failover, monitor).await;
-        if duties.resign {
-            return;
-        }
-        if duties.failover {
-            let execution = &self.execution;
-            self.failover
-                .duties(&self.ctx, self.config.total(), &view, execution.local(), |item| execution.holds(item));
-        }
-        if duties.lead {
-            self.leader.duties(&self.ctx, &self.config, &self.cache, &view).await;
-        }
-        #[cfg(feature = "injected-bugs")]
-        if !duties.lead
-            && injected!(self.ctx.settings, ShardingWithoutLeaderCheck)
-            && view.is_available(self.ctx.me.as_str())
-        {
-            self.leader.shard_unchecked(&self.ctx, &self.config, &self.cache, &view).await;
-        }
-        if duties.sharding_pending {
-            return;
-        }
-        if let Some(source) = self.execution.take_pending() {
-            self.fire(source).await;
-            return;
-        }
-        self.execution.start_free_queued(&self.ctx, &self.config, &view).await;
     }
 
     /// The registry is usable again: run what was missed meanwhile (once), then re-evaluate.
