@@ -3,6 +3,8 @@
 //! after a failed contention. Contending runs in a task of its own, owned here; its outcome shows
 //! up in the cache as the leader node, and its end goes back to the elector.
 
+use std::task::{Context, Poll, ready};
+
 use futures::FutureExt;
 use tokio::time::Instant;
 
@@ -27,8 +29,8 @@ impl Election {
         Election { elector: Elector::new(), contending: None }
     }
 
-    /// Reports a finished contention to the elector (a failed one with the random bits of its
-    /// pause, drawn from `settings`' jitter).
+    /// Reports a finished contention to the elector, if one has finished (see
+    /// [`Election::ended`]).
     pub(super) fn reap(&mut self, settings: &Settings) {
         if !self.contending.as_ref().is_some_and(OwnedTask::is_finished) {
             return;
@@ -37,6 +39,24 @@ impl Election {
         // result (it panicked) failed.
         let failed =
             self.contending.take().and_then(|mut task| task.join().now_or_never()).is_none_or(|r| r.unwrap_or(true));
+        self.ended(failed, settings);
+    }
+
+    /// Whether the contention under way has ended, and failed (a task that ended without a result
+    /// panicked: failed); otherwise (or while there is none) leaves `cx`'s waker for its end. The
+    /// job's loop waits for it, so that a failed contention's pause starts at once, not at the
+    /// next change of the cache (a contention that fails changes nothing).
+    pub(super) fn poll_end(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
+        let Some(task) = self.contending.as_mut() else { return Poll::Pending };
+        let failed = ready!(task.poll_join(cx)).unwrap_or(true);
+        self.contending = None;
+        Poll::Ready(failed)
+    }
+
+    /// Reports a contention's end to the elector: a failed one with the random bits of its
+    /// pause, drawn from `settings`' jitter. One that ran to the end shows in the cache as the
+    /// leader node: the change that follows looks at it.
+    pub(super) fn ended(&mut self, failed: bool, settings: &Settings) {
         self.elector.handle(if failed {
             ElectEvent::Failed { now: Instant::now().into_std(), random: settings.jitter.draw() }
         } else {

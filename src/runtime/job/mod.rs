@@ -9,15 +9,16 @@
 //! * [`execution`]: fires and runs (per-item slots, queued and owed fires, run tasks);
 //! * [`failover`]: claim rounds for orphaned runs.
 //!
-//! The decisions are [`crate::coord`]'s pure functions; the rooms carry them out. The task loops
-//! over a `select!` of: the worker's signals (a stop request, session changes, the fence:
+//! The decisions are [`crate::coord`]'s machines and rules; the rooms carry them out. The task
+//! loops over a `select!` of: the worker's signals (a stop request, session changes, the fence:
 //! [`Signals`]), ended runs, one timer for the next cron fire, a registration retry and the
-//! reconcile tick, a finished claim round, and cache events; it hands what woke it to one boxed
-//! handler ([`JobTask::on_wake`]), so that an idle job holds only its state and its waits.
-//! Everything it decides comes from the cache (ElasticJob's listeners and services, reference
-//! docs/src/design/compatibility.md), and steady-state fires read nothing from the registry: the only requests of a
-//! fire are the batched `running` node writes when `monitorExecution` is on (and, for a job with
-//! once-per-fire listeners, their marks and claims: [`once`]).
+//! reconcile tick, a finished claim round or contention for leadership, and cache events; it
+//! hands what woke it to one boxed handler ([`JobTask::on_wake`]), so that an idle job holds only
+//! its state and its waits. Everything it decides comes from the cache (ElasticJob's listeners
+//! and services, docs/src/design/compatibility.md), and steady-state fires read nothing from the
+//! registry: the only requests of a fire are the batched `running` node writes when
+//! `monitorExecution` is on (and, for a job with once-per-fire listeners, their marks and claims:
+//! [`once`]).
 
 mod effective;
 mod election;
@@ -226,6 +227,11 @@ enum Wake {
     Timer,
     /// A claim round finished.
     Claimed(Result<failover::Claimed, tokio::task::JoinError>),
+    /// A contention for leadership ended; `failed`: the registry failed it.
+    Contended {
+        /// The registry failed it.
+        failed: bool,
+    },
     /// A registry change; `None`: the registry handle is gone.
     Event(Option<CacheEvent>),
 }
@@ -394,11 +400,17 @@ impl JobTask {
                     ends = std::future::poll_fn(|cx| self.execution.poll_ends(cx)) => Wake::Ends(ends),
                     // Fires before registry events: a busy stream of events must not delay a fire.
                     () = wake_up => Wake::Timer,
-                    // A finished claim round, then registry events: one wait for both (a wait
-                    // of its own for each was 40 bytes more of every job's idle future).
-                    wake = std::future::poll_fn(|cx| match self.failover.poll_claim(cx) {
-                        Poll::Ready(claimed) => Poll::Ready(Wake::Claimed(claimed)),
-                        Poll::Pending => self.cache.poll_recv(cx).map(Wake::Event),
+                    // A finished claim round or contention, then registry events: one wait for
+                    // them all (a wait of its own for each was 40 bytes more of every job's idle
+                    // future).
+                    wake = std::future::poll_fn(|cx| {
+                        if let Poll::Ready(claimed) = self.failover.poll_claim(cx) {
+                            return Poll::Ready(Wake::Claimed(claimed));
+                        }
+                        if let Poll::Ready(failed) = self.election.poll_end(cx) {
+                            return Poll::Ready(Wake::Contended { failed });
+                        }
+                        self.cache.poll_recv(cx).map(Wake::Event)
                     }) => wake,
                 };
                 if Box::pin(self.on_wake(wake)).await.is_break() {
@@ -458,6 +470,9 @@ impl JobTask {
                 }
                 Box::pin(self.after_change()).await;
             }
+            // Nothing to re-evaluate: a failed contention's pause is the next chore, and one that
+            // ran to the end shows in the cache.
+            Wake::Contended { failed } => self.election.ended(failed, &self.ctx.settings),
             Wake::Event(Some(event)) => {
                 let mut batch = vec![event];
                 while let Some(more) = self.cache.try_recv() {

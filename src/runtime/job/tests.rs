@@ -513,3 +513,25 @@ async fn a_claimed_item_the_configuration_cannot_run_goes_back_to_the_queue() {
     assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Running)).await, None);
     assert_eq!(text(&a, &a.paths.item_leaf(1, ItemLeaf::Failovering)).await, None);
 }
+
+#[tokio::test]
+async fn a_failed_contention_starts_its_pause_when_it_ends_not_at_the_next_change() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.create(a.paths.root(), b"SCRIPT", Mode::Persistent).await.unwrap();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let mut election = super::election::Election::new();
+    assert!(futures::poll!(std::future::poll_fn(|cx| election.poll_end(cx))).is_pending(), "no contention");
+    // Every request of this handle fails from now on: the contention fails, and changes nothing.
+    let client = a.registry.embedded_client().unwrap();
+    store.set_faults(client, Some(Box::new(|| crate::registry::embedded::Fault::Fail)));
+    election.look(&a, &cache, true, false).await;
+    let failed = tokio::time::timeout(Duration::from_secs(10), std::future::poll_fn(|cx| election.poll_end(cx)))
+        .await
+        .expect("the job's loop is woken by the contention's end");
+    assert!(failed);
+    assert_eq!(election.retry_at(), None, "the pause starts with the report");
+    election.ended(failed, &a.settings);
+    assert!(election.retry_at().is_some(), "a pause, then a look that contends again");
+    assert!(futures::poll!(std::future::poll_fn(|cx| election.poll_end(cx))).is_pending(), "reported once");
+}
