@@ -10,7 +10,7 @@
 
 use super::*;
 use crate::coord::fire::{Ended, FireId};
-use crate::coord::fixtures::{ME, OTHER, t, view_with};
+use crate::coord::fixtures::{ME, OTHER, fire_facts, t, view_with};
 use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::Stat;
 use crate::registry::codec::{self, ServerStatus};
@@ -23,18 +23,7 @@ fn cron() -> Source {
 /// A job of three items, 0 and 2 here, 1 elsewhere: monitoring and misfire on, no clock check,
 /// no listeners, runnable, the registry reachable.
 fn facts() -> Facts {
-    Facts {
-        paths: JobPaths::new("job"),
-        me: ME.into(),
-        total: 3,
-        monitor: true,
-        misfire: true,
-        max_time_diff_seconds: -1,
-        listeners: false,
-        unrunnable: None,
-        link_ok: true,
-        drop_misfires: false,
-    }
+    fire_facts(3)
 }
 
 /// Items 0 and 2 here, 1 elsewhere, nothing running.

@@ -4,8 +4,10 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::fire::Source;
+use super::firing::Facts;
 use super::snapshot::{ItemSnapshot, JobSnapshot};
 use crate::registry::codec::ServerStatus;
+use crate::registry::path::JobPaths;
 
 /// This instance.
 pub const ME: &str = "10.0.0.1@-@1";
@@ -43,4 +45,21 @@ pub fn view_with(owners: &[(u32, &str)], items: &[(u32, ItemSnapshot)]) -> JobSn
         v.items.insert(*i, ItemSnapshot { owner, ..state.clone() });
     }
     v
+}
+
+/// What a fire on this instance goes by, for a job `job` of `total` items: monitoring and misfire
+/// on, no clock check, no listeners, runnable, the registry reachable.
+pub fn fire_facts(total: u32) -> Facts {
+    Facts {
+        paths: JobPaths::new("job"),
+        me: ME.into(),
+        total,
+        monitor: true,
+        misfire: true,
+        max_time_diff_seconds: -1,
+        listeners: false,
+        unrunnable: None,
+        link_ok: true,
+        drop_misfires: false,
+    }
 }

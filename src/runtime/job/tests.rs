@@ -160,18 +160,8 @@ async fn the_leader_writes_an_assignment_for_a_flagged_job() {
 /// Owes `fire` to item 0, this instance's, as a fire missed during an outage is
 /// ([`crate::coord::firing::Firing::missed`]), carried out against the registry.
 async fn owe_item_0(a: &JobCtx, execution: &mut Execution, fire: DateTime<chrono::Utc>) {
-    let facts = crate::coord::firing::Facts {
-        paths: a.paths.clone(),
-        me: a.me.to_string(),
-        total: 1,
-        monitor: true,
-        misfire: true,
-        max_time_diff_seconds: -1,
-        listeners: false,
-        unrunnable: None,
-        link_ok: true,
-        drop_misfires: false,
-    };
+    assert_eq!(a.me.as_str(), crate::coord::fixtures::ME);
+    let facts = crate::coord::firing::Facts { paths: a.paths.clone(), ..crate::coord::fixtures::fire_facts(1) };
     let view = Arc::new(crate::coord::fixtures::view_with(&[(0, a.me.as_str())], &[]));
     let firing = crate::coord::firing::Firing::missed(fire, facts, &view);
     execution.drive(a, &config(1), firing, view).await;
