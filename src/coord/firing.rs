@@ -22,7 +22,13 @@
 //! 6. **The start**, when the configuration can run: with monitoring the `running` nodes are
 //!    written first, the first item's alone in a large fire ([`txn::first_alone`]); the fire's
 //!    trace group and listener phases open for the items that start; their runs start; the rest's
-//!    nodes follow, and what runs elsewhere leaves the group.
+//!    nodes follow, and what runs elsewhere leaves the group. An item whose node the registry
+//!    fails to write is not lost to the fire: it is owed the fire as at step 5 (a run that started
+//!    meanwhile covers it), queued here, and the queued fires are looked at again after a pause
+//!    ([`FireAction::Retry`]); a reply lost after the write was applied leaves the item stamped,
+//!    so the owe finds it covered; with failover on, its node, which names this instance with no
+//!    run here, is an orphan to the failover round, and without failover the node is ephemeral
+//!    and holds the item until the session ends.
 //!
 //! The fire of a queued item ([`Firing::queued`]) and a rerun after a busy run
 //! ([`Firing::items`]) start at step 4; the fires missed while the registry was unreachable
@@ -144,6 +150,8 @@ pub enum Note {
         /// The registry's error.
         error: String,
     },
+    /// The registry failed to write these items' `running` nodes: the fire is owed to them.
+    Unmarked(Vec<u32>),
     /// A failed-over item starts here.
     FailedOver {
         /// The item.
@@ -188,7 +196,7 @@ pub enum FireAction {
     /// These items are busy with a run here (the trace's status rows).
     StillRunning(Vec<u32>),
     /// Write the `running` nodes of these items ([`txn::mark_running`]); answer
-    /// [`FireEvent::Marked`] with the items whose node was written.
+    /// [`FireEvent::Marked`].
     Mark(Vec<u32>),
     /// Delete the `misfire` nodes of these items, which start without monitoring (with misfire
     /// on: the run covers what they owe).
@@ -207,6 +215,9 @@ pub enum FireAction {
     LeaveOut(Vec<u32>),
     /// The fire stays queued until this clock reaches its instant: look again then.
     WakeAt(DateTime<Utc>),
+    /// Fires are queued here for items the registry failed to mark: look at the queued fires
+    /// again after a pause (the policy of later tries, [`crate::retry::CLEAR`], with jitter).
+    Retry,
     /// A claimed item cannot start here: give it back to the failover queue.
     GiveBack {
         /// The item.
@@ -233,8 +244,15 @@ pub enum FireEvent {
     /// Answers [`FireAction::ReadCovered`]: the nodes, in the order asked (`None`: the read
     /// failed; nothing counts as covered).
     CoveredRead(Option<Vec<Option<NodeData>>>),
-    /// Answers [`FireAction::Mark`]: the items whose `running` node was written.
-    Marked(Vec<u32>),
+    /// Answers [`FireAction::Mark`]: the items whose `running` node was `written`, and those whose
+    /// node the registry `failed` to write (an item whose node exists, running elsewhere, is in
+    /// neither).
+    Marked {
+        /// The items whose node was written.
+        written: Vec<u32>,
+        /// The items the registry failed.
+        failed: Vec<u32>,
+    },
 }
 
 /// Where the fire stands.
@@ -272,11 +290,25 @@ struct Owing {
     tries: usize,
 }
 
+/// Why an item is owed the fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owed {
+    /// It is busy, `here` or elsewhere.
+    Busy {
+        /// Busy here.
+        here: bool,
+    },
+    /// The fire came late to the idle item.
+    Late,
+    /// The registry failed to write the item's `running` node: the fire did not start it.
+    Unmarked,
+}
+
 /// The items of a fire, planned.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Planned {
-    /// Items owed the fire, and whether each is busy (`Some(here)`) or late (`None`).
-    pending: Vec<(u32, Option<bool>)>,
+    /// Items owed the fire, and why.
+    pending: Vec<(u32, Owed)>,
     /// Items busy with a run here.
     busy_here: Vec<u32>,
     /// Items to start.
@@ -406,16 +438,26 @@ impl Firing {
                 self.owes_written(owing, &outcomes, state, view);
             }
             (Stage::Covering(items), FireEvent::CoveredRead(nodes)) => self.covered(items, nodes, state, view, now),
-            (Stage::MarkingFirst { rest }, FireEvent::Marked(started)) => self.started(started, rest, state, view),
-            (Stage::MarkingRest(rest), FireEvent::Marked(later)) => {
-                state.spend_queued_misfires(&later);
-                let left: Vec<u32> = rest.into_iter().filter(|item| !later.contains(item)).collect();
+            (Stage::MarkingFirst { rest }, FireEvent::Marked { written, failed }) => {
+                if failed.is_empty() {
+                    self.started(written, rest, state, view);
+                } else {
+                    // The first batch is one item when there is a rest: both lists are not
+                    // filled then. The rest starts once the failed items are owed the fire.
+                    self.started(written, Vec::new(), state, view);
+                    self.unmarked(failed, rest);
+                }
+            }
+            (Stage::MarkingRest(rest), FireEvent::Marked { written, failed }) => {
+                state.spend_queued_misfires(&written);
+                let left: Vec<u32> = rest.into_iter().filter(|item| !written.contains(item)).collect();
                 if !left.is_empty() {
                     self.actions.push(FireAction::LeaveOut(left));
                 }
-                if !later.is_empty() {
-                    self.actions.push(FireAction::Spawn(later));
+                if !written.is_empty() {
+                    self.actions.push(FireAction::Spawn(written));
                 }
+                self.unmarked(failed, Vec::new());
             }
             (stage, _) => self.stage = stage,
         }
@@ -515,11 +557,11 @@ impl Firing {
                     if owe {
                         to_owe.push(item);
                     }
-                    planned.pending.push((item, Some(here)));
+                    planned.pending.push((item, Owed::Busy { here }));
                 }
                 ItemPlan::OweLate => {
                     to_owe.push(item);
-                    planned.pending.push((item, None));
+                    planned.pending.push((item, Owed::Late));
                 }
                 ItemPlan::Start => planned.to_start.push(item),
             }
@@ -598,15 +640,23 @@ impl Firing {
 
     fn owed(&mut self, planned: Planned, owed: &BTreeSet<u32>, state: &mut FireState, view: &JobSnapshot) {
         let Planned { pending, busy_here, to_start } = planned;
-        for (item, busy) in pending {
+        let mut unmarked = false;
+        for (item, why) in pending {
             let owed = owed.contains(&item);
-            match busy {
-                Some(here) if state.queue(item, &self.source, here, owed) => {
+            match why {
+                Owed::Busy { here } if state.queue(item, &self.source, here, owed) => {
                     self.actions.push(FireAction::Note(Note::Queued { item, here }));
                 }
-                None if owed => self.actions.push(FireAction::Note(Note::OwedLate { item })),
+                Owed::Late if owed => self.actions.push(FireAction::Note(Note::OwedLate { item })),
+                Owed::Unmarked if owed => {
+                    state.queue(item, &self.source, true, true);
+                    unmarked = true;
+                }
                 _ => {}
             }
+        }
+        if unmarked {
+            self.actions.push(FireAction::Retry);
         }
         if !busy_here.is_empty() {
             self.actions.push(FireAction::StillRunning(busy_here));
@@ -641,6 +691,18 @@ impl Firing {
             self.actions.push(FireAction::ClearMisfires(misfires));
         }
         self.started(first, rest, state, view);
+    }
+
+    /// The registry failed to write the `running` nodes of `failed`: the fire is owed to them
+    /// and queued here (unless a run covered it meanwhile), and looked at again after a pause;
+    /// then `to_start` start.
+    fn unmarked(&mut self, failed: Vec<u32>, to_start: Vec<u32>) {
+        if failed.is_empty() {
+            return;
+        }
+        self.actions.push(FireAction::Note(Note::Unmarked(failed.clone())));
+        let pending = failed.iter().map(|&item| (item, Owed::Unmarked)).collect();
+        self.owe(failed, Planned { pending, busy_here: Vec::new(), to_start });
     }
 
     /// The first items' nodes are written (`started`): their fire opens and they start; the

@@ -5,7 +5,8 @@
 //! a fire of their own when it runs elsewhere; starting without monitoring; a configuration that
 //! cannot run; busy items owed, queued or skipped; a cron fire handled late; a trigger covered by
 //! runs since it was written; owing (stamps read, writes, a raced write read again, a failure
-//! taken as owed); a queued fire owed by a clock ahead; fires missed while the registry was
+//! taken as owed); items the registry failed to mark (owed, queued, retried; a lost reply
+//! covered); a queued fire owed by a clock ahead; fires missed while the registry was
 //! unreachable; a claimed item started or given back; answers to nothing asked.
 
 use super::*;
@@ -72,6 +73,11 @@ fn answer_owes(
     f.handle(FireEvent::OwesWritten(vec![OweOutcome::Owed; owed.len()]), state, view, now);
 }
 
+/// The answer to a `Mark` whose nodes were all written but those of items running elsewhere.
+fn marked(written: Vec<u32>) -> FireEvent {
+    FireEvent::Marked { written, failed: Vec::new() }
+}
+
 fn range(items: std::ops::Range<u32>) -> Vec<u32> {
     items.collect()
 }
@@ -108,7 +114,7 @@ fn the_clock_is_read_first_and_a_skew_over_the_limit_refuses_the_local_items() {
     assert_eq!(drain(&mut f), [FireAction::Refuse { items: vec![0, 2], refusal: refusal.clone() }]);
     assert!(refusal.reason().contains("6000 ms") && refusal.reason().contains("maxTimeDiffSeconds = 5"));
     // Nothing starts, nothing is queued or owed.
-    f.handle(FireEvent::Marked(vec![0, 2]), &mut state, &view, t(100));
+    f.handle(marked(vec![0, 2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), []);
     assert_eq!(state, FireState::default());
 }
@@ -210,9 +216,9 @@ fn idle_items_are_marked_then_started_and_those_running_elsewhere_left_out() {
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0, 2])]);
     // Item 0's node exists: it runs elsewhere.
-    f.handle(FireEvent::Marked(vec![2]), &mut state, &view, t(100));
+    f.handle(marked(vec![2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Open { planned: vec![2], started: vec![2] }, FireAction::Spawn(vec![2])]);
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(100));
+    f.handle(marked(vec![0]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [], "handled");
 }
 
@@ -222,7 +228,7 @@ fn no_item_marked_starts_nothing() {
     let view = settled();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0, 2])]);
-    f.handle(FireEvent::Marked(vec![]), &mut state, &view, t(100));
+    f.handle(marked(vec![]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), []);
 }
 
@@ -243,7 +249,7 @@ fn a_large_fire_marks_and_starts_its_first_item_alone() {
     let (facts, view) = all_mine(20);
     let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(100));
+    f.handle(marked(vec![0]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [
@@ -253,9 +259,9 @@ fn a_large_fire_marks_and_starts_its_first_item_alone() {
         ]
     );
     // Items 10..20 run elsewhere: they leave the fire's group.
-    f.handle(FireEvent::Marked(range(1..10)), &mut state, &view, t(100));
+    f.handle(marked(range(1..10)), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::LeaveOut(range(10..20)), FireAction::Spawn(range(1..10))]);
-    f.handle(FireEvent::Marked(range(1..10)), &mut state, &view, t(100));
+    f.handle(marked(range(1..10)), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [], "handled");
 }
 
@@ -265,15 +271,15 @@ fn the_rest_of_a_large_fire_all_marked_leaves_nothing_out() {
     let (facts, view) = all_mine(20);
     let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(100));
+    f.handle(marked(vec![0]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f).last(), Some(&FireAction::Mark(range(1..20))));
-    f.handle(FireEvent::Marked(range(1..20)), &mut state, &view, t(100));
+    f.handle(marked(range(1..20)), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Spawn(range(1..20))]);
     // None of the rest marked: all leave, nothing more starts.
     let mut f = Firing::fire(cron(), all_mine(20).0, &mut state, &view, t(100));
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(100));
+    f.handle(marked(vec![0]), &mut state, &view, t(100));
     drain(&mut f);
-    f.handle(FireEvent::Marked(vec![]), &mut state, &view, t(100));
+    f.handle(marked(vec![]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::LeaveOut(range(1..20))]);
 }
 
@@ -284,12 +290,12 @@ fn when_the_first_item_runs_elsewhere_the_rest_go_as_a_fire_of_their_own() {
     let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
     // 17 items left: still large, split again.
-    f.handle(FireEvent::Marked(vec![]), &mut state, &view, t(100));
+    f.handle(marked(vec![]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![1])]);
     // 16 items left: written at once.
-    f.handle(FireEvent::Marked(vec![]), &mut state, &view, t(100));
+    f.handle(marked(vec![]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(range(2..18))]);
-    f.handle(FireEvent::Marked(range(2..18)), &mut state, &view, t(100));
+    f.handle(marked(range(2..18)), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [FireAction::Open { planned: range(2..18), started: range(2..18) }, FireAction::Spawn(range(2..18))]
@@ -297,9 +303,9 @@ fn when_the_first_item_runs_elsewhere_the_rest_go_as_a_fire_of_their_own() {
     // The second item starts: its fire plans it and the rest.
     let mut f = Firing::fire(cron(), all_mine(18).0, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
-    f.handle(FireEvent::Marked(vec![]), &mut state, &view, t(100));
+    f.handle(marked(vec![]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![1])]);
-    f.handle(FireEvent::Marked(vec![1]), &mut state, &view, t(100));
+    f.handle(marked(vec![1]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [
@@ -316,7 +322,7 @@ fn a_large_fire_with_listeners_or_without_monitoring_is_not_split() {
     let mut state = FireState::default();
     let mut f = Firing::fire(cron(), Facts { listeners: true, ..facts.clone() }, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(range(0..20))]);
-    f.handle(FireEvent::Marked(range(0..20)), &mut state, &view, t(100));
+    f.handle(marked(range(0..20)), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [FireAction::Open { planned: range(0..20), started: range(0..20) }, FireAction::Spawn(range(0..20))]
@@ -356,7 +362,7 @@ fn a_queued_trigger_is_not_spent_by_a_start() {
     let view = settled();
     let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0, 2])]);
-    f.handle(FireEvent::Marked(vec![0, 2]), &mut state, &view, t(100));
+    f.handle(marked(vec![0, 2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f).len(), 2);
     assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), Some(trigger));
 }
@@ -410,14 +416,14 @@ fn a_cron_fire_on_an_item_busy_here_is_owed_then_queued_and_rerun() {
         ]
     );
     assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), Some(Source::Misfire(t(100))));
-    f.handle(FireEvent::Marked(vec![2]), &mut state, &view, t(100));
+    f.handle(marked(vec![2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Open { planned: vec![2], started: vec![2] }, FireAction::Spawn(vec![2])]);
     // The busy run ends: the queued misfire reruns the item.
     let finished = state.finish(&[Ended { item: 0, id, fenced: false }]);
     assert_eq!(finished.rerun, [(0, Source::Misfire(t(100)))]);
     let mut f = Firing::items(Source::Misfire(t(100)), vec![0], facts(), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])], "a misfire is never late");
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(130));
+    f.handle(marked(vec![0]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::Open { planned: vec![0], started: vec![0] }, FireAction::Spawn(vec![0])]);
 }
 
@@ -584,7 +590,7 @@ fn a_queued_fire_owed_by_a_clock_ahead_waits_for_this_clock() {
     assert_eq!(ready, [(0, Some(ahead.clone()))]);
     let mut f = Firing::queued(ahead, 0, facts(), &mut state, &view, t(105));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
-    f.handle(FireEvent::Marked(vec![0]), &mut state, &view, t(105));
+    f.handle(marked(vec![0]), &mut state, &view, t(105));
     assert_eq!(drain(&mut f), [FireAction::Open { planned: vec![0], started: vec![0] }, FireAction::Spawn(vec![0])]);
 }
 
@@ -645,12 +651,10 @@ fn owing_reads_the_stamps_writes_and_reads_again_what_a_run_raced() {
     let checked = |item: u32, version: i32| {
         vec![Op::Check { path: facts.paths.item(item), version: Some(version) }, misfire(item)]
     };
-    let old_stamp =
-        |version: i32| Some(NodeData { data: codec::encode_millis(t(50)), stat: Stat { version, ..Stat::default() } });
     let mut f = Firing::missed(t(100), facts.clone(), &view);
     assert_eq!(drain(&mut f), [FireAction::Note(Note::OwingMissed { items: 4 }), FireAction::ReadStarts(range(0..4))]);
     // Item 0 unread (taken as owed), 1 covered by a later run, 2 and 3 stamped before the fire.
-    let reads = vec![Err("connection loss".into()), Ok(stamp(1_000, 1)), Ok(old_stamp(4)), Ok(old_stamp(7))];
+    let reads = vec![Err("connection loss".into()), Ok(stamp(1_000, 1)), Ok(stamped_before(4)), Ok(stamped_before(7))];
     f.handle(FireEvent::StartsRead(reads), &mut state, &view, t(130));
     assert_eq!(
         drain(&mut f),
@@ -662,11 +666,11 @@ fn owing_reads_the_stamps_writes_and_reads_again_what_a_run_raced() {
     // A run of item 3 started since the read: its write fails, it is read again.
     f.handle(FireEvent::OwesWritten(vec![OweOutcome::Owed, OweOutcome::Retry]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![3])]);
-    f.handle(FireEvent::StartsRead(vec![Ok(old_stamp(8))]), &mut state, &view, t(130));
+    f.handle(FireEvent::StartsRead(vec![Ok(stamped_before(8))]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::WriteOwes(vec![(3, checked(3, 8))])]);
     f.handle(FireEvent::OwesWritten(vec![OweOutcome::Retry]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![3])], "the third read");
-    f.handle(FireEvent::StartsRead(vec![Ok(old_stamp(9))]), &mut state, &view, t(130));
+    f.handle(FireEvent::StartsRead(vec![Ok(stamped_before(9))]), &mut state, &view, t(130));
     assert_eq!(drain(&mut f), [FireAction::WriteOwes(vec![(3, checked(3, 9))])]);
     // Raced a third time: taken as owed, no fourth read; the fire is handled.
     f.handle(FireEvent::OwesWritten(vec![OweOutcome::Retry]), &mut state, &view, t(130));
@@ -693,6 +697,95 @@ fn a_busy_item_whose_owe_the_registry_failed_is_still_queued() {
             FireAction::Mark(vec![2]),
         ],
         "a repeat at worst, never a miss"
+    );
+}
+
+/// An item's start stamp of a run at 50, at `version`: before the fire at 100.
+fn stamped_before(version: i32) -> Option<NodeData> {
+    Some(NodeData { data: codec::encode_millis(t(50)), stat: Stat { version, ..Stat::default() } })
+}
+
+#[test]
+fn an_item_the_registry_failed_to_mark_is_owed_the_fire_queued_here_and_retried() {
+    let mut state = FireState::default();
+    let view = settled();
+    let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Mark(vec![0, 2])]);
+    // Item 0's node is written, the registry fails item 2's.
+    f.handle(FireEvent::Marked { written: vec![0], failed: vec![2] }, &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Open { planned: vec![0], started: vec![0] },
+            FireAction::Spawn(vec![0]),
+            FireAction::Note(Note::Unmarked(vec![2])),
+            FireAction::ReadStarts(vec![2]),
+        ]
+    );
+    f.handle(FireEvent::StartsRead(vec![Ok(stamped_before(3))]), &mut state, &view, t(100));
+    assert!(matches!(drain(&mut f).as_slice(), [FireAction::WriteOwes(w)] if w.len() == 1 && w[0].0 == 2));
+    f.handle(FireEvent::OwesWritten(vec![OweOutcome::Owed]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Retry]);
+    assert_eq!(state.slot(2).and_then(|s| s.queued.clone()), Some(Source::Misfire(t(100))));
+    // The queued fire starts when it is looked at again (the item is free).
+    let ready = state.take_free_queued(&view, ME, 3, true, t(102));
+    assert_eq!(ready, [(2, Some(Source::Misfire(t(100))))]);
+}
+
+#[test]
+fn a_mark_the_registry_failed_whole_is_owed_even_when_the_stamps_cannot_be_read() {
+    let mut state = FireState::default();
+    let view = settled();
+    let mut f = Firing::fire(cron(), facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Mark(vec![0, 2])]);
+    f.handle(FireEvent::Marked { written: vec![], failed: vec![0, 2] }, &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::Unmarked(vec![0, 2])), FireAction::ReadStarts(vec![0, 2])]);
+    let lost = || Err("connection loss".to_string());
+    f.handle(FireEvent::StartsRead(vec![lost(), lost()]), &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Note(Note::StartUnread { item: 0, error: "connection loss".into() }),
+            FireAction::Note(Note::StartUnread { item: 2, error: "connection loss".into() }),
+            FireAction::Retry,
+        ]
+    );
+    for item in [0, 2] {
+        assert_eq!(state.slot(item).and_then(|s| s.queued.clone()), Some(Source::Misfire(t(100))));
+    }
+}
+
+#[test]
+fn a_large_fire_whose_first_mark_failed_after_it_applied_goes_on_with_the_rest() {
+    let mut state = FireState::default();
+    let (facts, view) = all_mine(20);
+    let mut f = Firing::fire(cron(), facts, &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
+    f.handle(FireEvent::Marked { written: vec![], failed: vec![0] }, &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::Unmarked(vec![0])), FireAction::ReadStarts(vec![0])]);
+    // The reply was lost after the write applied: the item is stamped after the fire, covered.
+    f.handle(FireEvent::StartsRead(vec![Ok(stamp(100, 9))]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Mark(vec![1])], "the rest, as a fire of its own, first item alone");
+    assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), None, "nothing queued: no repeat");
+    f.handle(marked(vec![1]), &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::Open { planned: range(1..20), started: vec![1] },
+            FireAction::Spawn(vec![1]),
+            FireAction::Mark(range(2..20)),
+        ]
+    );
+    // Of the rest, 10..20 fail: they leave the group and are owed the fire.
+    f.handle(FireEvent::Marked { written: range(2..10), failed: range(10..20) }, &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [
+            FireAction::LeaveOut(range(10..20)),
+            FireAction::Spawn(range(2..10)),
+            FireAction::Note(Note::Unmarked(range(10..20))),
+            FireAction::ReadStarts(range(10..20)),
+        ]
     );
 }
 
@@ -730,7 +823,7 @@ fn an_answer_to_nothing_asked_is_ignored() {
     assert_eq!(drain(&mut f), [FireAction::ReadClock]);
     // Waiting for the clock: other answers leave the stage as it is.
     let answers = [FireEvent::StartsRead(vec![Ok(None)]), FireEvent::OwesWritten(vec![OweOutcome::Owed])];
-    for event in [FireEvent::Marked(vec![0]), FireEvent::CoveredRead(None)].into_iter().chain(answers) {
+    for event in [marked(vec![0]), FireEvent::CoveredRead(None)].into_iter().chain(answers) {
         f.handle(event, &mut state, &view, t(100));
         assert_eq!(drain(&mut f), []);
     }
@@ -739,13 +832,13 @@ fn an_answer_to_nothing_asked_is_ignored() {
     // Waiting for the nodes: a second clock read is ignored.
     f.handle(FireEvent::ClockRead(Ok(Some(0))), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), []);
-    f.handle(FireEvent::Marked(vec![0, 2]), &mut state, &view, t(100));
+    f.handle(marked(vec![0, 2]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
         [FireAction::Open { planned: vec![0, 2], started: vec![0, 2] }, FireAction::Spawn(vec![0, 2])]
     );
     // Handled: nothing more is taken.
-    f.handle(FireEvent::Marked(vec![0, 2]), &mut state, &view, t(100));
+    f.handle(marked(vec![0, 2]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), []);
     assert_eq!(state.running_count(), 0, "the runs begin with the driver, not here");
 }

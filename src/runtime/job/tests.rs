@@ -525,3 +525,35 @@ async fn a_failed_contention_starts_its_pause_when_it_ends_not_at_the_next_chang
     assert!(election.retry_at().is_some(), "a pause, then a look that contends again");
     assert!(futures::poll!(std::future::poll_fn(|cx| election.poll_end(cx))).is_pending(), "reported once");
 }
+
+#[tokio::test]
+async fn a_fire_whose_running_node_the_registry_failed_is_owed_and_runs_when_looked_at_again() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.put(&a.paths.item_leaf(0, ItemLeaf::Instance), a.me.as_str().as_bytes()).await.unwrap();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let mut execution = Execution::new(cache.reader());
+    let cfg = config(1);
+    let fire_at = a.now();
+    // The handle's next request fails before it reaches the server: the `running` transaction.
+    let failed_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let plan = move || match failed_once.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        false => crate::registry::embedded::Fault::Fail,
+        true => crate::registry::embedded::Fault::None,
+    };
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    let view = a.snapshot(&cache);
+    execution.start_items(&a, &cfg, view, vec![0], fire::Source::Cron(fire_at)).await;
+    let (running, misfire) = (a.paths.item_leaf(0, ItemLeaf::Running), a.paths.item_leaf(0, ItemLeaf::Misfire));
+    assert_eq!(text(&a, &running).await, None, "nothing started");
+    assert!(!execution.holds(0));
+    let owed = text(&a, &misfire).await;
+    assert_eq!(owed, Some(fire_at.timestamp_millis().to_string()), "the fire is owed in the registry");
+    assert!(execution.retry_at().is_some(), "and looked at again after a pause");
+    // Looked at again (the job's retry runs its waiting fires): the queued fire runs the item.
+    assert_eq!(a.me.as_str(), crate::coord::fixtures::ME);
+    let view = Arc::new(crate::coord::fixtures::view_with(&[(0, a.me.as_str())], &[]));
+    execution.start_free_queued(&a, &cfg, &view).await;
+    assert_eq!(text(&a, &running).await.as_deref(), Some("10.0.0.1@-@1"));
+    assert!(execution.holds(0));
+}

@@ -94,7 +94,10 @@ impl Execution {
                     traced::still_running(ctx, &task_id(ctx.name(), &items, ctx.me.as_str()), &items);
                     continue;
                 }
-                FireAction::Mark(items) => FireEvent::Marked(self.mark_running(ctx, config, &view, &items).await),
+                FireAction::Mark(items) => {
+                    let (written, failed) = self.mark_running(ctx, config, &view, &items).await;
+                    FireEvent::Marked { written, failed }
+                }
                 FireAction::ClearMisfires(items) => {
                     for item in items {
                         clear_misfire(ctx, true, item).await;
@@ -124,6 +127,10 @@ impl Execution {
                             busy.groups.leave_out(ctx, launch.group(), item);
                         }
                     }
+                    continue;
+                }
+                FireAction::Retry => {
+                    self.schedule_clear(true, &ctx.settings.jitter);
                     continue;
                 }
                 FireAction::WakeAt(at) => {
@@ -188,43 +195,51 @@ impl Execution {
         }
     }
 
-    /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]); an item
-    /// whose node exists is running elsewhere and is left out.
-    async fn mark_running(&mut self, ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
+    /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]): the
+    /// items whose node is written, and those the registry failed; an item whose node exists is
+    /// running elsewhere and is in neither.
+    async fn mark_running(
+        &mut self,
+        ctx: &JobCtx,
+        config: &Effective,
+        view: &JobSnapshot,
+        items: &[u32],
+    ) -> (Vec<u32>, Vec<u32>) {
         // Claim the items locally first, so the failover round never reads our fresh running
         // node as an orphan's.
         let items: Vec<u32> = {
             let mut local = lock(&self.local);
             items.iter().copied().filter(|i| local.insert(*i)).collect()
         };
-        let started = write_running(ctx, config, view, &items).await;
+        let (written, failed) = write_running(ctx, config, view, &items).await;
         let mut local = lock(&self.local);
         for item in &items {
-            if !started.contains(item) {
+            if !written.contains(item) {
                 local.remove(item);
             }
         }
-        started
+        (written, failed)
     }
 }
 
 /// Writes the running nodes in one transaction; when it fails because a node exists, item by
-/// item, leaving out the items running elsewhere.
-async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> Vec<u32> {
+/// item, leaving out the items running elsewhere. Returns the items written and those the
+/// registry failed.
+async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, items: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let now = ctx.now();
     let misfires: Vec<u32> = items.iter().copied().filter(|i| view.items.get(i).is_some_and(|v| v.misfire)).collect();
     let ops = txn::mark_running(&ctx.paths, &ctx.me, items, &misfires, config.config.failover, now);
     match ctx.registry.transaction(&ops).await {
-        Ok(()) => return items.to_vec(),
+        Ok(()) => return (items.to_vec(), Vec::new()),
         Err(RegistryError::Transaction { .. }) => {}
         Err(e) => {
-            tracing::error!(job = %ctx.name(), error = %e, "cannot mark items running; not starting them");
-            return Vec::new();
+            tracing::warn!(job = %ctx.name(), items = ?items, error = %e, "cannot mark items running");
+            return (Vec::new(), items.to_vec());
         }
     }
     let mode = txn::running_mode(config.config.failover);
     let stamp = codec::encode_millis(now);
-    let mut started = Vec::new();
+    let (mut written, mut failed) = (Vec::new(), Vec::new());
     for &item in items {
         match ctx.registry.create(&ctx.paths.item_leaf(item, ItemLeaf::Running), &ctx.me.encode(), mode).await {
             Ok(_) => {
@@ -232,17 +247,18 @@ async fn write_running(ctx: &JobCtx, config: &Effective, view: &JobSnapshot, ite
                     tracing::warn!(job = %ctx.name(), item, error = %e, "cannot record the item's start");
                 }
                 clear_misfire(ctx, config.config.misfire, item).await;
-                started.push(item);
+                written.push(item);
             }
             Err(RegistryError::NodeExists(_)) => {
                 tracing::info!(job = %ctx.name(), item, "item is running elsewhere: skipped");
             }
             Err(e) => {
-                tracing::error!(job = %ctx.name(), item, error = %e, "cannot mark the item running; not starting it");
+                tracing::warn!(job = %ctx.name(), item, error = %e, "cannot mark the item running");
+                failed.push(item);
             }
         }
     }
-    started
+    (written, failed)
 }
 
 /// Logs what a fire's machine notes.
@@ -269,6 +285,9 @@ fn log_note(ctx: &JobCtx, note: &Note) {
         Note::OwedLate { item } => tracing::info!(job = %ctx.name(), item, "late fire owed a run"),
         Note::StartUnread { item, error } => {
             tracing::warn!(job = %ctx.name(), item, error = %error, "cannot read the item's last start");
+        }
+        Note::Unmarked(items) => {
+            tracing::warn!(job = %ctx.name(), items = ?items, "the fire did not start these items: it is owed to them");
         }
         Note::FailedOver { item } => tracing::info!(job = %ctx.name(), item, "running a failed-over item"),
     }
