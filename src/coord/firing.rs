@@ -152,6 +152,11 @@ pub enum Note {
     },
     /// The registry failed to write these items' `running` nodes: the fire is owed to them.
     Unmarked(Vec<u32>),
+    /// A run that started at or after the fire queued for the item covers it: it is dropped.
+    QueuedCovered {
+        /// The item.
+        item: u32,
+    },
     /// A failed-over item starts here.
     FailedOver {
         /// The item.
@@ -260,6 +265,8 @@ pub enum FireEvent {
 enum Stage {
     /// The registry's clock is being read.
     Clock,
+    /// A queued fire for the item: its start stamp is being read.
+    Checking(u32),
     /// The fire is being owed: the start stamps of `asking` are being read.
     Owing(Owing),
     /// The fire is being owed: the writes for `asking` are being made.
@@ -362,6 +369,12 @@ impl Firing {
     /// A fire queued for `item` (or owed by its `misfire` node), now that nothing runs the item
     /// anywhere. One owed by a clock ahead of this one stays queued until this clock gets there
     /// ([`FireAction::WakeAt`]): started now, its run would start before the fire it is for.
+    ///
+    /// A queued fire that is due, other than a trigger, first reads the item's start stamp: a run
+    /// that started at or after the fire anywhere covers it, and it is dropped. The fire may have
+    /// waited here while the item was elsewhere — resharded away after its mark failed, or while
+    /// this clock caught up — and its new owner ran it meanwhile; only this instance's own runs
+    /// show in its state. (A trigger checks what covers it at step 4.)
     pub fn queued(
         source: Source,
         item: u32,
@@ -370,8 +383,14 @@ impl Firing {
         view: &JobSnapshot,
         now: DateTime<Utc>,
     ) -> Firing {
-        if due(source.at(), now) {
+        if due(source.at(), now) && source.is_trigger() {
             return Firing::items(source, vec![item], facts, state, view, now);
+        }
+        if due(source.at(), now) {
+            let mut firing = Firing::new(source, facts);
+            firing.actions.push(FireAction::ReadStarts(vec![item]));
+            firing.stage = Stage::Checking(item);
+            return firing;
         }
         state.queue(item, &source, true, true);
         let mut firing = Firing::new(source, facts);
@@ -433,6 +452,7 @@ impl Firing {
     pub fn handle(&mut self, event: FireEvent, state: &mut FireState, view: &JobSnapshot, now: DateTime<Utc>) {
         match (std::mem::replace(&mut self.stage, Stage::Over), event) {
             (Stage::Clock, FireEvent::ClockRead(read)) => self.clock_read(read, state, view, now),
+            (Stage::Checking(item), FireEvent::StartsRead(reads)) => self.checked(item, reads, state, view, now),
             (Stage::Owing(owing), FireEvent::StartsRead(reads)) => self.starts_read(owing, reads, state, view),
             (Stage::OwingWrites(owing), FireEvent::OwesWritten(outcomes)) => {
                 self.owes_written(owing, &outcomes, state, view);
@@ -579,6 +599,27 @@ impl Firing {
         }
         self.actions.push(FireAction::ReadStarts(items.clone()));
         self.stage = Stage::Owing(Owing { planned, asking: items, owed: BTreeSet::new(), tries: 1 });
+    }
+
+    /// A queued fire's item stamp is read: a run that started at or after the fire covers it;
+    /// otherwise (or when the stamp cannot be read: a repeat at worst, never a miss) it runs.
+    fn checked(
+        &mut self,
+        item: u32,
+        reads: Vec<Result<Option<NodeData>, String>>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) {
+        match reads.into_iter().next() {
+            Some(Ok(node)) if txn::owe(&self.facts.paths, item, self.source.at(), node.as_ref()) == Owe::Covered => {
+                self.actions.push(FireAction::Note(Note::QueuedCovered { item }));
+                return;
+            }
+            Some(Err(error)) => self.actions.push(FireAction::Note(Note::StartUnread { item, error })),
+            Some(Ok(_)) | None => {}
+        }
+        self.run(vec![item], state, view, now);
     }
 
     /// The start stamps are read: each item a run covered since the fire is owed nothing; the

@@ -6,7 +6,7 @@
 //! cannot run; busy items owed, queued or skipped; a cron fire handled late; a trigger covered by
 //! runs since it was written; owing (stamps read, writes, a raced write read again, a failure
 //! taken as owed); items the registry failed to mark (owed, queued, retried; a lost reply
-//! covered); a queued fire owed by a clock ahead; fires missed while the registry was
+//! covered); a queued fire owed by a clock ahead, or covered by a run anywhere; fires missed while the registry was
 //! unreachable; a claimed item started or given back; answers to nothing asked.
 
 use super::*;
@@ -589,17 +589,35 @@ fn a_queued_fire_owed_by_a_clock_ahead_waits_for_this_clock() {
     let ready = state.take_free_queued(&view, ME, 3, true, t(105));
     assert_eq!(ready, [(0, Some(ahead.clone()))]);
     let mut f = Firing::queued(ahead, 0, facts(), &mut state, &view, t(105));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![0])]);
+    f.handle(FireEvent::StartsRead(vec![Ok(stamped_before(1))]), &mut state, &view, t(105));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
     f.handle(marked(vec![0]), &mut state, &view, t(105));
     assert_eq!(drain(&mut f), [FireAction::Open { planned: vec![0], started: vec![0] }, FireAction::Spawn(vec![0])]);
 }
 
 #[test]
-fn a_queued_fire_that_is_due_starts_like_a_rerun() {
+fn a_queued_fire_that_is_due_starts_like_a_rerun_unless_a_run_anywhere_covered_it() {
     let mut state = FireState::default();
     let view = settled();
-    let mut f = Firing::queued(Source::Misfire(t(100)), 2, facts(), &mut state, &view, t(100));
+    let queued = || Source::Misfire(t(100));
+    let mut f = Firing::queued(queued(), 2, facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![2])], "the item's stamp first");
+    f.handle(FireEvent::StartsRead(vec![Ok(stamped_before(1))]), &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![2])]);
+    // A run elsewhere started at or after the fire (the item was away meanwhile): dropped.
+    let mut f = Firing::queued(queued(), 2, facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![2])]);
+    f.handle(FireEvent::StartsRead(vec![Ok(stamp(100, 7))]), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::Note(Note::QueuedCovered { item: 2 })]);
+    // A stamp that cannot be read: it runs (a repeat at worst, never a miss).
+    let mut f = Firing::queued(queued(), 2, facts(), &mut state, &view, t(100));
+    assert_eq!(drain(&mut f), [FireAction::ReadStarts(vec![2])]);
+    f.handle(FireEvent::StartsRead(vec![Err("connection loss".into())]), &mut state, &view, t(100));
+    assert_eq!(
+        drain(&mut f),
+        [FireAction::Note(Note::StartUnread { item: 2, error: "connection loss".into() }), FireAction::Mark(vec![2]),]
+    );
     // A queued trigger with an identity reads what covers it first.
     let id = FireId::trigger(t(90).timestamp_millis(), 50);
     let trigger = Source::Trigger(t(90), None, Some(id));

@@ -289,6 +289,9 @@ fn log_note(ctx: &JobCtx, note: &Note) {
         Note::Unmarked(items) => {
             tracing::warn!(job = %ctx.name(), items = ?items, "the fire did not start these items: it is owed to them");
         }
+        Note::QueuedCovered { item } => {
+            tracing::info!(job = %ctx.name(), item, "queued fire covered by a run since: dropped");
+        }
         Note::FailedOver { item } => tracing::info!(job = %ctx.name(), item, "running a failed-over item"),
     }
 }
