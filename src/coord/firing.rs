@@ -767,3 +767,7 @@ impl Firing {
 #[cfg(test)]
 #[path = "firing_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "firing_owed_tests.rs"]
+mod owed_tests;
