@@ -6,7 +6,6 @@
 //! docs/src/design/guarantee.md and docs/src/design/compatibility.md#fires-and-misfire, with the
 //! time passed in:
 //!
-//! * [`next_fire`]: the next cron instant, coalescing fires missed by more than a period;
 //! * [`gate`]: whether a fire can run now, must wait for resharding, or is owed to every item;
 //! * [`plan_item`]: for one item of a fire — disabled, covered by a run that started after the
 //!   fire, skipped (misfire off), owed a run because it is busy here or elsewhere, or started;
@@ -23,10 +22,10 @@ use chrono::{DateTime, Utc};
 
 use super::failover::SUSPECT_LEAVES;
 use super::snapshot::{ItemSnapshot, JobSnapshot};
+use super::timetable::due;
 use crate::registry::codec;
 use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Op};
-use crate::schedule::cron::{CronExpr, JobTimeZone};
 
 /// Why an item run was started, and the instant of the fire it covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,35 +142,11 @@ impl std::fmt::Display for FireId {
     }
 }
 
-/// The instant after a fire scheduled at `scheduled`, handled at `now`: the cron's next instant,
-/// or — when that has passed too (a stalled process, a clock jump) — the next one after `now`, so
-/// that the missed instants coalesce into the fire being handled.
-pub fn next_fire(
-    cron: Option<&CronExpr>,
-    tz: &JobTimeZone,
-    scheduled: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Option<DateTime<Utc>> {
-    let cron = cron?;
-    match cron.next_after(scheduled, tz) {
-        Some(next) if next <= now => cron.next_after(now, tz),
-        other => other,
-    }
-}
-
 /// How long after its instant a fire is late. A cron fire handled later than this was held up
 /// (its task waited on the registry): its items are owed the fire through the registry rather
 /// than started, since they may have been failed over and run elsewhere meanwhile. A past fire
 /// whose first run started later than this was covered late (`ejctl why --fire`).
 pub const LATE: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
-
-/// Whether a cron timer that went off finds its fire due: the worker's clock has reached the
-/// scheduled instant. A timer armed before the clock was set back (NTP) goes off early; the fire
-/// then waits until the clock gets there — fired early, its runs would start "before" it and not
-/// cover it, while an owed fire coalesced into it would count as covered.
-pub fn due(scheduled: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    now >= scheduled
-}
 
 /// What a fire does once the registry is reachable and the clock within limits.
 #[derive(Debug, Clone, PartialEq, Eq)]

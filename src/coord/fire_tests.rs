@@ -6,13 +6,10 @@
 //! owed to every item rather than run by two owners ("resharding flagged, misfire on: owed to
 //! all"); a queued misfire is spent by any run that starts, a queued trigger is not.
 
-use chrono::{DateTime, Duration};
-
 use super::*;
 use crate::coord::fixtures::{ME, OTHER, cron_fire, t, trigger_fire, view_with};
 use crate::coord::snapshot::ItemSnapshot;
 use crate::registry::codec::ServerStatus;
-use crate::schedule::cron;
 
 #[derive(Clone, Copy)]
 struct ItemRow {
@@ -441,40 +438,6 @@ fn a_fire_waiting_for_sharding_is_kept_once() {
     state.wait_for_sharding(Source::Misfire(t(200)));
     state.wait_for_sharding(cron_fire());
     assert_eq!(state.take_pending(), Some(cron_fire()), "otherwise the latest");
-}
-
-#[test]
-fn next_fire_coalesces_missed_periods() {
-    let every_10s = cron::parse("0/10 * * * * ?").unwrap();
-    let tz = cron::parse_time_zone("GMT").unwrap();
-    let at = |s: i64| DateTime::from_timestamp(1_700_000_000 + s, 0).unwrap();
-    // (rule, scheduled, now, expected next)
-    let rows = [
-        ("on time: the next period", 0, 0, Some(10)),
-        ("a little late: still the next period", 0, 9, Some(10)),
-        ("late by exactly a period: coalesced to the one after now", 0, 10, Some(20)),
-        ("late by several periods: coalesced to the one after now", 0, 35, Some(40)),
-    ];
-    for (rule, scheduled, now, expect) in rows {
-        assert_eq!(next_fire(Some(&every_10s), &tz, at(scheduled), at(now)), expect.map(at), "rule: {rule}");
-    }
-    assert_eq!(next_fire(None, &tz, at(0), at(0)), None, "a one-off job never fires by itself");
-    let never_again = cron::parse("0 0 0 1 1 ? 2020").unwrap();
-    assert_eq!(next_fire(Some(&never_again), &tz, at(0), at(0)), None, "a cron that never fires again");
-}
-
-#[test]
-fn a_fire_is_due_once_the_clock_reaches_it() {
-    let ms = |ms: i64| t(0) + Duration::milliseconds(ms);
-    // (rule, scheduled ms, now ms, due)
-    let rows = [
-        ("on time", 1000, 1000, true),
-        ("late", 1000, 1700, true),
-        ("a timer armed before the clock was set back goes off early: not yet", 1000, 660, false),
-    ];
-    for (rule, scheduled, now, expect) in rows {
-        assert_eq!(due(ms(scheduled), ms(now)), expect, "rule: {rule}");
-    }
 }
 
 #[test]

@@ -25,6 +25,7 @@ pub mod snapshot;
 pub mod state;
 pub mod status;
 pub mod strategy;
+pub mod timetable;
 pub mod txn;
 pub mod validate;
 pub mod why;

@@ -60,12 +60,13 @@ use super::fence::FenceState;
 use super::metrics::{JobProbe, Refusal};
 use super::{Settings, StopMode};
 use crate::config::JobConfig;
-use crate::coord::fire::{self, Source};
+use crate::coord::fire::Source;
 use crate::coord::pin::{Pin, PinKind};
 use crate::coord::react::{self, Adoption, Duty, Reaction};
 use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
+use crate::coord::timetable::Timetable;
 use crate::registry::cache::{CacheEvent, CacheHub, CacheRead, CacheReader, TreeCache};
 use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
@@ -241,7 +242,7 @@ pub(crate) struct JobTask {
     ctx: JobCtx,
     cache: TreeCache,
     config: Effective,
-    next_fire: Option<DateTime<Utc>>,
+    timetable: Timetable,
     last_reconcile: Instant,
     session: watch::Receiver<SessionStatus>,
     /// Changes with any of the stop, the session and the fence ([`Signals`]); reads the stop.
@@ -332,7 +333,7 @@ impl JobTask {
         };
         let reader = cache.reader();
         let root_seen = cache.read().text(root).unwrap_or_default().into_boxed_str();
-        let next_fire = config.checked.cron.as_ref().and_then(|c| c.next_after(ctx.now(), &config.checked.time_zone));
+        let timetable = Timetable::new(&config.checked, ctx.now());
         let run_ends = ctx.settings.metrics.is_on().then(|| Box::new(overdue::RunEnds::new(ctx.now())));
         let mut task = JobTask {
             session: ctx.registry.session(),
@@ -340,7 +341,7 @@ impl JobTask {
             ctx,
             cache,
             config,
-            next_fire,
+            timetable,
             last_reconcile: Instant::now(),
             signals: signals.any.clone(),
             registration: Registration::new(),
@@ -386,12 +387,12 @@ impl JobTask {
                     break;
                 }
                 let registered = self.registration.connected() && self.registration.retry_at().is_none();
-                self.ctx.probe.turn(self.next_fire, registered);
+                self.ctx.probe.turn(self.timetable.poll_timeout(), registered);
                 // One timer for the next fire and the chores (each timer is 112 bytes of every
                 // job's idle future). The fire's wall-clock instant becomes a monotonic one; a
                 // wake-up before either is due (the wall clock was set back, or the sleep ended
                 // at the alarm's lead) only goes round.
-                let fire_at = monotonic(self.ctx.now(), self.next_fire);
+                let fire_at = monotonic(self.ctx.now(), self.timetable.poll_timeout());
                 let wake_up = timer(fire_at, self.chores().1, self.ctx.settings.exact_wakeups);
                 let wake = tokio::select! {
                     biased;
@@ -450,8 +451,8 @@ impl JobTask {
             }
             Wake::Timer => {
                 let (retry_at, chore_at) = self.chores();
-                if self.next_fire.is_some_and(|at| fire::due(at, self.ctx.now())) {
-                    Box::pin(self.on_cron()).await;
+                if let Some(scheduled) = self.timetable.handle_timeout(&self.config.checked, self.ctx.now()) {
+                    Box::pin(self.on_cron(scheduled)).await;
                 } else if chore_at.is_some_and(|at| at <= Instant::now()) {
                     let _turn = Box::pin(self.turn()).await;
                     if retry_at.is_some_and(|at| at <= Instant::now()) {
@@ -515,7 +516,7 @@ impl JobTask {
         tokio::pin!(turn);
         let (mut session_open, mut fence_open) = (true, true);
         loop {
-            let fire_at = monotonic(self.ctx.now(), self.next_fire);
+            let fire_at = monotonic(self.ctx.now(), self.timetable.poll_timeout());
             tokio::select! {
                 biased;
                 permit = &mut turn => return permit,
@@ -530,7 +531,11 @@ impl JobTask {
                     Ok(()) => Box::pin(self.on_fence_change()).await,
                     Err(_) => fence_open = false,
                 },
-                () = timer(fire_at, None, self.ctx.settings.exact_wakeups) => Box::pin(self.on_cron()).await,
+                () = timer(fire_at, None, self.ctx.settings.exact_wakeups) => {
+                    if let Some(scheduled) = self.timetable.handle_timeout(&self.config.checked, self.ctx.now()) {
+                        Box::pin(self.on_cron(scheduled)).await;
+                    }
+                }
             }
         }
     }
@@ -580,13 +585,9 @@ impl JobTask {
         self.execution.fire(&self.ctx, &self.config, &self.cache, link_ok, source).await;
     }
 
-    async fn on_cron(&mut self) {
-        let Some(scheduled) = self.next_fire else { return };
-        if !fire::due(scheduled, self.ctx.now()) {
-            return;
-        }
+    /// The cron fire scheduled at `scheduled` is due ([`Timetable::handle_timeout`]).
+    async fn on_cron(&mut self, scheduled: DateTime<Utc>) {
         let checked = &self.config.checked;
-        self.next_fire = fire::next_fire(checked.cron.as_ref(), &checked.time_zone, scheduled, self.ctx.now());
         if let Some(ends) = &self.run_ends {
             let view = self.ctx.snapshot(&self.cache);
             let cron = checked.cron.as_ref().map(|c| (c, &checked.time_zone));
@@ -686,9 +687,9 @@ impl JobTask {
         let change = react::transition(Some(self.config.switches()), new.switches());
         self.config = new;
         if change.reschedule {
-            let checked = &self.config.checked;
-            self.next_fire = checked.cron.as_ref().and_then(|c| c.next_after(self.ctx.now(), &checked.time_zone));
-            let next_fire = self.next_fire.map_or_else(|| "none".to_string(), |t| crate::ops::text::rfc3339(&t));
+            self.timetable.reschedule(&self.config.checked, self.ctx.now());
+            let next_fire =
+                self.timetable.poll_timeout().map_or_else(|| "none".to_string(), |t| crate::ops::text::rfc3339(&t));
             tracing::info!(job = %self.name(), next_fire = %next_fire, "rescheduled");
         }
         if change.monitor_switched_off {

@@ -413,7 +413,7 @@ async fn a_fires_first_item_is_taken_on_its_own_and_an_item_running_elsewhere_is
     let mut execution = Execution::new(cache.reader());
     let cfg = config(i32::try_from(total).unwrap());
     let now = a.now();
-    execution.start_items(&a, &cfg, view, (0..total).collect(), fire::Source::Cron(now)).await;
+    execution.start_items(&a, &cfg, view, (0..total).collect(), Source::Cron(now)).await;
     for item in 0..total {
         let runner = text(&a, &a.paths.item_leaf(item, ItemLeaf::Running)).await;
         let here = item + 1 < total;
@@ -543,7 +543,7 @@ async fn a_fire_whose_running_node_the_registry_failed_is_owed_and_runs_when_loo
     };
     store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
     let view = a.snapshot(&cache);
-    execution.start_items(&a, &cfg, view, vec![0], fire::Source::Cron(fire_at)).await;
+    execution.start_items(&a, &cfg, view, vec![0], Source::Cron(fire_at)).await;
     let (running, misfire) = (a.paths.item_leaf(0, ItemLeaf::Running), a.paths.item_leaf(0, ItemLeaf::Misfire));
     assert_eq!(text(&a, &running).await, None, "nothing started");
     assert!(!execution.holds(0));
