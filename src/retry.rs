@@ -46,6 +46,10 @@ pub const FAILOVER: Policy = Policy::new(Duration::from_secs(1), Duration::from_
 /// Clearing the nodes of an ended run: the item stays held here until they are gone.
 pub const CLEAR: Policy = Policy::new(Duration::from_secs(1), Duration::from_secs(10));
 
+/// Deleting a trigger node again after the registry failed the deletion (its reply may have been
+/// lost): an operator may be waiting for the run.
+pub const TRIGGER: Policy = Policy::new(Duration::from_millis(500), Duration::from_secs(5));
+
 /// A failed sharding round: its own writes re-evaluate the job, and a transaction the registry
 /// keeps refusing would otherwise be retried as fast as it answers.
 pub const SHARDING: Policy = Policy::new(Duration::from_millis(100), Duration::from_secs(10));

@@ -26,6 +26,7 @@ pub mod state;
 pub mod status;
 pub mod strategy;
 pub mod timetable;
+pub mod trigger;
 pub mod txn;
 pub mod validate;
 pub mod why;

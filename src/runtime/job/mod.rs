@@ -31,6 +31,7 @@ mod overdue;
 mod registration;
 mod report;
 mod signals;
+mod trigger;
 
 #[cfg(test)]
 #[path = "tests.rs"]
@@ -55,6 +56,7 @@ use self::leader::Leader;
 use self::registration::Registration;
 use self::signals::Beacon;
 pub(crate) use self::signals::Signals;
+use self::trigger::TriggerRoom;
 use super::alarm::{self, Alarm};
 use super::fence::FenceState;
 use super::metrics::{JobProbe, Refusal};
@@ -64,9 +66,9 @@ use crate::coord::fire::Source;
 use crate::coord::pin::{Pin, PinKind};
 use crate::coord::react::{self, Adoption, Duty, Reaction};
 use crate::coord::snapshot::{JobSnapshot, LiveSnapshot};
+use crate::coord::timetable::Timetable;
 use crate::exec::inproc::ErasedJob;
 use crate::ops::publish::{self, Outcome};
-use crate::coord::timetable::Timetable;
 use crate::registry::cache::{CacheEvent, CacheHub, CacheRead, CacheReader, TreeCache};
 use crate::registry::codec::{self, InstanceId, JobType};
 use crate::registry::path::{self, ItemLeaf, JobPaths, Node};
@@ -252,6 +254,7 @@ pub(crate) struct JobTask {
     leader: Leader,
     execution: Execution,
     failover: Failover,
+    trigger: TriggerRoom,
     /// When runs of the job's items ended, for `ejctl_items_overdue` (only with metrics on; boxed:
     /// one word in an idle job's task otherwise).
     run_ends: Option<Box<overdue::RunEnds>>,
@@ -348,6 +351,7 @@ impl JobTask {
             election: Election::new(),
             execution: Execution::new(reader),
             failover: Failover::new(),
+            trigger: TriggerRoom::default(),
             run_ends,
             root: root_seen,
         };
@@ -496,6 +500,7 @@ impl JobTask {
             self.election.retry_at(),
             self.execution.retry_at(),
             self.leader.retry_at(),
+            self.trigger.retry_at(),
         ]
         .into_iter()
         .flatten()
@@ -568,6 +573,11 @@ impl JobTask {
         if self.failover.retry_at().is_some_and(|at| at <= now) {
             self.failover.retry();
         }
+        if self.trigger.retry_at().is_some_and(|at| at <= now)
+            && let Some(source) = self.trigger.retry(&self.ctx).await
+        {
+            self.fire(source).await;
+        }
         self.election.retry();
         self.leader.retry();
         let link_ok = self.link_ok();
@@ -624,27 +634,10 @@ impl JobTask {
         if !self.cache.read().exists(&self.ctx.paths.server(self.ctx.me.ip())) {
             self.registration.restore_server(&self.ctx, self.config.config.disabled).await;
         }
-        if triggered {
-            let token = self.cache.read().data(&trigger).and_then(codec::decode_trigger).map(Arc::from);
-            let round = self.trigger_round().await;
-            // The deletion consumes the trigger: only the request that removed the node fires
-            // (a resync may show a node this task consumed a moment ago).
-            match self.ctx.registry.delete_if_exists(&trigger).await {
-                Ok(true) => self.fire(Source::Trigger(self.ctx.now(), token, round)).await,
-                Ok(false) => tracing::debug!(job = %self.name(), "trigger node consumed already"),
-                Err(e) => tracing::warn!(job = %self.name(), error = %e, "cannot consume the trigger node"),
-            }
+        if triggered && let Some(source) = self.trigger.seen(&self.ctx, &self.cache).await {
+            self.fire(source).await;
         }
         self.after_change().await;
-    }
-
-    /// A trigger's identity across instances ([`crate::coord::fire::FireId`]): the `trigger`
-    /// node's creation, shared by every instance the admin triggered (ejctl writes them in one
-    /// transaction; ElasticJob's admin deletes and recreates the parent). Once-per-fire listeners
-    /// name the fire by it, and its zxid tells which runs came after the trigger.
-    async fn trigger_round(&self) -> Option<crate::coord::fire::FireId> {
-        let stat = self.ctx.registry.exists(&self.ctx.paths.triggers()).await.ok().flatten()?;
-        Some(crate::coord::fire::FireId::trigger(stat.ctime, stat.czxid))
     }
 
     /// The config node changed: re-read it from the cache and adopt it if it is valid.

@@ -15,8 +15,8 @@ use super::leader::Leader;
 use super::registration::Registration;
 use super::*;
 use crate::clock::SystemClock;
-use crate::registry::Mode;
 use crate::registry::embedded::EmbeddedStore;
+use crate::registry::{Mode, Op};
 use crate::schedule::cron::CronExpr;
 
 /// A worker's settings with `turns` turns and as many contention slots.
@@ -556,4 +556,36 @@ async fn a_fire_whose_running_node_the_registry_failed_is_owed_and_runs_when_loo
     execution.start_free_queued(&a, &cfg, &view).await;
     assert_eq!(text(&a, &running).await.as_deref(), Some("10.0.0.1@-@1"));
     assert!(execution.holds(0));
+}
+
+#[tokio::test]
+async fn a_trigger_whose_deletion_lost_its_reply_fires_when_the_deletion_is_tried_again() {
+    use crate::registry::embedded::Fault;
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    let trigger = a.paths.trigger(a.me.as_str());
+    let ops = [
+        Op::Create { path: a.paths.triggers(), data: Vec::new(), mode: Mode::Persistent },
+        Op::Create { path: trigger.clone(), data: codec::encode_trigger(Some("tok")), mode: Mode::Persistent },
+    ];
+    a.registry.create(a.paths.root(), b"SCRIPT", Mode::Persistent).await.unwrap();
+    a.registry.transaction(&ops).await.unwrap();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let mut room = super::trigger::TriggerRoom::default();
+    // The round's read is served; the deletion is applied, but its reply is lost.
+    let requests = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let plan = move || match requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+        1 => Fault::LoseReply,
+        _ => Fault::None,
+    };
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    assert_eq!(room.seen(&a, &cache).await, None, "nothing fires while the deletion is in doubt");
+    assert_eq!(text(&a, &trigger).await, None, "the deletion was applied");
+    let retry_at = room.retry_at().expect("the deletion is tried again after a pause");
+    tokio::time::sleep_until(retry_at).await;
+    let Some(Source::Trigger(_, token, round)) = room.retry(&a).await else { panic!("the trigger fires") };
+    assert_eq!(token.as_deref(), Some("tok"));
+    assert!(round.is_some(), "with the identity read before the deletion");
+    assert_eq!(room.retry_at(), None);
+    assert_eq!(room.retry(&a).await, None, "once");
 }
