@@ -286,6 +286,9 @@ pub struct Slot {
     pub queued: Option<Source>,
     /// When the last run here started, by the wall clock.
     pub last_start: Option<DateTime<Utc>>,
+    /// The queued fire's `running` transaction failed without an answer: it may have been
+    /// applied, and the item started here by the registry's account ([`super::firing`]).
+    pub in_doubt: bool,
 }
 
 /// A run that ended, as the run task reports it.
@@ -489,6 +492,20 @@ impl FireState {
         owed || source.is_trigger()
     }
 
+    /// The registry failed the `running` transaction of `item` for `source` without saying
+    /// whether it was applied: the fire is queued here in doubt, and the doubt is resolved before
+    /// it runs ([`FireState::take_doubt`]).
+    pub fn queue_in_doubt(&mut self, item: u32, source: &Source) {
+        let slot = self.slots.entry(item).or_default();
+        slot.queued = Some(source.queue_behind(slot.queued.take()));
+        slot.in_doubt = true;
+    }
+
+    /// Whether the fire queued for `item` is in doubt; the doubt is now the caller's to resolve.
+    pub fn take_doubt(&mut self, item: u32) -> bool {
+        self.slots.get_mut(&item).is_some_and(|slot| std::mem::take(&mut slot.in_doubt))
+    }
+
     /// Items about to start: a queued misfire is spent by a run starting now (it covers every
     /// fire missed before it); a queued trigger stays, its caller waits for a run after it.
     pub fn spend_queued_misfires(&mut self, items: &[u32]) {
@@ -553,6 +570,11 @@ impl FireState {
     /// A queued misfire whose instant this worker's clock (`now`) has not reached yet (owed by a
     /// clock ahead of it, within `maxTimeDiffSeconds`) stays queued: started now, the run would
     /// start before the fire it is for, and the fire would be owed again.
+    ///
+    /// A fire queued in doubt ([`FireState::queue_in_doubt`]) is taken whenever no run of its
+    /// item is in progress here, whatever the cache shows: its `running` node, if the transaction
+    /// was applied, names this instance and makes the item look busy, and the item may have been
+    /// resharded away since (a run that started keeps running through a reshard).
     pub fn take_free_queued(
         &mut self,
         view: &JobSnapshot,
@@ -562,6 +584,11 @@ impl FireState {
         now: DateTime<Utc>,
     ) -> Vec<(u32, Option<Source>)> {
         let mut ready = Vec::new();
+        for (item, slot) in &mut self.slots {
+            if slot.in_doubt && slot.run.is_none() {
+                ready.extend(slot.queued.take().map(|source| (*item, Some(source))));
+            }
+        }
         for item in view.local_items(me, total) {
             let state = view.items.get(&item).cloned().unwrap_or_default();
             let free = !state.disabled
@@ -571,7 +598,8 @@ impl FireState {
             // No slot is made for an item that has none: an idle job keeps no per-item state.
             let slot = self.slots.get_mut(&item);
             let early = slot.as_ref().is_some_and(|s| matches!(s.queued, Some(Source::Misfire(at)) if !due(at, now)));
-            if !free || slot.as_ref().is_some_and(|s| s.run.is_some()) || early {
+            let taken = slot.as_ref().is_some_and(|s| s.in_doubt);
+            if !free || slot.as_ref().is_some_and(|s| s.run.is_some()) || early || taken {
                 continue;
             }
             if let Some(source) = slot.and_then(|s| s.queued.take()) {

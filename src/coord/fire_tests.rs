@@ -228,6 +228,7 @@ fn plan_item_rules() {
             run: row.busy_since.map(|s| RunInfo { id: 1, source: Source::Cron(t(s)), started_at: t(s) }),
             queued: None,
             last_start: row.last_start.map(t),
+            in_doubt: false,
         };
         let source = if row.trigger { trigger_fire() } else { cron_fire() };
         let got = plan_item(&state, Some(&slot), &source, ME, (row.monitor, row.misfire), t(100));
@@ -482,6 +483,7 @@ fn plan_item_invariants_over_every_combination() {
                                         }),
                                         queued: None,
                                         last_start: last_start.map(t),
+                                        in_doubt: false,
                                     };
                                     let source = if trigger { trigger_fire() } else { cron_fire() };
                                     let plan = plan_item(&state, Some(&slot), &source, ME, (monitor, misfire), t(100));

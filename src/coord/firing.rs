@@ -23,12 +23,17 @@
 //!    written first, the first item's alone in a large fire ([`txn::first_alone`]); the fire's
 //!    trace group and listener phases open for the items that start; their runs start; the rest's
 //!    nodes follow, and what runs elsewhere leaves the group. An item whose node the registry
-//!    fails to write is not lost to the fire: it is owed the fire as at step 5 (a run that started
-//!    meanwhile covers it), queued here, and the queued fires are looked at again after a pause
-//!    ([`FireAction::Retry`]); a reply lost after the write was applied leaves the item stamped,
-//!    so the owe finds it covered; with failover on, its node, which names this instance with no
-//!    run here, is an orphan to the failover round, and without failover the node is ephemeral
-//!    and holds the item until the session ends.
+//!    fails to write is not lost to the fire: it is owed the fire as at step 5, queued here *in
+//!    doubt*, and the queued fires are looked at again after a pause ([`FireAction::Retry`]).
+//!    ZooKeeper does not say whether a transaction whose reply was lost was applied; if it was,
+//!    the item is stamped (the owe finds the fire covered) and its `running` node names this
+//!    instance with no run here — a node that, without failover, is ephemeral and would hold the
+//!    item until the session ends. So a fire in doubt first reads the node and the stamp: a node
+//!    that names this instance, with no `failovering` node beside it (that is a failover claim's,
+//!    left to the failover round), is taken over ([`FireAction::Adopt`]) and the run starts
+//!    under it, as it would have after the reply; otherwise the fire runs unless a run covered it.
+//!    A `misfire` node's fire ([`Firing::misfire_node`]) reads the node and the stamp the same
+//!    way, and is settled when a run started since covers it.
 //!
 //! The fire of a queued item ([`Firing::queued`]) and a rerun after a busy run
 //! ([`Firing::items`]) start at step 4; the fires missed while the registry was unreachable
@@ -37,7 +42,8 @@
 //!
 //! **Contract.** Every polled action that asks ([`FireAction::ReadClock`],
 //! [`FireAction::ReadStarts`], [`FireAction::WriteOwes`], [`FireAction::ReadCovered`],
-//! [`FireAction::Mark`]) must be carried out and answered with its
+//! [`FireAction::Mark`], [`FireAction::ReadLeaves`], [`FireAction::Adopt`]) must be carried out and
+//! answered with its
 //! event before the next action is polled; the others are carried out in the order they come.
 //! When [`Firing::poll_action`] returns `None` the fire is handled.
 
@@ -51,7 +57,8 @@ use super::react;
 use super::snapshot::JobSnapshot;
 use super::timetable::due;
 use super::txn::{self, Owe, OweOutcome};
-use crate::registry::path::JobPaths;
+use crate::registry::codec;
+use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Op};
 
 /// What a fire on this instance goes by, from the configuration and the worker.
@@ -158,6 +165,38 @@ pub enum Note {
         /// The item.
         item: u32,
     },
+    /// Whether the registry applied the `running` transaction of a fire queued in doubt cannot
+    /// be told yet (`error`): the fire stays queued in doubt, looked at again after a pause.
+    InDoubt {
+        /// The item.
+        item: u32,
+        /// Why.
+        error: String,
+    },
+    /// The `running` transaction of a fire queued in doubt was applied: the item's run starts
+    /// here under the node it wrote.
+    Adopted {
+        /// The item.
+        item: u32,
+    },
+    /// The `misfire` node owing the item a fire could not be read (`error`): it is read again
+    /// when the queued fires are looked at next.
+    MisfireUnread {
+        /// The item.
+        item: u32,
+        /// Why.
+        error: String,
+    },
+    /// A `misfire` node owes the item a fire that a run started since covers: it is settled.
+    MisfireCovered {
+        /// The item.
+        item: u32,
+    },
+    /// A `misfire` node owes the item a fire missed while it was busy or unowned: it runs.
+    MisfireOwed {
+        /// The item.
+        item: u32,
+    },
     /// A failed-over item starts here.
     FailedOver {
         /// The item.
@@ -204,6 +243,26 @@ pub enum FireAction {
     /// Write the `running` nodes of these items ([`txn::mark_running`]); answer
     /// [`FireEvent::Marked`].
     Mark(Vec<u32>),
+    /// Read these leaves of the item, then its item node (the start stamp), in one request: the
+    /// `running` and `failovering` nodes of a fire queued in doubt, the `misfire` node of a fire
+    /// owed by it; answer [`FireEvent::LeavesRead`].
+    ReadLeaves(u32, Vec<ItemLeaf>),
+    /// Delete a `misfire` node a run covered, version-checked ([`txn::settle`]); a node that
+    /// changed or went meanwhile is left as it is.
+    Settle(Op),
+    /// Take over the item's `running` node, which names this instance, as the node of a run
+    /// starting here: hold the item here, then write the node's data again at the `running`
+    /// version read, with the start stamp's version checked ([`txn::adopt`]), so that a failover
+    /// round that read the node before cannot queue it, and a claim made since is not taken for
+    /// the mark's node; answer [`FireEvent::Adopted`].
+    Adopt {
+        /// The item.
+        item: u32,
+        /// The `running` node's version as read.
+        running: i32,
+        /// The item node's version as read.
+        stamp: i32,
+    },
     /// Delete the `misfire` nodes of these items, which start without monitoring (with misfire
     /// on: the run covers what they owe).
     ClearMisfires(Vec<u32>),
@@ -259,6 +318,12 @@ pub enum FireEvent {
         /// The items the registry failed.
         failed: Vec<u32>,
     },
+    /// Answers [`FireAction::ReadLeaves`]: the leaves in the order asked, then the item node
+    /// (`None`: there is none), or why they could not be read.
+    LeavesRead(Result<Vec<Option<NodeData>>, String>),
+    /// Answers [`FireAction::Adopt`]: `Ok(true)`: the node is the run's; `Ok(false)`: it changed
+    /// or went meanwhile (nothing is held here); `Err`: the registry failed the write.
+    Adopted(Result<bool, String>),
 }
 
 /// Where the fire stands.
@@ -268,6 +333,13 @@ enum Stage {
     Clock,
     /// A queued fire for the item: its start stamp is being read.
     Checking(u32),
+    /// A fire queued in doubt for the item: its `running` node and start stamp are being read.
+    Resolving(u32),
+    /// The item's `misfire` node and start stamp are being read.
+    ReadingMisfire(u32),
+    /// A fire queued in doubt for the item, whose `running` node names this instance: the node is
+    /// being taken over.
+    Adopting(u32),
     /// The fire is being owed: the start stamps of `asking` are being read.
     Owing(Owing),
     /// The fire is being owed: the writes for `asking` are being made.
@@ -322,6 +394,10 @@ struct Planned {
     /// Items to start.
     to_start: Vec<u32>,
 }
+
+/// What a fire queued in doubt reads, with the item's start stamp: the `running` node the failed
+/// transaction may have written, and the `failovering` node that tells a claim's node from it.
+const DOUBT_LEAVES: [ItemLeaf; 2] = [ItemLeaf::Running, ItemLeaf::Failovering];
 
 /// One fire on this instance (see the module docs).
 #[derive(Debug)]
@@ -384,6 +460,12 @@ impl Firing {
         view: &JobSnapshot,
         now: DateTime<Utc>,
     ) -> Firing {
+        if state.take_doubt(item) {
+            let mut firing = Firing::new(source, facts);
+            firing.actions.push(FireAction::ReadLeaves(item, DOUBT_LEAVES.to_vec()));
+            firing.stage = Stage::Resolving(item);
+            return firing;
+        }
         if due(source.at(), now) && source.is_trigger() {
             return Firing::items(source, vec![item], facts, state, view, now);
         }
@@ -396,6 +478,20 @@ impl Firing {
         state.queue(item, &source, true, true);
         let mut firing = Firing::new(source, facts);
         firing.actions.push(FireAction::WakeAt(firing.source.at()));
+        firing
+    }
+
+    /// A `misfire` node owes `item` a fire — written while the item was busy or unowned, here or
+    /// by an earlier owner — now that nothing runs the item anywhere. The node and the item's
+    /// start stamp are read together: a stamp at or after the owed fire is a run that started
+    /// since (the node was written while another instance was starting that run, and neither saw
+    /// the other's write), and the node is settled, not run again. Otherwise the owed fire runs
+    /// as a queued one does, the stamp just read standing for the check of what covers it.
+    pub fn misfire_node(item: u32, facts: Facts) -> Firing {
+        // The owed instant comes with the read.
+        let mut firing = Firing::new(Source::Misfire(DateTime::UNIX_EPOCH), facts);
+        firing.actions.push(FireAction::ReadLeaves(item, vec![ItemLeaf::Misfire]));
+        firing.stage = Stage::ReadingMisfire(item);
         firing
     }
 
@@ -454,6 +550,11 @@ impl Firing {
         match (std::mem::replace(&mut self.stage, Stage::Over), event) {
             (Stage::Clock, FireEvent::ClockRead(read)) => self.clock_read(read, state, view, now),
             (Stage::Checking(item), FireEvent::StartsRead(reads)) => self.checked(item, reads, state, view, now),
+            (Stage::Resolving(item), FireEvent::LeavesRead(read)) => self.mark_read(item, read, state, view, now),
+            (Stage::ReadingMisfire(item), FireEvent::LeavesRead(read)) => {
+                self.misfire_read(item, read, state, view, now);
+            }
+            (Stage::Adopting(item), FireEvent::Adopted(adopted)) => self.adopted(item, adopted, state),
             (Stage::Owing(owing), FireEvent::StartsRead(reads)) => self.starts_read(owing, reads, state, view),
             (Stage::OwingWrites(owing), FireEvent::OwesWritten(outcomes)) => {
                 self.owes_written(owing, &outcomes, state, view);
@@ -623,6 +724,104 @@ impl Firing {
         self.run(vec![item], state, view, now);
     }
 
+    /// A fire queued in doubt: its item's `running` node and stamp are read. A node that names
+    /// this instance is the failed transaction's, applied: the run starts under it. Otherwise the
+    /// transaction was not applied (or its node has gone to failover since), and the fire is a
+    /// queued one like any other: it runs unless a run covered it — here while the item is still
+    /// local, else it waits queued as any fire of an item resharded away does.
+    fn mark_read(
+        &mut self,
+        item: u32,
+        read: Result<Vec<Option<NodeData>>, String>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) {
+        let (running, failovering, start) = match read.as_deref() {
+            Ok([running, failovering, start]) => (running.clone(), failovering.clone(), start.clone()),
+            Ok(nodes) => return self.still_in_doubt(item, format!("{} nodes read for 3", nodes.len()), state),
+            Err(error) => return self.still_in_doubt(item, error.clone(), state),
+        };
+        match (running, failovering, &start) {
+            // A `failovering` node makes it a claim's node (a claim whose reply was lost, left to
+            // the failover round), not the mark's.
+            (Some(node), None, Some(stamp)) if node.text() == self.facts.me => {
+                self.actions.push(FireAction::Adopt { item, running: node.stat.version, stamp: stamp.stat.version });
+                self.stage = Stage::Adopting(item);
+            }
+            _ if view.local_items(&self.facts.me, self.facts.total).contains(&item) => {
+                self.checked(item, vec![Ok(start)], state, view, now);
+            }
+            _ => {
+                state.queue(item, &self.source, true, true);
+            }
+        }
+    }
+
+    /// The `misfire` node owing `item` a fire is read (see [`Firing::misfire_node`]).
+    fn misfire_read(
+        &mut self,
+        item: u32,
+        read: Result<Vec<Option<NodeData>>, String>,
+        state: &mut FireState,
+        view: &JobSnapshot,
+        now: DateTime<Utc>,
+    ) {
+        let (misfire, start) = match read.as_deref() {
+            Ok([misfire, start]) => (misfire.clone(), start.clone()),
+            Ok(nodes) => {
+                let error = format!("{} nodes read for 2", nodes.len());
+                return self.actions.push(FireAction::Note(Note::MisfireUnread { item, error }));
+            }
+            Err(error) => {
+                return self.actions.push(FireAction::Note(Note::MisfireUnread { item, error: error.clone() }));
+            }
+        };
+        // Gone: a run that started meanwhile took it.
+        let Some(misfire) = misfire else { return };
+        let started = start.as_ref().and_then(|node| codec::decode_millis(&node.data));
+        if let Some(settle) = started.and_then(|started| txn::settle(&self.facts.paths, item, started, &misfire)) {
+            self.actions.push(FireAction::Note(Note::MisfireCovered { item }));
+            self.actions.push(FireAction::Settle(settle));
+            return;
+        }
+        self.source = Source::Misfire(codec::decode_misfire(&misfire.data));
+        self.actions.push(FireAction::Note(Note::MisfireOwed { item }));
+        if due(self.source.at(), now) {
+            self.run(vec![item], state, view, now);
+        } else {
+            state.queue(item, &self.source, true, true);
+            self.actions.push(FireAction::WakeAt(self.source.at()));
+        }
+    }
+
+    /// A fire queued in doubt whose `running` node names this instance: taken over, the run
+    /// starts; a node that changed or went meanwhile (a failover round queued it) is not this
+    /// instance's to run, and the fire is queued as any other.
+    fn adopted(&mut self, item: u32, adopted: Result<bool, String>, state: &mut FireState) {
+        match adopted {
+            Ok(true) => {
+                self.actions.push(FireAction::Note(Note::Adopted { item }));
+                state.spend_queued_misfires(&[item]);
+                self.actions.push(FireAction::Open { planned: vec![item], started: vec![item] });
+                self.actions.push(FireAction::Spawn(vec![item]));
+            }
+            // The change shows in the cache, which looks at the queued fires again.
+            Ok(false) => {
+                state.queue(item, &self.source, true, true);
+            }
+            Err(error) => self.still_in_doubt(item, error, state),
+        }
+    }
+
+    /// The doubt could not be resolved (`error`): the fire stays queued in doubt, and the queued
+    /// fires are looked at again after a pause.
+    fn still_in_doubt(&mut self, item: u32, error: String, state: &mut FireState) {
+        self.actions.push(FireAction::Note(Note::InDoubt { item, error }));
+        state.queue_in_doubt(item, &self.source);
+        self.actions.push(FireAction::Retry);
+    }
+
     /// The start stamps are read: each item a run covered since the fire is owed nothing; the
     /// others are written (an item whose stamp could not be read is taken as owed).
     fn starts_read(
@@ -690,8 +889,10 @@ impl Firing {
                     self.actions.push(FireAction::Note(Note::Queued { item, here }));
                 }
                 Owed::Late if owed => self.actions.push(FireAction::Note(Note::OwedLate { item })),
-                Owed::Unmarked if owed => {
-                    state.queue(item, &self.source, true, true);
+                // Queued whatever the owe found: a stamp that covers the fire may be the failed
+                // transaction's own, applied with its reply lost.
+                Owed::Unmarked => {
+                    state.queue_in_doubt(item, &self.source);
                     unmarked = true;
                 }
                 _ => {}
@@ -772,3 +973,7 @@ mod tests;
 #[cfg(test)]
 #[path = "firing_owed_tests.rs"]
 mod owed_tests;
+
+#[cfg(test)]
+#[path = "firing_doubt_tests.rs"]
+mod doubt_tests;

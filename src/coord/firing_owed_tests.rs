@@ -1,7 +1,8 @@
 //! Event sequences of what a fire owes and queues on this instance, events in and actions out: a
 //! queued fire owed by a clock ahead, or covered by a run anywhere; fires missed while the
 //! registry was unreachable; owing (stamps read, writes, a raced write read again, a failure taken
-//! as owed); items the registry failed to mark (owed, queued, retried; a lost reply covered).
+//! as owed); items the registry failed to mark (owed, queued in doubt, retried); a `misfire`
+//! node's fire, run or settled.
 
 use super::tests::{all_mine, answer_owes, cron, drain, facts, marked, range, resharding, settled, stamp};
 use super::*;
@@ -216,10 +217,12 @@ fn a_large_fire_whose_first_mark_failed_after_it_applied_goes_on_with_the_rest()
     assert_eq!(drain(&mut f), [FireAction::Mark(vec![0])]);
     f.handle(FireEvent::Marked { written: vec![], failed: vec![0] }, &mut state, &view, t(100));
     assert_eq!(drain(&mut f), [FireAction::Note(Note::Unmarked(vec![0])), FireAction::ReadStarts(vec![0])]);
-    // The reply was lost after the write applied: the item is stamped after the fire, covered.
+    // The reply was lost after the write applied: the item is stamped after the fire, covered;
+    // the fire is queued in doubt all the same (see `firing_doubt_tests`).
     f.handle(FireEvent::StartsRead(vec![Ok(stamp(100, 9))]), &mut state, &view, t(100));
-    assert_eq!(drain(&mut f), [FireAction::Mark(vec![1])], "the rest, as a fire of its own, first item alone");
-    assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), None, "nothing queued: no repeat");
+    let rest = [FireAction::Retry, FireAction::Mark(vec![1])];
+    assert_eq!(drain(&mut f), rest, "the rest, as a fire of its own, first item alone");
+    assert!(state.slot(0).is_some_and(|s| s.in_doubt), "queued in doubt");
     f.handle(marked(vec![1]), &mut state, &view, t(100));
     assert_eq!(
         drain(&mut f),
@@ -240,4 +243,46 @@ fn a_large_fire_whose_first_mark_failed_after_it_applied_goes_on_with_the_rest()
             FireAction::ReadStarts(range(10..20)),
         ]
     );
+}
+
+#[test]
+fn a_misfire_node_runs_the_fire_it_owes_unless_a_run_since_covers_it() {
+    let view = settled();
+    let misfire = |secs: i64| {
+        Some(NodeData { data: codec::encode_millis(t(secs)), stat: Stat { version: 2, ..Stat::default() } })
+    };
+    let settle = Op::Delete { path: facts().paths.item_leaf(0, ItemLeaf::Misfire), version: Some(2) };
+    let owed = FireAction::Note(Note::MisfireOwed { item: 0 });
+    let lost = "connection loss".to_string();
+    // (rule, what the read gives, the actions, the fire queued after)
+    let rows = [
+        ("gone: a run took it meanwhile", Ok(vec![None, stamp(50, 3)]), vec![], None),
+        (
+            "a run started since covers it: settled",
+            Ok(vec![misfire(100), stamp(101, 12)]),
+            vec![FireAction::Note(Note::MisfireCovered { item: 0 }), FireAction::Settle(settle)],
+            None,
+        ),
+        ("owed: it runs", Ok(vec![misfire(100), stamp(50, 3)]), vec![owed.clone(), FireAction::Mark(vec![0])], None),
+        (
+            "owed by a clock ahead: queued until this clock gets there",
+            Ok(vec![misfire(105), None]),
+            vec![owed.clone(), FireAction::WakeAt(t(105))],
+            Some(Source::Misfire(t(105))),
+        ),
+        (
+            "unread: read again at the next look",
+            Err(lost.clone()),
+            vec![FireAction::Note(Note::MisfireUnread { item: 0, error: lost.clone() })],
+            None,
+        ),
+    ];
+    for (rule, read, expect, queued) in rows {
+        let mut state = FireState::default();
+        let mut f = Firing::misfire_node(0, facts());
+        assert_eq!(drain(&mut f), [FireAction::ReadLeaves(0, vec![ItemLeaf::Misfire])], "rule: {rule}");
+        f.handle(FireEvent::LeavesRead(read), &mut state, &view, t(102));
+        assert_eq!(drain(&mut f), expect, "rule: {rule}");
+        assert_eq!(state.slot(0).and_then(|s| s.queued.clone()), queued, "rule: {rule}");
+    }
 }

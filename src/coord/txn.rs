@@ -45,6 +45,19 @@ pub fn running_mode(failover: bool) -> Mode {
     if failover { Mode::Persistent } else { Mode::Ephemeral }
 }
 
+/// Takes over `item`'s `running` node, which names `me` (a `running` transaction applied with its
+/// reply lost), as the node of a run starting now: its data written again at the `running`
+/// version read, so that the write fails if the node changed or went (a failover round queued
+/// it), and a round that read the node before cannot queue it after; and the start stamp checked
+/// at the `stamp` version read, since a node queued and claimed again meanwhile may be back at
+/// the same version, but its claim stamped the item.
+pub fn adopt(paths: &JobPaths, me: &InstanceId, item: u32, running: i32, stamp: i32) -> Vec<Op> {
+    vec![
+        Op::Check { path: paths.item(item), version: Some(stamp) },
+        Op::Set { path: paths.item_leaf(item, ItemLeaf::Running), data: me.encode(), version: Some(running) },
+    ]
+}
+
 /// Marks `items` running in one transaction. `misfire_nodes` are the items whose `misfire` node
 /// exists (it is deleted with the start).
 pub fn mark_running(

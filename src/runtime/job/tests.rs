@@ -589,3 +589,39 @@ async fn a_trigger_whose_deletion_lost_its_reply_fires_when_the_deletion_is_trie
     assert_eq!(room.retry_at(), None);
     assert_eq!(room.retry(&a).await, None, "once");
 }
+
+#[tokio::test]
+async fn a_fire_whose_running_transaction_lost_its_reply_runs_under_the_node_it_wrote() {
+    let store = EmbeddedStore::new();
+    let a = ctx(&store, "10.0.0.1@-@1");
+    a.registry.put(&a.paths.item_leaf(0, ItemLeaf::Instance), a.me.as_str().as_bytes()).await.unwrap();
+    let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
+    let mut execution = Execution::new(cache.reader());
+    // Without failover the node is ephemeral: left alone, it would hold the item for the session.
+    let mut cfg = JobConfig::new("j", 1);
+    cfg.props.insert(crate::config::schema::prop::SCRIPT_COMMAND_LINE.into(), "true".into());
+    let cfg = Effective::build(cfg, &JobType::Script, None, None).unwrap();
+    let fire_at = a.now();
+    // The handle's next request, the `running` transaction, is applied but its reply is lost.
+    let lost_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let plan = move || match lost_once.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        false => crate::registry::embedded::Fault::LoseReply,
+        true => crate::registry::embedded::Fault::None,
+    };
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    let view = a.snapshot(&cache);
+    execution.start_items(&a, &cfg, view, vec![0], Source::Cron(fire_at)).await;
+    let running = a.paths.item_leaf(0, ItemLeaf::Running);
+    assert_eq!(text(&a, &running).await.as_deref(), Some("10.0.0.1@-@1"), "the write was applied");
+    assert!(!execution.holds(0), "but nothing started");
+    assert!(execution.retry_at().is_some(), "the fire is looked at again after a pause");
+    // Looked at again, with the cache showing the item running: the run starts under the node.
+    let view = Arc::new(crate::coord::fixtures::view_with(
+        &[(0, a.me.as_str())],
+        &[(0, crate::coord::snapshot::ItemSnapshot { running: true, ..Default::default() })],
+    ));
+    execution.start_free_queued(&a, &cfg, &view).await;
+    assert!(execution.holds(0), "the run started");
+    assert_eq!(text(&a, &running).await.as_deref(), Some("10.0.0.1@-@1"));
+    assert_eq!(text(&a, &a.paths.item_leaf(0, ItemLeaf::Misfire)).await, None, "nothing owed: the run covers it");
+}

@@ -28,7 +28,6 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use self::owed::owed_misfire;
 use self::refusal::RecordedRefusals;
 use self::runs::ActiveRun;
 pub(super) use self::runs::RunEnd;
@@ -306,17 +305,11 @@ impl Execution {
             None => FireState::default().take_free_queued(view, me, total, misfire, now),
         };
         for (item, source) in ready {
-            let source = match source {
-                Some(source) => source,
-                None => {
-                    // The fire the misfire node owes; if it is gone, a run started meanwhile took it.
-                    let Some(at) = owed_misfire(ctx, item).await else { continue };
-                    tracing::info!(job = %ctx.name(), item, "running a fire missed while the item was busy or unowned");
-                    Source::Misfire(at)
-                }
-            };
             let facts = facts(ctx, config, true);
-            let firing = self.with_fires(|state| Firing::queued(source, item, facts, state, view, ctx.now()));
+            let firing = match source {
+                Some(source) => self.with_fires(|state| Firing::queued(source, item, facts, state, view, ctx.now())),
+                None => Firing::misfire_node(item, facts),
+            };
             self.drive(ctx, config, firing, Arc::clone(view)).await;
         }
     }

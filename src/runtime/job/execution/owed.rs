@@ -7,7 +7,6 @@ use chrono::{DateTime, Utc};
 use super::JobCtx;
 use crate::coord::fire::Source;
 use crate::coord::txn;
-use crate::registry::codec;
 use crate::registry::path::ItemLeaf;
 use crate::registry::{NodeData, Op, RegistryError};
 
@@ -27,36 +26,6 @@ pub(super) async fn read_covered(ctx: &JobCtx, source: &Source, items: &[u32]) -
             None
         }
     }
-}
-
-/// The fire `item`'s `misfire` node owes, unless a run has covered it: the node and the item's
-/// start stamp are read together, and a stamp at or after the owed fire is a run that started
-/// since (its owner owed the fire while another instance was starting that run, and neither saw
-/// the other's write) — the node is then settled, not run again.
-pub(super) async fn owed_misfire(ctx: &JobCtx, item: u32) -> Option<DateTime<Utc>> {
-    let paths = [ctx.paths.item_leaf(item, ItemLeaf::Misfire), ctx.paths.item(item)];
-    let (misfire, stamp) = match ctx.registry.get_many(&paths).await {
-        Ok(nodes) => match <[Option<_>; 2]>::try_from(nodes) {
-            Ok([misfire, stamp]) => (misfire?, stamp),
-            Err(_) => return None,
-        },
-        Err(e) => {
-            tracing::warn!(job = %ctx.name(), item, error = %e, "cannot read the misfire node");
-            return None;
-        }
-    };
-    let started = stamp.and_then(|node| codec::decode_millis(&node.data));
-    let Some(Op::Delete { path, version }) =
-        started.and_then(|started| txn::settle(&ctx.paths, item, started, &misfire))
-    else {
-        return Some(codec::decode_misfire(&misfire.data));
-    };
-    tracing::info!(job = %ctx.name(), item, "misfire covered by a run that started since: cleared");
-    match ctx.registry.delete(&path, version).await {
-        Ok(()) | Err(RegistryError::NoNode(_) | RegistryError::BadVersion(_)) => {}
-        Err(e) => tracing::warn!(job = %ctx.name(), item, error = %e, "cannot clear a covered misfire"),
-    }
-    None
 }
 
 pub(super) async fn settle_misfire(ctx: &JobCtx, item: u32, started: DateTime<Utc>) -> Result<(), RegistryError> {

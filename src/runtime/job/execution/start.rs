@@ -98,6 +98,22 @@ impl Execution {
                     let (written, failed) = self.mark_running(ctx, config, &view, &items).await;
                     FireEvent::Marked { written, failed }
                 }
+                FireAction::ReadLeaves(item, leaves) => {
+                    let mut paths: Vec<String> = leaves.iter().map(|&leaf| ctx.paths.item_leaf(item, leaf)).collect();
+                    paths.push(ctx.paths.item(item));
+                    FireEvent::LeavesRead(ctx.registry.get_many(&paths).await.map_err(|e| e.to_string()))
+                }
+                FireAction::Settle(op) => {
+                    match ctx.registry.transaction(std::slice::from_ref(&op)).await {
+                        // Changed or gone meanwhile: not this settlement's to delete.
+                        Ok(()) | Err(RegistryError::Transaction { .. }) => {}
+                        Err(e) => tracing::warn!(job = %ctx.name(), error = %e, "cannot clear a covered misfire"),
+                    }
+                    continue;
+                }
+                FireAction::Adopt { item, running, stamp } => {
+                    FireEvent::Adopted(self.adopt(ctx, item, running, stamp).await)
+                }
                 FireAction::ClearMisfires(items) => {
                     for item in items {
                         clear_misfire(ctx, true, item).await;
@@ -193,6 +209,23 @@ impl Execution {
             let sharding = config.context(ctx.name(), item, task);
             self.spawn_run(ctx, item, sharding, source.clone(), Arc::clone(executor), launch.clone());
         }
+    }
+
+    /// Takes over `item`'s `running` node at `version` ([`txn::adopt`]), holding the item here
+    /// first, as [`Execution::mark_running`] does; the hold is released unless the node is taken.
+    async fn adopt(&mut self, ctx: &JobCtx, item: u32, running: i32, stamp: i32) -> Result<bool, String> {
+        if !lock(&self.local).insert(item) {
+            return Ok(false);
+        }
+        let outcome = match ctx.registry.transaction(&txn::adopt(&ctx.paths, &ctx.me, item, running, stamp)).await {
+            Ok(()) => Ok(true),
+            Err(RegistryError::Transaction { .. }) => Ok(false),
+            Err(e) => Err(e.to_string()),
+        };
+        if outcome != Ok(true) {
+            lock(&self.local).remove(&item);
+        }
+        outcome
     }
 
     /// Creates the `running` nodes of items about to start (see [`txn::mark_running`]): the
@@ -291,6 +324,24 @@ fn log_note(ctx: &JobCtx, note: &Note) {
         }
         Note::QueuedCovered { item } => {
             tracing::info!(job = %ctx.name(), item, "queued fire covered by a run since: dropped");
+        }
+        Note::InDoubt { item, error } => tracing::warn!(
+            job = %ctx.name(),
+            item,
+            error = %error,
+            "cannot tell yet whether the item's running node was written: the fire waits"
+        ),
+        Note::Adopted { item } => {
+            tracing::info!(job = %ctx.name(), item, "the item's running node was written after all: its run starts")
+        }
+        Note::MisfireUnread { item, error } => {
+            tracing::warn!(job = %ctx.name(), item, error = %error, "cannot read the misfire node");
+        }
+        Note::MisfireCovered { item } => {
+            tracing::info!(job = %ctx.name(), item, "misfire covered by a run that started since: cleared");
+        }
+        Note::MisfireOwed { item } => {
+            tracing::info!(job = %ctx.name(), item, "running a fire missed while the item was busy or unowned");
         }
         Note::FailedOver { item } => tracing::info!(job = %ctx.name(), item, "running a failed-over item"),
     }
