@@ -22,7 +22,6 @@ use chrono::{DateTime, Utc};
 
 use super::failover::SUSPECT_LEAVES;
 use super::snapshot::{ItemSnapshot, JobSnapshot};
-use super::timetable::due;
 use crate::registry::codec;
 use crate::registry::path::{ItemLeaf, JobPaths};
 use crate::registry::{NodeData, Op};
@@ -147,6 +146,15 @@ impl std::fmt::Display for FireId {
 /// than started, since they may have been failed over and run elsewhere meanwhile. A past fire
 /// whose first run started later than this was covered late (`ejctl why --fire`).
 pub const LATE: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
+
+/// Whether a fire scheduled at `scheduled` is due at `now`: once the worker's clock reaches it.
+/// A timer armed before the clock was set back (NTP) goes off early; the fire then waits until
+/// the clock gets there — fired early, its runs would start "before" it and not cover it, while
+/// an owed fire coalesced into it would count as covered. The rule for every fire, cron
+/// ([`super::timetable`]) or owed.
+pub fn due(scheduled: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    now >= scheduled
+}
 
 /// What a fire does once the registry is reachable and the clock within limits.
 #[derive(Debug, Clone, PartialEq, Eq)]

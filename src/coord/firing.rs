@@ -51,11 +51,10 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 
-use super::fire::{FireState, Gate, ItemPlan, Source, gate, plan_item, trigger_covered};
+use super::fire::{FireState, Gate, ItemPlan, Source, due, gate, plan_item, trigger_covered};
 use super::outbox::Outbox;
 use super::react;
 use super::snapshot::JobSnapshot;
-use super::timetable::due;
 use super::txn::{self, Owe, OweOutcome};
 use crate::registry::codec;
 use crate::registry::path::{ItemLeaf, JobPaths};

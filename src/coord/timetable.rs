@@ -18,6 +18,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::fire::due;
 use super::validate::Checked;
 use crate::schedule::cron::{CronExpr, JobTimeZone};
 
@@ -70,12 +71,6 @@ fn next_fire(
         Some(next) if next <= now => cron.next_after(now, tz),
         other => other,
     }
-}
-
-/// Whether a fire scheduled at `scheduled` is due at `now` (see the module's rules): the rule
-/// for every fire, cron or owed.
-pub fn due(scheduled: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    now >= scheduled
 }
 
 #[cfg(test)]
