@@ -266,9 +266,14 @@ impl Ending {
     /// A try, due now, at what earlier ends `left` ([`super::ledger::Ledger::due`]): each item's
     /// misfire first; its nodes once that is settled (an item whose misfire is not keeps them
     /// all, as after its run's end), each only while it still names this instance; what fails
-    /// again goes back to the ledger, and the next try is scheduled.
+    /// again goes back to the ledger, and the next try is scheduled. A try with nothing left to
+    /// try (the job woke for its queued fires) does nothing: it is no success, and does not start
+    /// the backoff over while what it woke for keeps failing.
     pub fn retry(paths: JobPaths, facts: Facts, left: BTreeMap<u32, Unsettled>) -> Ending {
         let mut ending = Ending::new(paths, facts, Finished::default(), BTreeMap::new());
+        if left.is_empty() {
+            return ending;
+        }
         let settle: Vec<(u32, DateTime<Utc>)> =
             left.iter().filter_map(|(&item, u)| u.settle.map(|started| (item, started))).collect();
         ending.retrying = left;

@@ -586,6 +586,12 @@ fn a_later_try_with_no_misfire_deletes_at_once_and_one_with_nothing_to_delete_ke
 }
 
 #[test]
+fn a_later_try_with_nothing_left_does_nothing_and_keeps_the_backoff() {
+    let mut e = Ending::retry(paths(), facts(), BTreeMap::new());
+    assert_eq!(drain(&mut e), [], "no Tried: the backoff of what the job woke for goes on");
+}
+
+#[test]
 fn an_answer_to_nothing_asked_is_ignored() {
     let done = finished(&[(0, cron()), (2, cron())], &[(2, trigger())], &[]);
     let mut e = Ending::ended(paths(), facts(), done, epochs(&[]), &set(&[0]), NOW);

@@ -282,6 +282,9 @@ pub enum FireAction {
     /// Fires are queued here for items the registry failed to mark: look at the queued fires
     /// again after a pause (the policy of later tries, [`crate::retry::CLEAR`], with jitter).
     Retry,
+    /// The registry answered what a fire queued in doubt asked: the later tries' backoff starts
+    /// over (the registry is back).
+    Answered,
     /// A claimed item cannot start here: give it back to the failover queue.
     GiveBack {
         /// The item.
@@ -741,6 +744,7 @@ impl Firing {
             Ok(nodes) => return self.still_in_doubt(item, format!("{} nodes read for 3", nodes.len()), state),
             Err(error) => return self.still_in_doubt(item, error.clone(), state),
         };
+        self.actions.push(FireAction::Answered);
         match (running, failovering, &start) {
             // A `failovering` node makes it a claim's node (a claim whose reply was lost, left to
             // the failover round), not the mark's.

@@ -51,7 +51,7 @@ fn a_node_that_names_this_instance_is_taken_over_and_the_run_starts_under_it() {
     let view = view_with(&[(0, ME), (1, OTHER), (2, ME)], &[(0, ItemSnapshot { running: true, ..Default::default() })]);
     let mut f = resolve(&mut state, &view);
     f.handle(FireEvent::LeavesRead(Ok(vec![running(ME, 4), None, stamp(100, 9)])), &mut state, &view, t(102));
-    assert_eq!(drain(&mut f), [FireAction::Adopt { item: 0, running: 4, stamp: 0 }]);
+    assert_eq!(drain(&mut f), [FireAction::Answered, FireAction::Adopt { item: 0, running: 4, stamp: 0 }]);
     f.handle(FireEvent::Adopted(Ok(true)), &mut state, &view, t(102));
     assert_eq!(
         drain(&mut f),
@@ -69,11 +69,15 @@ fn without_a_node_the_fire_runs_unless_a_run_covered_it() {
     let view = settled();
     // (rule, the stamp read, what follows)
     let rows = [
-        ("not applied, no run since: the fire runs", stamp(50, 3), vec![FireAction::Mark(vec![0])]),
+        (
+            "not applied, no run since: the fire runs",
+            stamp(50, 3),
+            vec![FireAction::Answered, FireAction::Mark(vec![0])],
+        ),
         (
             "a run since (claimed elsewhere) covers it",
             stamp(101, 12),
-            vec![FireAction::Note(Note::QueuedCovered { item: 0 })],
+            vec![FireAction::Answered, FireAction::Note(Note::QueuedCovered { item: 0 })],
         ),
     ];
     for (rule, start, expect) in rows {
@@ -99,12 +103,16 @@ fn a_node_another_instance_holds_or_one_that_changed_is_not_taken_over() {
     let mut state = in_doubt(stamp(100, 9));
     let mut f = resolve(&mut state, &view);
     f.handle(FireEvent::LeavesRead(Ok(vec![running(OTHER, 0), None, stamp(101, 12)])), &mut state, &view, t(102));
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::QueuedCovered { item: 0 })], "its claim covers the fire");
+    assert_eq!(
+        drain(&mut f),
+        [FireAction::Answered, FireAction::Note(Note::QueuedCovered { item: 0 })],
+        "its claim covers the fire"
+    );
     // This instance's node, changed or gone before the take-over: queued as any fire, no doubt.
     let mut state = in_doubt(stamp(100, 9));
     let mut f = resolve(&mut state, &view);
     f.handle(FireEvent::LeavesRead(Ok(vec![running(ME, 4), None, stamp(100, 9)])), &mut state, &view, t(102));
-    assert_eq!(drain(&mut f), [FireAction::Adopt { item: 0, running: 4, stamp: 0 }]);
+    assert_eq!(drain(&mut f), [FireAction::Answered, FireAction::Adopt { item: 0, running: 4, stamp: 0 }]);
     f.handle(FireEvent::Adopted(Ok(false)), &mut state, &view, t(102));
     assert_eq!(drain(&mut f), []);
     assert!(state.slot(0).is_some_and(|s| !s.in_doubt && s.queued == Some(Source::Misfire(t(100)))));
@@ -119,7 +127,7 @@ fn a_node_another_instance_holds_or_one_that_changed_is_not_taken_over() {
         &view,
         t(102),
     );
-    assert_eq!(drain(&mut f), [FireAction::Note(Note::QueuedCovered { item: 0 })]);
+    assert_eq!(drain(&mut f), [FireAction::Answered, FireAction::Note(Note::QueuedCovered { item: 0 })]);
 }
 
 #[test]
@@ -149,13 +157,13 @@ fn an_item_resharded_away_is_taken_over_if_the_node_is_here_else_waits_queued() 
     f.handle(FireEvent::LeavesRead(Ok(vec![running(ME, 4), None, stamp(100, 9)])), &mut state, &away, t(102));
     assert_eq!(
         drain(&mut f),
-        [FireAction::Adopt { item: 0, running: 4, stamp: 0 }],
+        [FireAction::Answered, FireAction::Adopt { item: 0, running: 4, stamp: 0 }],
         "a run that started keeps running"
     );
     let mut state = in_doubt(stamp(50, 3));
     let mut f = resolve(&mut state, &away);
     f.handle(FireEvent::LeavesRead(Ok(vec![None, None, stamp(50, 3)])), &mut state, &away, t(102));
-    assert_eq!(drain(&mut f), []);
+    assert_eq!(drain(&mut f), [FireAction::Answered]);
     assert!(state.slot(0).is_some_and(|s| !s.in_doubt && s.queued.is_some()), "queued as any fire of an item away");
     assert_eq!(state.take_free_queued(&away, ME, 3, true, t(103)), [], "not taken while the item is away");
 }

@@ -149,6 +149,10 @@ impl Execution {
                     self.schedule_clear(true, &ctx.settings.jitter);
                     continue;
                 }
+                FireAction::Answered => {
+                    self.schedule_clear(false, &ctx.settings.jitter);
+                    continue;
+                }
                 FireAction::WakeAt(at) => {
                     let wait = (at - ctx.now()).to_std().unwrap_or_default();
                     self.busy().ledger.wake_at((tokio::time::Instant::now() + wait).into_std());
