@@ -20,6 +20,7 @@ pub mod pin;
 pub mod pool;
 pub mod react;
 pub mod registrar;
+pub mod round;
 pub mod sharder;
 pub mod snapshot;
 pub mod state;

@@ -1,19 +1,11 @@
 //! Failover, carried out (docs/src/design/compatibility.md#failover without its gaps): the driver
 //! of the job's [`Claimer`], which decides when a claim round starts, what becomes of the item it
-//! claimed and how long to pause after a failed round; what a round does is decided in
-//! [`crate::coord::failover`]. Owns the round in flight.
+//! claimed and how long to pause after a failed round, and of each [`Round`], which decides what a
+//! round does (confirm and queue the orphans, then claim a queued item). Owns the round in flight.
 //!
 //! A round runs in a task of its own under the failover latch, so that queueing and claiming
-//! never interleave across instances:
-//!
-//! 1. each suspect item is confirmed with a fresh read of its `running`, `failover` and
-//!    `failovering` nodes against the live instances, and a confirmed orphan is queued in one
-//!    transaction that creates the queue entry and removes the orphan's nodes (version-checked);
-//! 2. then the first queued item this instance is not running is claimed
-//!    ([`crate::coord::txn::claim`]), and the claimed item runs at once.
-//!
-//! The round never takes this instance's own live run for an orphan: it checks the set of items
-//! the execution room is running or about to run ([`LocalRuns`]).
+//! never interleave across instances. It never takes this instance's own live run for an orphan:
+//! it checks the set of items the execution room is running or about to run ([`LocalRuns`]).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -24,19 +16,20 @@ use super::JobCtx;
 use super::execution::LocalRuns;
 use crate::clock::Clock;
 use crate::coord::claimer::{ClaimAction, ClaimEvent, Claimer, RoundEnd};
-use crate::coord::failover::{self as decide, Queued};
+use crate::coord::failover as decide;
+use crate::coord::round::{ClaimAnswer, QueueAnswer, Round, RoundAction, RoundEvent, RoundFacts};
 use crate::coord::snapshot::JobSnapshot;
 use crate::coord::txn::{self, ClaimOutcome};
 use crate::registry::codec::{self, InstanceId};
 use crate::registry::path::JobPaths;
-use crate::registry::{LatchGuard, Registry, RegistryError};
+use crate::registry::{LatchGuard, Op, Registry, RegistryError};
 
 use crate::runtime::Settings;
 use crate::sync::lock;
 use crate::task::OwnedTask;
 
 /// The outcome of a round: the item claimed, if any.
-pub(super) type Claimed = Result<Option<u32>, RegistryError>;
+pub(super) type Claimed = Result<Option<u32>, String>;
 
 /// Failover of a job on this instance: the job's [`Claimer`] and the round it asked for.
 pub(super) struct Failover {
@@ -115,7 +108,7 @@ impl Failover {
         let (end, failure) = match result {
             Ok(Ok(Some(item))) => (RoundEnd::Claimed(item), None),
             Ok(Ok(None)) => (RoundEnd::Nothing, None),
-            Ok(Err(e)) => (failed(ctx), Some(e.to_string())),
+            Ok(Err(e)) => (failed(ctx), Some(e)),
             Err(e) => (failed(ctx), Some(format!("the round's task failed: {e}"))),
         };
         self.claimer.handle(ClaimEvent::Ended(end));
@@ -236,7 +229,8 @@ pub(super) struct Queue<'a> {
     pub(super) disabled: &'a BTreeSet<u32>,
 }
 
-/// One round (see the module docs), under the failover latch. Returns the claimed item.
+/// One round (see the module docs): carries out the [`Round`]'s requests under the failover
+/// latch and returns the claimed item.
 ///
 /// The latch is not what keeps two instances from claiming one item (the claim is one
 /// transaction that fails for the second): it is kept for clusters shared with ElasticJob's Java
@@ -253,65 +247,109 @@ pub(super) async fn round(
     bugs: RoundBugs,
 ) -> Claimed {
     let Queue { total, suspects, disabled } = queue;
-    let _latch = if bugs.no_latch() { None } else { Some(latch(registry, paths).await?) };
-    if !suspects.is_empty() {
-        // Who may still run items: an instance node, or a runner node (see `JobSnapshot::may_run`).
-        let instances: BTreeSet<String> = if !bugs.no_liveness_check() {
-            let lists = registry.children_many(&[paths.instances(), paths.runners()]).await?;
-            lists.into_iter().flatten().flatten().collect()
-        } else {
-            BTreeSet::new()
-        };
-        registry.create_if_absent(&paths.failover_items(), codec::EMPTY).await?;
-        for &item in suspects {
-            queue_if_orphaned(registry, paths, me, local, &instances, item).await?;
-        }
-    }
-    let Some(names) = registry.children(&paths.failover_items()).await? else {
-        return Ok(None);
+    let facts = RoundFacts {
+        paths: paths.clone(),
+        me: me.clone(),
+        total,
+        suspects: suspects.to_vec(),
+        disabled: disabled.clone(),
+        latch: !bugs.no_latch(),
+        check_liveness: !bugs.no_liveness_check(),
     };
-    for queued in decide::claim_order(names, disabled, total) {
-        let item = match queued {
-            Queued::Stale(item) => {
-                registry.delete_if_exists(&paths.failover_item(item)).await?;
-                continue;
+    let mut round = Round::new(facts);
+    let mut _latch = None;
+    let text = |e: RegistryError| e.to_string();
+    while let Some(action) = round.poll_action() {
+        let event = match action {
+            RoundAction::Latch => {
+                RoundEvent::Latched(latch(registry, paths).await.map(|l| _latch = Some(l)).map_err(text))
             }
-            Queued::Claim(item) => item,
+            RoundAction::ReadLive => {
+                // Who may still run items: an instance node, or a runner node (see `JobSnapshot::may_run`).
+                let lists = registry.children_many(&[paths.instances(), paths.runners()]).await;
+                RoundEvent::LiveRead(lists.map(|lists| lists.into_iter().flatten().flatten().collect()).map_err(text))
+            }
+            RoundAction::EnsureQueue => RoundEvent::Ensured(
+                registry.create_if_absent(&paths.failover_items(), codec::EMPTY).await.map(drop).map_err(text),
+            ),
+            RoundAction::ReadSuspect(item) => {
+                let read = registry.get_many(&decide::suspect_reads(paths, item)).await.map_err(text);
+                // Checked after the read: a run of ours that began before it is in the set by now.
+                RoundEvent::SuspectRead { read, here: lock(local).contains(&item) }
+            }
+            RoundAction::QueueOrphan { item, runner, ops } => {
+                RoundEvent::Queued(match registry.transaction(&ops).await {
+                    Ok(()) => {
+                        tracing::warn!(job = %paths.job(), item, runner = %runner, "orphaned run: queued for failover");
+                        Ok(QueueAnswer::Queued)
+                    }
+                    // Already queued: its entry stands for it.
+                    Err(e @ RegistryError::Transaction { .. }) => {
+                        tracing::debug!(job = %paths.job(), item, error = %e, "orphaned item already queued");
+                        Ok(QueueAnswer::Conflict)
+                    }
+                    Err(e) => Err(e.to_string()),
+                })
+            }
+            RoundAction::ListQueue => {
+                RoundEvent::Listed(registry.children(&paths.failover_items()).await.map_err(text))
+            }
+            RoundAction::DeleteEntry(item) => {
+                RoundEvent::Deleted(registry.delete_if_exists(&paths.failover_item(item)).await.map(drop).map_err(text))
+            }
+            RoundAction::ReadEntry(item) => {
+                let read = registry.get(&paths.failover_item(item)).await.map_err(text);
+                RoundEvent::EntryRead { read, now: clock.now() }
+            }
+            RoundAction::Claim { item, ops } => {
+                RoundEvent::Claimed(claim(registry, paths, me, local, item, &ops, (bugs, clock)).await)
+            }
+            RoundAction::Done(result) => return result,
         };
-        let entry = paths.failover_item(item);
-        // The start stamp the entry recorded: a claim after a later run of the item is void.
-        // Read before the item is marked as ours, so that a failed read leaves no mark behind.
-        let Some(queued) = registry.get(&entry).await? else { continue };
-        // Mark the item as ours before the claim writes its running node (see `LocalRuns`).
-        if !lock(local).insert(item) {
-            continue;
-        }
-        let claim = txn::claim(paths, me, item, clock.now(), codec::decode_queued_stamp(&queued.data));
-        #[cfg(feature = "injected-bugs")]
-        let outcome = if bugs.no_latch() {
-            claim_piecemeal(registry, paths, me, item, clock.now()).await
-        } else {
-            txn::claim_outcome(&claim, registry.transaction(&claim).await)
-        };
-        #[cfg(not(feature = "injected-bugs"))]
-        let outcome = txn::claim_outcome(&claim, registry.transaction(&claim).await);
-        if outcome != ClaimOutcome::Claimed {
-            lock(local).remove(&item);
-        }
-        match outcome {
-            ClaimOutcome::Claimed => {
-                tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
-                return Ok(Some(item));
-            }
-            ClaimOutcome::Covered => {
-                tracing::info!(job = %paths.job(), item, "orphaned item has run again since it was queued: not claimed");
-                registry.delete_if_exists(&entry).await?;
-            }
-            ClaimOutcome::Lost => continue,
-            ClaimOutcome::Failed(e) => return Err(e),
-        }
+        round.handle(event);
     }
     Ok(None)
+}
+
+/// Claims `item` with `ops`, holding it in `local` first (see [`LocalRuns`]) and letting go of it
+/// unless it is claimed. `bugs` and the clock make the claim as `FailoverWithoutLatch` does.
+#[cfg_attr(not(feature = "injected-bugs"), expect(unused_variables, reason = "no bug to make the claim"))]
+async fn claim(
+    registry: &Registry,
+    paths: &JobPaths,
+    me: &InstanceId,
+    local: &LocalRuns,
+    item: u32,
+    ops: &[Op],
+    (bugs, clock): (RoundBugs, &dyn Clock),
+) -> Result<ClaimAnswer, String> {
+    // Mark the item as ours before the claim writes its running node.
+    if !lock(local).insert(item) {
+        return Ok(ClaimAnswer::Lost);
+    }
+    #[cfg(feature = "injected-bugs")]
+    let outcome = if bugs.no_latch() {
+        claim_piecemeal(registry, paths, me, item, clock.now()).await
+    } else {
+        txn::claim_outcome(ops, registry.transaction(ops).await)
+    };
+    #[cfg(not(feature = "injected-bugs"))]
+    let outcome = txn::claim_outcome(ops, registry.transaction(ops).await);
+    if outcome != ClaimOutcome::Claimed {
+        lock(local).remove(&item);
+    }
+    match outcome {
+        ClaimOutcome::Claimed => {
+            tracing::info!(job = %paths.job(), item, "claimed an orphaned item");
+            Ok(ClaimAnswer::Claimed)
+        }
+        ClaimOutcome::Covered => {
+            tracing::info!(job = %paths.job(), item, "orphaned item has run again since it was queued: not claimed");
+            Ok(ClaimAnswer::Covered)
+        }
+        ClaimOutcome::Lost => Ok(ClaimAnswer::Lost),
+        ClaimOutcome::Failed(e) => Err(e.to_string()),
+    }
 }
 
 /// How long a round waits for the failover latch. A round holds it for a few round trips; a
@@ -333,36 +371,6 @@ async fn latch(registry: &Registry, paths: &JobPaths) -> Result<LatchGuard, Regi
             Err(RegistryError::Timeout(LATCH_WAIT))
         }
     }
-}
-
-/// Step 1 of a round for one item.
-async fn queue_if_orphaned(
-    registry: &Registry,
-    paths: &JobPaths,
-    me: &InstanceId,
-    local: &LocalRuns,
-    instances: &BTreeSet<String>,
-    item: u32,
-) -> Result<(), RegistryError> {
-    // The leaves, then the item's node (its start stamp).
-    let mut fresh = registry.get_many(&decide::suspect_reads(paths, item)).await?;
-    let stamp = fresh.pop().flatten();
-    // Checked after the read: a run of ours that began before it is in the set by now.
-    let here = lock(local).contains(&item);
-    let Some(orphan) = decide::orphan(paths, item, me.as_str(), here, instances, &fresh, stamp.as_ref()) else {
-        return Ok(());
-    };
-    match registry.transaction(&orphan.ops).await {
-        Ok(()) => {
-            tracing::warn!(job = %paths.job(), item, runner = %orphan.runner, "orphaned run: queued for failover")
-        }
-        // Already queued: its entry stands for it.
-        Err(e @ RegistryError::Transaction { .. }) => {
-            tracing::debug!(job = %paths.job(), item, error = %e, "orphaned item already queued");
-        }
-        Err(e) => return Err(e),
-    }
-    Ok(())
 }
 
 /// `InjectedBug::FailoverWithoutLatch`: the claim as ElasticJob's Java workers make it, one
