@@ -739,10 +739,9 @@ impl Firing {
         view: &JobSnapshot,
         now: DateTime<Utc>,
     ) {
-        let (running, failovering, start) = match read.as_deref() {
-            Ok([running, failovering, start]) => (running.clone(), failovering.clone(), start.clone()),
-            Ok(nodes) => return self.still_in_doubt(item, format!("{} nodes read for 3", nodes.len()), state),
-            Err(error) => return self.still_in_doubt(item, error.clone(), state),
+        let [running, failovering, start] = match nodes(read) {
+            Ok(nodes) => nodes,
+            Err(error) => return self.still_in_doubt(item, error, state),
         };
         self.actions.push(FireAction::Answered);
         match (running, failovering, &start) {
@@ -770,15 +769,9 @@ impl Firing {
         view: &JobSnapshot,
         now: DateTime<Utc>,
     ) {
-        let (misfire, start) = match read.as_deref() {
-            Ok([misfire, start]) => (misfire.clone(), start.clone()),
-            Ok(nodes) => {
-                let error = format!("{} nodes read for 2", nodes.len());
-                return self.actions.push(FireAction::Note(Note::MisfireUnread { item, error }));
-            }
-            Err(error) => {
-                return self.actions.push(FireAction::Note(Note::MisfireUnread { item, error: error.clone() }));
-            }
+        let [misfire, start] = match nodes(read) {
+            Ok(nodes) => nodes,
+            Err(error) => return self.actions.push(FireAction::Note(Note::MisfireUnread { item, error })),
         };
         // Gone: a run that started meanwhile took it.
         let Some(misfire) = misfire else { return };
@@ -967,6 +960,11 @@ impl Firing {
             self.stage = Stage::MarkingRest(rest);
         }
     }
+}
+
+/// The nodes of a [`FireEvent::LeavesRead`], as many as asked, or why they are not there.
+fn nodes<const N: usize>(read: Result<Vec<Option<NodeData>>, String>) -> Result<[Option<NodeData>; N], String> {
+    read?.try_into().map_err(|nodes: Vec<_>| format!("{} nodes read for {N}", nodes.len()))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use super::leader::Leader;
 use super::registration::Registration;
 use super::*;
 use crate::clock::SystemClock;
-use crate::registry::embedded::EmbeddedStore;
+use crate::registry::embedded::{EmbeddedStore, Fault, FaultPlan};
 use crate::registry::{Mode, Op};
 use crate::schedule::cron::CronExpr;
 
@@ -62,6 +62,15 @@ fn config(total: i32) -> Effective {
 
 async fn text(ctx: &JobCtx, path: &str) -> Option<String> {
     ctx.registry.get(path).await.unwrap().map(|n| n.text())
+}
+
+/// Faults a handle's request number `n` (from 0) with `fault`; serves the others.
+fn fault_at(n: usize, fault: Fault) -> FaultPlan {
+    let mut seen = 0;
+    Box::new(move || {
+        seen += 1;
+        if seen == n + 1 { fault } else { Fault::None }
+    })
 }
 
 /// A cache that shows nothing.
@@ -514,7 +523,7 @@ async fn a_failed_contention_starts_its_pause_when_it_ends_not_at_the_next_chang
     assert!(futures::poll!(std::future::poll_fn(|cx| election.poll_end(cx))).is_pending(), "no contention");
     // Every request of this handle fails from now on: the contention fails, and changes nothing.
     let client = a.registry.embedded_client().unwrap();
-    store.set_faults(client, Some(Box::new(|| crate::registry::embedded::Fault::Fail)));
+    store.set_faults(client, Some(Box::new(|| Fault::Fail)));
     election.look(&a, &cache, true, false).await;
     let failed = tokio::time::timeout(Duration::from_secs(10), std::future::poll_fn(|cx| election.poll_end(cx)))
         .await
@@ -536,12 +545,7 @@ async fn a_fire_whose_running_node_the_registry_failed_is_owed_and_runs_when_loo
     let cfg = config(1);
     let fire_at = a.now();
     // The handle's next request fails before it reaches the server: the `running` transaction.
-    let failed_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let plan = move || match failed_once.swap(true, std::sync::atomic::Ordering::SeqCst) {
-        false => crate::registry::embedded::Fault::Fail,
-        true => crate::registry::embedded::Fault::None,
-    };
-    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(fault_at(0, Fault::Fail)));
     let view = a.snapshot(&cache);
     execution.start_items(&a, &cfg, view, vec![0], Source::Cron(fire_at)).await;
     let (running, misfire) = (a.paths.item_leaf(0, ItemLeaf::Running), a.paths.item_leaf(0, ItemLeaf::Misfire));
@@ -560,7 +564,6 @@ async fn a_fire_whose_running_node_the_registry_failed_is_owed_and_runs_when_loo
 
 #[tokio::test]
 async fn a_trigger_whose_deletion_lost_its_reply_fires_when_the_deletion_is_tried_again() {
-    use crate::registry::embedded::Fault;
     let store = EmbeddedStore::new();
     let a = ctx(&store, "10.0.0.1@-@1");
     let trigger = a.paths.trigger(a.me.as_str());
@@ -573,12 +576,7 @@ async fn a_trigger_whose_deletion_lost_its_reply_fires_when_the_deletion_is_trie
     let cache = TreeCache::start(a.registry.clone(), a.paths.root(), lazy_path).await.unwrap();
     let mut room = super::trigger::TriggerRoom::default();
     // The round's read is served; the deletion is applied, but its reply is lost.
-    let requests = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let plan = move || match requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
-        1 => Fault::LoseReply,
-        _ => Fault::None,
-    };
-    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(fault_at(1, Fault::LoseReply)));
     assert_eq!(room.seen(&a, &cache).await, None, "nothing fires while the deletion is in doubt");
     assert_eq!(text(&a, &trigger).await, None, "the deletion was applied");
     let retry_at = room.retry_at().expect("the deletion is tried again after a pause");
@@ -603,12 +601,7 @@ async fn a_fire_whose_running_transaction_lost_its_reply_runs_under_the_node_it_
     let cfg = Effective::build(cfg, &JobType::Script, None, None).unwrap();
     let fire_at = a.now();
     // The handle's next request, the `running` transaction, is applied but its reply is lost.
-    let lost_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let plan = move || match lost_once.swap(true, std::sync::atomic::Ordering::SeqCst) {
-        false => crate::registry::embedded::Fault::LoseReply,
-        true => crate::registry::embedded::Fault::None,
-    };
-    store.set_faults(a.registry.embedded_client().unwrap(), Some(Box::new(plan)));
+    store.set_faults(a.registry.embedded_client().unwrap(), Some(fault_at(0, Fault::LoseReply)));
     let view = a.snapshot(&cache);
     execution.start_items(&a, &cfg, view, vec![0], Source::Cron(fire_at)).await;
     let running = a.paths.item_leaf(0, ItemLeaf::Running);
