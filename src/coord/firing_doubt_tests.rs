@@ -3,6 +3,7 @@
 //! over and run under; no node (covered, or run); a node that changed meanwhile, or a claim's;
 //! the doubt kept while the registry fails; an item resharded away.
 
+use super::queued::DOUBT_LEAVES;
 use super::tests::{cron, drain, facts, marked, settled, stamp};
 use super::*;
 use crate::coord::fixtures::{ME, OTHER, t, view_with};

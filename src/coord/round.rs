@@ -45,7 +45,7 @@ pub struct RoundFacts {
     pub me: InstanceId,
     /// The job's item count.
     pub total: u32,
-    /// The suspects the cache names ([`super::failover::suspects`]).
+    /// The suspects the cache names ([`super::failover::suspects`]); the round takes them.
     pub suspects: Vec<u32>,
     /// The disabled items, left in the queue.
     pub disabled: BTreeSet<u32>,
@@ -182,8 +182,8 @@ pub struct Round {
 
 impl Round {
     /// A round: it asks for the latch first (or, without it, starts at once).
-    pub fn new(facts: RoundFacts) -> Round {
-        let suspects = facts.suspects.clone().into_iter();
+    pub fn new(mut facts: RoundFacts) -> Round {
+        let suspects = std::mem::take(&mut facts.suspects).into_iter();
         let mut round = Round {
             facts,
             live: BTreeSet::new(),
@@ -262,7 +262,7 @@ impl Round {
 
     /// Step 1 begins, when there are suspects; else step 2.
     fn latched(&mut self) {
-        if self.facts.suspects.is_empty() {
+        if self.suspects.as_slice().is_empty() {
             self.ask(Stage::Listing, RoundAction::ListQueue);
         } else if self.facts.check_liveness {
             self.ask(Stage::ReadingLive, RoundAction::ReadLive);
